@@ -1,0 +1,108 @@
+// swift-tools-version: 6.2
+// The umbrella package: every domain package, the composition root, linkgen and
+// the cross-package tests in one build graph, so that `swift test` here (what
+// `make test` runs) builds each module once and runs every package's tests.
+//
+// Each package under Packages/ and tools/ also has its own Package.swift and
+// builds alone (`make build PKG=Menu`); this manifest points at the same sources.
+import PackageDescription
+
+// Experimental features, and why the domain code needs each:
+// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
+//   witnessed by stored properties and `read`/`modify` accessors, so neither a
+//   read nor an in-place write copies a slice.
+// - SuppressedAssociatedTypes: a service capability can link a `~Copyable` implementation.
+// - Lifetimes: `MutableRef` hoists a write access with `@_lifetime(&target)`.
+let features: [SwiftSetting] = [
+  .enableExperimentalFeature("CoroutineAccessors"),
+  .enableExperimentalFeature("SuppressedAssociatedTypes"),
+  .enableExperimentalFeature("Lifetimes"),
+]
+
+/// A domain package under Packages/: its name and the domains it imports.
+struct DomainPackage {
+  let name: String
+  let uses: [String]
+}
+
+let domainPackages: [DomainPackage] = [
+  DomainPackage(name: "Menu", uses: []),
+  DomainPackage(name: "Stock", uses: ["Menu"]),
+  DomainPackage(name: "Payment", uses: []),
+  DomainPackage(name: "Clock", uses: []),
+  DomainPackage(name: "Journal", uses: []),
+  DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock", "Journal"]),
+  // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
+]
+
+let kioskDomains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+
+let domainTargets: [Target] = domainPackages.flatMap { domain in
+  [
+    Target.target(
+      name: domain.name,
+      dependencies: domain.uses.map { .target(name: $0) },
+      path: "Packages/\(domain.name)/Sources/\(domain.name)",
+      swiftSettings: features
+    ),
+    Target.testTarget(
+      name: "\(domain.name)Tests",
+      dependencies: [.target(name: domain.name)] + domain.uses.map { .target(name: $0) },
+      path: "Packages/\(domain.name)/Tests/\(domain.name)Tests",
+      swiftSettings: features
+    ),
+  ]
+}
+
+let package = Package(
+  name: "ServiceLinker",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "kiosk", targets: ["KioskCLI"]),
+    .executable(name: "linkgen", targets: ["linkgen"]),
+  ],
+  targets: domainTargets + [
+    // The composition root.
+    .target(
+      name: "KioskApp",
+      dependencies: kioskDomains.map { .target(name: $0) },
+      path: "Packages/KioskApp/Sources/KioskApp",
+      swiftSettings: features
+    ),
+    .executableTarget(
+      name: "KioskCLI",
+      dependencies: ["KioskApp"],
+      path: "Packages/KioskApp/Sources/KioskCLI",
+      swiftSettings: features
+    ),
+    .testTarget(
+      name: "KioskAppTests",
+      dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
+      path: "Packages/KioskApp/Tests/KioskAppTests",
+      swiftSettings: features
+    ),
+    // Cross-package tests: the generated TestWorld and the seed's tests.
+    .testTarget(
+      name: "IntegrationTests",
+      dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
+      path: "Tests/IntegrationTests",
+      swiftSettings: features
+    ),
+    // linkgen.
+    .systemLibrary(
+      name: "CYaml",
+      path: "tools/LinkGen/Sources/CYaml",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+    .target(name: "LinkGenCore", dependencies: ["CYaml"], path: "tools/LinkGen/Sources/LinkGenCore"),
+    .executableTarget(name: "linkgen", dependencies: ["LinkGenCore"], path: "tools/LinkGen/Sources/linkgen"),
+    .testTarget(
+      name: "LinkGenCoreTests",
+      dependencies: ["LinkGenCore"],
+      path: "tools/LinkGen/Tests/LinkGenCoreTests",
+      exclude: ["Golden"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

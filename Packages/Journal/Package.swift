@@ -1,0 +1,25 @@
+// swift-tools-version: 6.2
+// The Journal domain. Builds alone: `make build PKG=Journal`.
+import PackageDescription
+
+// Experimental features, and why this package needs each:
+// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
+//   witnessed by `read`/`modify`, so slices are reached without a copy.
+// - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
+// - Lifetimes: `MutableRef`-style hoisted accesses in commands.
+let features: [SwiftSetting] = [
+  .enableExperimentalFeature("CoroutineAccessors"),
+  .enableExperimentalFeature("SuppressedAssociatedTypes"),
+  .enableExperimentalFeature("Lifetimes"),
+]
+
+let package = Package(
+  name: "Journal",
+  platforms: [.macOS(.v15)],
+  products: [.library(name: "Journal", targets: ["Journal"])],
+  targets: [
+    .target(name: "Journal", dependencies: [], swiftSettings: features),
+    .testTarget(name: "JournalTests", dependencies: ["Journal"], swiftSettings: features),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,37 @@
+// swift-tools-version: 6.2
+// The composition root: the only package that names the concrete world.
+// Builds alone: `make build PKG=KioskApp`.
+import PackageDescription
+
+// Experimental features, and why this package needs each:
+// - CoroutineAccessors: the world witnesses `{ read }` / `{ read set }` capabilities
+//   with stored properties and `read`/`modify` accessors (no copies).
+// - SuppressedAssociatedTypes: the world links a `~Copyable` payment gateway.
+// - Lifetimes: commands inlined from the domain packages hoist `MutableRef`s.
+let features: [SwiftSetting] = [
+  .enableExperimentalFeature("CoroutineAccessors"),
+  .enableExperimentalFeature("SuppressedAssociatedTypes"),
+  .enableExperimentalFeature("Lifetimes"),
+]
+
+let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+
+let package = Package(
+  name: "KioskApp",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "KioskApp", targets: ["KioskApp"]),
+    .executable(name: "kiosk", targets: ["KioskCLI"]),
+  ],
+  dependencies: domains.map { .package(path: "../\($0)") },
+  targets: [
+    .target(
+      name: "KioskApp",
+      dependencies: domains.map { .product(name: $0, package: $0) },
+      swiftSettings: features
+    ),
+    .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),
+    .testTarget(name: "KioskAppTests", dependencies: ["KioskApp"], swiftSettings: features),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+import Clock
+import Journal
+import Menu
+import Payment
+import Stock
+import Tabs
+
+/// The production world: the one value that holds every slice and resource.
+///
+/// Its capabilities and links are generated from codegen.yaml into
+/// `Generated/KioskApp/KioskWorld+Links.swift`: that file is the link map.
+/// Stored slices witness the capabilities in place; the journal sits in a
+/// `UniqueBox`, so the world is `~Copyable` and snapshots go through the slices.
+public struct KioskWorld: ~Copyable {
+  /// The menu slice.
+  public var menu: MenuState
+  /// The tabs slice.
+  public var tabs: TabsState
+  /// The stock slice.
+  public var stock: StockState
+  /// The payment session, demanded by `LinkStripePayment`. Not in snapshots.
+  public var stripeGateway: StripeGateway
+
+  private let journalBox: UniqueBox<WriteAheadLog>
+
+  /// The journal resource, reached in place through the box.
+  public var journal: WriteAheadLog {
+    read { yield journalBox.value }
+    modify { yield &journalBox.value }
+  }
+
+  /// A world with the given slices, appending to `journal`.
+  public init(
+    menu: MenuState = MenuState(), tabs: TabsState = TabsState(), stock: StockState = StockState(),
+    stripeGateway: consuming StripeGateway = StripeGateway(), journal: consuming WriteAheadLog
+  ) {
+    self.menu = menu
+    self.tabs = tabs
+    self.stock = stock
+    self.stripeGateway = stripeGateway
+    self.journalBox = UniqueBox(journal)
+  }
+}

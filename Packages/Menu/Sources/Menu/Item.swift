@@ -1,0 +1,29 @@
+import Foundation
+
+/// One thing for sale: its name, price and recipe.
+public struct Item: Hashable, Codable, Sendable {
+  /// A menu item's stable number.
+  public struct ID: Hashable, Codable, Sendable, Comparable {
+    /// The number itself.
+    public let raw: Int
+
+    /// Wraps a number.
+    public init(raw: Int) { self.raw = raw }
+
+    public static func < (lhs: ID, rhs: ID) -> Bool { lhs.raw < rhs.raw }
+  }
+
+  /// The name on the board.
+  public var name: String
+  /// The price in the till's currency.
+  public var price: Decimal
+  /// Ingredient → units consumed per serving.
+  public var recipe: [Ingredient: Int]
+
+  /// Creates an item.
+  public init(name: String, price: Decimal, recipe: [Ingredient: Int]) {
+    self.name = name
+    self.price = price
+    self.recipe = recipe
+  }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Takes money for a settled tab. `charge` is `mutating` because a real
+/// gateway keeps session state (nonces, tokens): the access typing says so.
+public protocol PaymentGateway: ~Copyable {
+  /// Charges `amount` and returns the processor's reference, or throws `PaymentError`.
+  mutating func charge(_ amount: Decimal) throws(PaymentError) -> String
+}
+
+/// Why a charge did not go through.
+public enum PaymentError: Error, Equatable, Sendable {
+  /// The processor refused the charge.
+  case declined(reason: String)
+}

@@ -1,0 +1,30 @@
+import Menu
+
+/// The stock slice: units of each ingredient on hand. Plain copyable data.
+public struct StockState: Codable, Equatable, Sendable {
+  /// Units on hand, by ingredient; a missing ingredient has none.
+  public var units: [Ingredient: Int]
+
+  /// Creates the slice.
+  public init(units: [Ingredient: Int] = [:]) {
+    self.units = units
+  }
+
+  /// Not enough of an ingredient to do what was asked.
+  public enum Shortage: Error, Equatable, Sendable {
+    /// Too few units of this ingredient.
+    case insufficient(Ingredient)
+  }
+
+  /// Removes `count` units, or throws and changes nothing.
+  public mutating func consume(_ ingredient: Ingredient, count: Int) throws(Shortage) {
+    let have = units[ingredient, default: 0]
+    guard have >= count else { throw .insufficient(ingredient) }
+    units[ingredient] = have - count
+  }
+
+  /// The first ingredient (in declaration order) that `needs` would overdraw, if any.
+  public func shortage(for needs: [Ingredient: Int]) -> Ingredient? {
+    Ingredient.allCases.first { needs[$0, default: 0] > units[$0, default: 0] }
+  }
+}

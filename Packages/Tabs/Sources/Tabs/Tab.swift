@@ -1,0 +1,29 @@
+import Menu
+
+/// One customer's tab: what they ordered, and whether it is paid.
+public struct Tab: Codable, Equatable, Sendable {
+  /// A tab's number, issued by `TabsState`, never by `UUID()`: replay stays deterministic.
+  public struct ID: Hashable, Codable, Sendable, Comparable {
+    /// The number itself.
+    public let raw: Int
+
+    /// Wraps a number.
+    public init(raw: Int) { self.raw = raw }
+
+    public static func < (lhs: ID, rhs: ID) -> Bool { lhs.raw < rhs.raw }
+  }
+
+  /// Who the tab is for.
+  public var customer: String
+  /// The items ordered, in order.
+  public var lines: [Item.ID]
+  /// True once paid.
+  public var settled: Bool
+
+  /// Creates a tab.
+  public init(customer: String, lines: [Item.ID] = [], settled: Bool = false) {
+    self.customer = customer
+    self.lines = lines
+    self.settled = settled
+  }
+}

@@ -1,0 +1,24 @@
+import Menu
+import Stock
+
+extension HasMutableTabs where Self: ~Copyable {
+
+  /// Opens an empty tab for `customer` and returns its id. Writes: tabs.
+  @inlinable public mutating func openTab(for customer: String) -> Tab.ID {
+    let id = tabs.issueID()
+    tabs.open[id] = Tab(customer: customer)
+    return id
+  }
+}
+
+extension HasMutableTabs where Self: HasMenu & HasStock & ~Copyable {
+
+  /// Adds `item` to an unsettled tab, refusing what the kitchen cannot make.
+  /// Writes: tabs. Reads: menu, stock.
+  @inlinable public mutating func add(_ item: Item.ID, to tab: Tab.ID) throws(KioskError) {
+    guard let current = tabs.open[tab] else { throw .unknownTab(tab) }
+    guard !current.settled else { throw .alreadySettled(tab) }
+    guard isAvailable(item) else { throw .unknownItem }
+    tabs.open[tab]!.lines.append(item)
+  }
+}

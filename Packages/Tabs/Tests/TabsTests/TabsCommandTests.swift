@@ -1,0 +1,53 @@
+import Foundation
+import Menu
+import Stock
+import Tabs
+import Testing
+
+@Test func openingTabsIssuesSequentialIDs() {
+  var world = TabsTestWorld()
+  let first = world.openTab(for: "Ada")
+  let second = world.openTab(for: "Grace")
+  #expect(first == Tab.ID(raw: 1))
+  #expect(second == Tab.ID(raw: 2))
+  #expect(world.tabs == TabsState(open: [first: Tab(customer: "Ada"), second: Tab(customer: "Grace")], nextID: 3))
+}
+
+@Test func addingAppendsAvailableItemsInOrder() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .milk: 5, .cup: 5]
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  try world.add(espresso, to: tab)
+  #expect(world.tabs.open[tab]?.lines == [latte, espresso])
+}
+
+@Test func addingRefusesUnknownTabsUnmakeableItemsAndSettledTabs() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .cup: 5]
+  let tab = world.openTab(for: "Ada")
+  let before = world.slices
+  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 9))) { try world.add(espresso, to: Tab.ID(raw: 9)) }
+  #expect(throws: KioskError.unknownItem) { try world.add(latte, to: tab) }
+  #expect(throws: KioskError.unknownItem) { try world.add(Item.ID(raw: 77), to: tab) }
+  #expect(world.slices == before)
+  try world.add(espresso, to: tab)
+  _ = try world.settle(tab)
+  #expect(throws: KioskError.alreadySettled(tab)) { try world.add(espresso, to: tab) }
+}
+
+@Test func summaryAndBoardListTabsOldestFirst() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .milk: 5, .cup: 5]
+  let ada = world.openTab(for: "Ada")
+  let grace = world.openTab(for: "Grace")
+  try world.add(latte, to: ada)
+  try world.add(espresso, to: ada)
+  try world.add(espresso, to: grace)
+  #expect(world.summary(of: ada) == "#1 Ada: Latte, Espresso — 8")
+  #expect(world.summary(of: Tab.ID(raw: 5)) == "no such tab")
+  #expect(renderBoard(world) == "#1 Ada: Latte, Espresso — 8\n#2 Grace: Espresso — 3")
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+
+@Test func settlingDecrementsStockAndChargesOnce() throws {
+  var world = TabsTestWorld()
+  world.menu.items[latte] = Item(name: "Latte", price: 5, recipe: [.beans: 1, .milk: 2, .cup: 1])
+  world.stock.units = [.beans: 10, .milk: 10, .cup: 10]
+
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  let receipt = try world.settle(tab)
+
+  #expect(receipt == Receipt(tab: tab, total: 5, chargedAt: world.frozenNow, reference: "mock_ok"))
+  #expect(world.stock.units == [.beans: 9, .milk: 8, .cup: 9])
+  #expect(world.tabs.open[tab]?.settled == true)
+  #expect(world.journal.appendedCount == 1)
+}
+
+@Test func settlingAnUnknownTabChangesNothing() {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  let before = world.slices
+  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 3))) { try world.settle(Tab.ID(raw: 3)) }
+  #expect(world.slices == before)
+  #expect(world.journal.appendedCount == 0)
+}
+
+@Test func settlingTwiceIsRefusedAndChangesNothing() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .cup: 5]
+  let tab = world.openTab(for: "Ada")
+  try world.add(espresso, to: tab)
+  _ = try world.settle(tab)
+  let before = world.slices
+  #expect(throws: KioskError.alreadySettled(tab)) { try world.settle(tab) }
+  #expect(world.slices == before)
+  #expect(world.journal.appendedCount == 1)
+}
+
+@Test func aShortageInTheSecondLineOfARecipeLoopChangesNothing() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .milk: 3, .cup: 5]
+  let tab = world.openTab(for: "Grace")
+  try world.add(latte, to: tab)
+  try world.add(latte, to: tab)  // each fits alone; together they need 4 milk
+  let before = world.slices
+  #expect(throws: StockState.Shortage.insufficient(.milk)) { try world.settle(tab) }
+  #expect(world.slices == before)
+  #expect(world.journal.appendedCount == 0)
+}
+
+@Test func aDeclinedChargeChangesNothing() throws {
+  var world = DecliningWorld()
+  world.menu = sampleMenu
+  world.stock.units = [.beans: 5, .milk: 5, .cup: 5]
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  let before = world.slices
+  #expect(throws: PaymentError.declined(reason: "card refused")) { try world.settle(tab) }
+  #expect(world.slices == before)
+  #expect(world.journal.appendedCount == 0)
+}
+
+/// The address of a native dictionary's storage buffer. A write to a
+/// dictionary whose buffer is shared copies it first, so an unchanged address
+/// after a write proves the write went to the one buffer, in place.
+func storageAddress<Key, Value>(of dictionary: [Key: Value]) -> UInt {
+  precondition(MemoryLayout<[Key: Value]>.size == MemoryLayout<UInt>.size)
+  return unsafeBitCast(dictionary, to: UInt.self)
+}
+
+@Test func settlingWritesStockAndTabsInPlaceThroughTheCapabilities() throws {
+  var world = TabsTestWorld()
+  world.menu = sampleMenu
+  world.stock.units = Dictionary(uniqueKeysWithValues: Ingredient.allCases.map { ($0, 1_000) })
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  let stockBuffer = storageAddress(of: world.stock.units)
+  let tabsBuffer = storageAddress(of: world.tabs.open)
+  _ = try world.settle(tab)
+  #expect(world.stock.units[.milk] == 998)
+  #expect(storageAddress(of: world.stock.units) == stockBuffer)
+  #expect(storageAddress(of: world.tabs.open) == tabsBuffer)
+}
+
+@Test func aCopiedSliceDoesGetANewBuffer() throws {
+  // The control for the test above: the probe does see a copy when one happens.
+  var world = TabsTestWorld()
+  world.stock.units = [.milk: 10]
+  let kept = world.stock
+  let before = storageAddress(of: world.stock.units)
+  try world.restock(.milk, count: 1)
+  #expect(storageAddress(of: world.stock.units) != before)
+  #expect(kept.units[.milk] == 10)
+}

@@ -1,0 +1,63 @@
+import Clock
+import Foundation
+import Journal
+import Menu
+import Payment
+import Stock
+import Tabs
+
+/// The test world for this package: the mock gateway, a frozen clock, a journal
+/// that writes to /dev/null. Two links swapped; everything else is real.
+struct TabsTestWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, LinkMockPayment,
+  LinkFixedClock, HasJournal
+{
+  var menu = MenuState()
+  var tabs = TabsState()
+  var stock = StockState()
+  let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
+  var journal = try! WriteAheadLog(path: "/dev/null")
+}
+
+/// A gateway that refuses every charge.
+struct DecliningGateway: PaymentGateway {
+  mutating func charge(_ amount: Decimal) throws(PaymentError) -> String {
+    throw .declined(reason: "card refused")
+  }
+}
+
+/// The same world with a declining gateway in place of the link: substitution
+/// by one stored property.
+struct DecliningWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, HasPayment,
+  LinkFixedClock, HasJournal
+{
+  var menu = MenuState()
+  var tabs = TabsState()
+  var stock = StockState()
+  var payment = DecliningGateway()
+  let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
+  var journal = try! WriteAheadLog(path: "/dev/null")
+}
+
+let latte = Item.ID(raw: 1)
+let espresso = Item.ID(raw: 2)
+
+/// The literal menu every test starts from.
+let sampleMenu = MenuState(items: [
+  latte: Item(name: "Latte", price: 5, recipe: [.beans: 1, .milk: 2, .cup: 1]),
+  espresso: Item(name: "Espresso", price: 3, recipe: [.beans: 1, .cup: 1]),
+])
+
+/// The three slices a tab command can touch, for golden-state comparison.
+struct Slices: Equatable {
+  var menu: MenuState
+  var tabs: TabsState
+  var stock: StockState
+}
+
+extension TabsTestWorld {
+  var slices: Slices { Slices(menu: menu, tabs: tabs, stock: stock) }
+}
+
+extension DecliningWorld {
+  var slices: Slices { Slices(menu: menu, tabs: tabs, stock: stock) }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// The `linkgen` command line: parses arguments, runs one command, returns the exit status.
+///
+/// Output goes through the two closures so tests can capture it.
+public struct LinkGenCommand {
+  /// Exit statuses.
+  public enum Status: Int32, Sendable {
+    /// Done.
+    case success = 0
+    /// The manifest has errors, `Generated/` is stale, or the perimeter is broken.
+    case failure = 1
+    /// The command line itself is wrong.
+    case usage = 2
+  }
+
+  let arguments: [String]
+  let standardOutput: (String) -> Void
+  let standardError: (String) -> Void
+
+  /// A command for `arguments` (without the program name).
+  public init(
+    arguments: [String],
+    standardOutput: @escaping (String) -> Void = { print($0) },
+    standardError: @escaping (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+  ) {
+    self.arguments = arguments
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+  }
+
+  static let overview = """
+    OVERVIEW: Generates Service Linker capabilities from codegen.yaml.
+
+    USAGE: linkgen <command> [options]
+
+    COMMANDS:
+      generate     Write Generated/ from the manifest
+      check        Fail when Generated/ is stale or the perimeter is broken
+      new-domain   Add a domain to the manifest, scaffold its package, regenerate
+
+    Run 'linkgen <command> --help' for a command's options.
+    """
+
+  static let commonOptions = """
+      --manifest <path>   The manifest (default: codegen.yaml)
+      --root <dir>        The repository root (default: the manifest's folder)
+      -h, --help          Show help information
+    """
+
+  static let help: [String: String] = [
+    "generate": """
+      OVERVIEW: Write Generated/ from the manifest; only changed files are rewritten,
+      files no longer produced are deleted, nothing changes when the manifest has errors.
+
+      USAGE: linkgen generate [--manifest <path>] [--root <dir>]
+
+      OPTIONS:
+      \(commonOptions)
+      """,
+    "check": """
+      OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, or when a
+      world is named outside its composition root. Writes nothing.
+
+      USAGE: linkgen check [--manifest <path>] [--root <dir>]
+
+      OPTIONS:
+      \(commonOptions)
+      """,
+    "new-domain": """
+      OVERVIEW: Add domain NAME to the manifest, scaffold Packages/NAME (package manifest,
+      sources, one read, one command, one test, the link to Generated/NAME), list it in
+      the root Package.swift, and regenerate. All or nothing.
+
+      USAGE: linkgen new-domain <name> [--kind state|service] [--manifest <path>] [--root <dir>]
+
+      OPTIONS:
+        --kind <kind>       state (default) or service
+      \(commonOptions)
+      """,
+  ]
+
+  /// Runs the command; never exits the process.
+  public func run() -> Status {
+    guard let command = arguments.first else {
+      standardError("error: missing command; run 'linkgen --help'")
+      return .usage
+    }
+    if ["-h", "--help", "help"].contains(command) {
+      standardOutput(Self.overview)
+      return .success
+    }
+    guard let help = Self.help[command] else {
+      let hint = Suggestion.hint(for: command, in: Self.help.keys.sorted())
+      standardError("error: unknown command '\(command)'\(hint)")
+      return .usage
+    }
+    let options: Options
+    do {
+      options = try Options(Array(arguments.dropFirst()), allowsKind: command == "new-domain")
+    } catch {
+      standardError("error: \(error)")
+      return .usage
+    }
+    if options.wantsHelp {
+      standardOutput(help)
+      return .success
+    }
+    let workspace = Workspace(manifestPath: options.manifest ?? options.root.map { "\($0)/codegen.yaml" } ?? "codegen.yaml", root: options.root)
+    do {
+      switch command {
+      case "generate": return try generate(workspace)
+      case "check": return try check(workspace)
+      default:
+        guard options.positional.count == 1 else {
+          standardError("error: new-domain takes exactly one domain name")
+          return .usage
+        }
+        return try newDomain(options.positional[0], kind: options.kind, workspace)
+      }
+    } catch let error as DiagnosticError {
+      standardError(error.rendered(file: workspace.displayPath))
+      return .failure
+    } catch {
+      standardError("error: \(error)")
+      return .failure
+    }
+  }
+
+  private func generate(_ workspace: Workspace) throws -> Status {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let manifest = try workspace.loadManifest()
+    let summary = try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
+    let elapsed = start.duration(to: clock.now)
+    let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+    standardOutput(
+      "linkgen: \(summary.written.count) written, \(summary.unchanged.count) unchanged, "
+        + "\(summary.deleted.count) deleted in \(Int(milliseconds.rounded())) ms")
+    return .success
+  }
+
+  private func check(_ workspace: Workspace) throws -> Status {
+    let manifest = try workspace.loadManifest()
+    let differences = GeneratedTree(root: workspace.root).differences(from: Generator.files(for: manifest))
+    let violations = PerimeterCheck(root: workspace.root, worlds: manifest.worlds).violations()
+    for violation in violations { standardError(violation.description) }
+    if !differences.isEmpty {
+      standardError("error: Generated/ is out of date with \(workspace.displayPath):")
+      for difference in differences { standardError("  \(difference)") }
+      standardError("run 'make generate' to update it")
+    }
+    if differences.isEmpty && violations.isEmpty {
+      standardOutput("linkgen: Generated/ is up to date; the perimeter holds")
+      return .success
+    }
+    return .failure
+  }
+
+  private func newDomain(_ name: String, kind: ScaffoldKind, _ workspace: Workspace) throws -> Status {
+    let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind)
+    standardOutput(
+      "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name)); "
+        + "\(summary.written.count) written, \(summary.deleted.count) deleted")
+    return .success
+  }
+}
+
+/// The options every command shares, and `--kind`.
+struct Options {
+  var manifest: String?
+  var root: String?
+  var kind: ScaffoldKind = .state
+  var wantsHelp = false
+  var positional: [String] = []
+
+  init(_ arguments: [String], allowsKind: Bool) throws {
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help": wantsHelp = true
+      case "--manifest": manifest = try Self.value(for: argument, from: &remaining)
+      case "--root": root = try Self.value(for: argument, from: &remaining)
+      case "--kind" where allowsKind:
+        let text = try Self.value(for: argument, from: &remaining)
+        guard let value = ScaffoldKind(rawValue: text) else {
+          throw LinkGenError("'--kind' must be 'state' or 'service', not '\(text)'")
+        }
+        kind = value
+      default:
+        if argument.hasPrefix("-") { throw LinkGenError("unknown option '\(argument)'") }
+        guard allowsKind else { throw LinkGenError("unexpected argument '\(argument)'") }
+        positional.append(argument)
+      }
+    }
+  }
+
+  private static func value(for option: String, from remaining: inout ArraySlice<String>) throws -> String {
+    guard let value = remaining.popFirst(), !value.hasPrefix("-") else {
+      throw LinkGenError("'\(option)' needs a value")
+    }
+    return value
+  }
+}

@@ -1,0 +1,25 @@
+/// Everything `Generated/` should hold for a manifest: relative path → file contents.
+public enum Generator {
+
+  /// The folder, relative to the repository root, that linkgen owns.
+  public static let outputFolder = "Generated"
+
+  /// Renders every file for `manifest`. Pure: same manifest, same bytes.
+  public static func files(for manifest: Manifest) -> [String: String] {
+    var files: [String: String] = [:]
+    for domain in manifest.domains {
+      let folder = "\(outputFolder)/\(domain.name)"
+      files["\(folder)/\(domain.readCapability).swift"] = CapabilityEmitter.file(for: domain)
+      if case .service(let service) = domain.kind {
+        for link in service.links {
+          files["\(folder)/\(LinkEmitter.protocolName(link, of: domain)).swift"] =
+            LinkEmitter.file(for: link, of: domain, service: service)
+        }
+      }
+    }
+    for world in manifest.worlds {
+      files["\(outputFolder)/\(world.module)/\(world.name)+Links.swift"] = WorldEmitter.file(for: world, in: manifest)
+    }
+    return files
+  }
+}

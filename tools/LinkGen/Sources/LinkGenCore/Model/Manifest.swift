@@ -1,0 +1,142 @@
+/// The validated contents of `codegen.yaml`: every domain and every world.
+///
+/// Arrays are sorted by name, so two manifests that mean the same thing (keys
+/// in another order) are equal and generate the same bytes.
+public struct Manifest: Equatable, Sendable {
+  /// The domains, sorted by name.
+  public var domains: [Domain]
+  /// The worlds, sorted by name.
+  public var worlds: [World]
+
+  /// Creates a manifest; sorts its parts.
+  public init(domains: [Domain], worlds: [World]) {
+    self.domains = domains.sorted { $0.name < $1.name }
+    self.worlds = worlds.sorted { $0.name < $1.name }
+  }
+
+  /// The domain called `name`, if any.
+  public func domain(named name: String) -> Domain? { domains.first { $0.name == name } }
+}
+
+/// One domain: a Swift package owning one capability.
+public struct Domain: Equatable, Sendable {
+  /// The domain (and its Swift module) name, e.g. `Menu`.
+  public var name: String
+  /// The capability's property name, e.g. `menu`.
+  public var property: String
+  /// Text for the capability's `///` comment.
+  public var doc: String?
+  /// What the domain owns.
+  public var kind: Kind
+
+  /// Creates a domain.
+  public init(name: String, property: String, doc: String? = nil, kind: Kind) {
+    self.name = name
+    self.property = property
+    self.doc = doc
+    self.kind = kind
+  }
+
+  /// The three kinds of domain.
+  public enum Kind: Equatable, Sendable {
+    /// A copyable state slice: `HasX` (read) and `HasMutableX` (write).
+    case state(type: String)
+    /// A substitutable service: `HasX` with an associated type, one Link per implementation.
+    case service(Service)
+    /// A noncopyable resource reached by mutation only.
+    case resource(type: String)
+  }
+
+  /// `HasMenu`.
+  public var readCapability: String { "Has\(name)" }
+  /// `HasMutableMenu`.
+  public var writeCapability: String { "HasMutable\(name)" }
+}
+
+/// A service domain's protocol, its access and its implementations.
+public struct Service: Equatable, Sendable {
+  /// The service protocol, e.g. `PaymentGateway`.
+  public var protocolName: String
+  /// Whether implementations may be noncopyable.
+  public var isNoncopyable: Bool
+  /// Whether generic code may only read the service, or also mutate it.
+  public var access: Access
+  /// The implementations, sorted by name.
+  public var links: [Link]
+
+  /// Creates a service; sorts its links.
+  public init(protocolName: String, isNoncopyable: Bool, access: Access, links: [Link]) {
+    self.protocolName = protocolName
+    self.isNoncopyable = isNoncopyable
+    self.access = access
+    self.links = links.sorted { $0.name < $1.name }
+  }
+}
+
+/// Read-only or read-write access to a service.
+public enum Access: String, Equatable, Sendable, CaseIterable {
+  /// `{ read }`.
+  case read
+  /// `{ read set }`.
+  case mutate
+}
+
+/// One implementation of a service and what it demands from the world.
+public struct Link: Equatable, Sendable {
+  /// The link name, e.g. `Stripe` (gives `LinkStripePayment`).
+  public var name: String
+  /// The implementing type, e.g. `StripeGateway`.
+  public var impl: String
+  /// For a stateful link: the stored property holding the implementation.
+  public var stores: String?
+  /// Other stored values the link reads, passed to the implementation's initializer.
+  public var demands: [Demand]
+  /// Text for the link protocol's `///` comment.
+  public var doc: String?
+
+  /// Creates a link; sorts its demands.
+  public init(name: String, impl: String, stores: String? = nil, demands: [Demand] = [], doc: String? = nil) {
+    self.name = name
+    self.impl = impl
+    self.stores = stores
+    self.demands = demands.sorted { $0.name < $1.name }
+    self.doc = doc
+  }
+}
+
+/// A property a link requires its world to provide.
+public struct Demand: Equatable, Sendable {
+  /// The property name, e.g. `frozenNow`.
+  public var name: String
+  /// Its Swift type, e.g. `Date`.
+  public var type: String
+
+  /// Creates a demand.
+  public init(name: String, type: String) {
+    self.name = name
+    self.type = type
+  }
+}
+
+/// A concrete world: the module that owns it, the domains it composes, the links it picks.
+public struct World: Equatable, Sendable {
+  /// The world type, e.g. `KioskWorld`.
+  public var name: String
+  /// The Swift module that declares the world; its conformances are generated there.
+  public var module: String
+  /// The composed domains, sorted.
+  public var domains: [String]
+  /// The link picked for each composed service, by domain name.
+  public var links: [String: String]
+  /// Text for the generated file's summary comment.
+  public var doc: String?
+
+  /// Creates a world; sorts its domains.
+  public init(name: String, module: String, domains: [String], links: [String: String], doc: String? = nil) {
+    self.name = name
+    self.module = module
+    self.domains = domains.sorted()
+    self.links = links
+    self.doc = doc
+  }
+}

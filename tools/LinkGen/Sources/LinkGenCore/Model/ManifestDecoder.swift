@@ -1,0 +1,279 @@
+/// Turns `codegen.yaml` text into a validated `Manifest`, collecting every error.
+public enum ManifestDecoder {
+
+  /// Decodes and validates `text`; throws all diagnostics found, in source order.
+  public static func decode(_ text: String) throws(DiagnosticError) -> Manifest {
+    let (root, yamlDiagnostics) = try YAMLParser.parse(text)
+    var reader = NodeReader(diagnostics: yamlDiagnostics)
+    let parsed = reader.readManifest(root)
+    var validator = ManifestValidator(diagnostics: reader.diagnostics)
+    if let parsed { validator.validate(parsed) }
+    guard validator.diagnostics.isEmpty, let parsed else { throw DiagnosticError(validator.diagnostics) }
+    return parsed.manifest
+  }
+}
+
+/// A manifest with the source locations the cross-checks report against.
+struct ParsedManifest {
+  struct DomainSource {
+    var domain: Domain
+    var nameLocation: SourceLocation
+    var propertyLocation: SourceLocation
+    var linkLocations: [String: SourceLocation]
+    var storesLocations: [String: SourceLocation]
+    var demandLocations: [String: [String: SourceLocation]]
+  }
+  struct WorldSource {
+    var world: World
+    var nameLocation: SourceLocation
+    var moduleLocation: SourceLocation
+    /// Each composed domain with where it was named.
+    var domainEntries: [(String, SourceLocation)]
+    /// Each pick: service name, its location, link name, its location.
+    var linkEntries: [(String, SourceLocation, String, SourceLocation)]
+  }
+  var domains: [DomainSource]
+  var worlds: [WorldSource]
+
+  var manifest: Manifest { Manifest(domains: domains.map(\.domain), worlds: worlds.map(\.world)) }
+}
+
+/// Reads the YAML tree into the model, reporting shape errors (types, keys, names).
+struct NodeReader {
+  var diagnostics: [Diagnostic]
+
+  static let domainKindKeys = ["state", "service", "resource"]
+  static let domainKeys = ["access", "doc", "links", "noncopyable", "property", "resource", "service", "state"]
+  static let keysByKind: [String: Set<String>] = [
+    "state": ["doc", "property", "state"],
+    "service": ["access", "doc", "links", "noncopyable", "property", "service"],
+    "resource": ["access", "doc", "property", "resource"],
+  ]
+  static let linkKeys = ["demands", "doc", "impl", "stores"]
+  static let worldKeys = ["doc", "domains", "links", "module"]
+
+  mutating func readManifest(_ root: YAMLNode?) -> ParsedManifest? {
+    guard let root, !root.isNull else {
+      error("the manifest is empty; expected a mapping with 'domains' and 'worlds'", SourceLocation(line: 1, column: 1))
+      return nil
+    }
+    guard let fields = fields(of: root, allowed: ["domains", "worlds"], in: "the manifest") else { return nil }
+    var domains: [ParsedManifest.DomainSource] = []
+    if let entry = fields["domains"] {
+      for domain in mapping(entry.value, what: "'domains'") ?? [] {
+        if let parsed = readDomain(domain) { domains.append(parsed) }
+      }
+    } else {
+      error("missing required key 'domains' in the manifest", root.location)
+    }
+    var worlds: [ParsedManifest.WorldSource] = []
+    if let entry = fields["worlds"] {
+      for world in mapping(entry.value, what: "'worlds'") ?? [] {
+        if let parsed = readWorld(world) { worlds.append(parsed) }
+      }
+    }
+    return ParsedManifest(domains: domains, worlds: worlds)
+  }
+
+  // MARK: Domains
+
+  private mutating func readDomain(_ entry: YAMLEntry) -> ParsedManifest.DomainSource? {
+    let name = entry.key
+    let context = "domain '\(name)'"
+    let nameIsValid = checkIdentifier(name, at: entry.keyLocation)
+    guard let fields = fields(of: entry.value, allowed: Self.domainKeys, in: context) else { return nil }
+    let kinds = Self.domainKindKeys.compactMap { fields[$0] }.sorted { $0.keyLocation < $1.keyLocation }
+    guard let kindEntry = kinds.first else {
+      error("\(context) needs one of 'state', 'service' or 'resource'", entry.keyLocation)
+      return nil
+    }
+    for extra in kinds.dropFirst() {
+      error("\(context) has both '\(kindEntry.key)' and '\(extra.key)'; a domain is one kind", extra.keyLocation)
+    }
+    let allowed = Self.keysByKind[kindEntry.key]!
+    for field in fields.values.sorted(by: { $0.keyLocation < $1.keyLocation })
+    where !allowed.contains(field.key) && !Self.domainKindKeys.contains(field.key) {
+      error("'\(field.key)' does not apply to a \(kindEntry.key) domain (\(context))", field.keyLocation)
+    }
+    let doc = fields["doc"].flatMap { string($0, in: context) }
+    var property = SwiftIdentifier.lowerCamel(name)
+    var propertyLocation = entry.keyLocation
+    if let field = fields["property"], let value = identifier(field, in: context) {
+      property = value
+      propertyLocation = field.value.location
+    }
+    guard let typeName = typeName(kindEntry, in: context) else { return nil }
+    var source = ParsedManifest.DomainSource(
+      domain: Domain(name: name, property: property, doc: doc, kind: .state(type: typeName)),
+      nameLocation: entry.keyLocation, propertyLocation: propertyLocation,
+      linkLocations: [:], storesLocations: [:], demandLocations: [:])
+    switch kindEntry.key {
+    case "service":
+      var links: [Link] = []
+      if let field = fields["links"] {
+        let entries = mapping(field.value, what: "'links' of \(context)") ?? []
+        if entries.isEmpty, case .mapping = field.value {
+          error("service \(context) needs at least one link", field.value.location)
+        }
+        for linkEntry in entries {
+          guard let link = readLink(linkEntry, domain: name, into: &source) else { continue }
+          links.append(link)
+        }
+      } else {
+        error("missing required key 'links' in \(context)", entry.keyLocation)
+      }
+      let isNoncopyable = fields["noncopyable"].flatMap { bool($0, in: context) } ?? false
+      let access = fields["access"].flatMap { readAccess($0, in: context, allowed: Access.allCases) } ?? Access.mutate
+      source.domain.kind = .service(Service(protocolName: typeName, isNoncopyable: isNoncopyable, access: access, links: links))
+    case "resource":
+      if let field = fields["access"] { _ = readAccess(field, in: context, allowed: [.mutate]) }
+      source.domain.kind = .resource(type: typeName)
+    default:
+      break
+    }
+    return nameIsValid ? source : nil
+  }
+
+  private mutating func readLink(_ entry: YAMLEntry, domain: String, into source: inout ParsedManifest.DomainSource) -> Link? {
+    let context = "link '\(entry.key)' of '\(domain)'"
+    let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
+    guard let fields = fields(of: entry.value, allowed: Self.linkKeys, in: context) else { return nil }
+    source.linkLocations[entry.key] = entry.keyLocation
+    var impl: String?
+    if let field = fields["impl"] {
+      impl = typeName(field, in: context)
+    } else {
+      error("missing required key 'impl' in \(context)", entry.keyLocation)
+    }
+    var stores: String?
+    if let field = fields["stores"], let value = identifier(field, in: context) {
+      stores = value
+      source.storesLocations[entry.key] = field.value.location
+    }
+    var demands: [Demand] = []
+    if let field = fields["demands"] {
+      for demand in mapping(field.value, what: "'demands' of \(context)") ?? [] {
+        let demandIsValid = checkIdentifier(demand.key, at: demand.keyLocation)
+        guard let type = typeName(demand, in: context), demandIsValid else { continue }
+        demands.append(Demand(name: demand.key, type: type))
+        source.demandLocations[entry.key, default: [:]][demand.key] = demand.keyLocation
+      }
+    }
+    let doc = fields["doc"].flatMap { string($0, in: context) }
+    guard let impl, nameIsValid else { return nil }
+    return Link(name: entry.key, impl: impl, stores: stores, demands: demands, doc: doc)
+  }
+
+  // MARK: Worlds
+
+  private mutating func readWorld(_ entry: YAMLEntry) -> ParsedManifest.WorldSource? {
+    let context = "world '\(entry.key)'"
+    let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
+    guard let fields = fields(of: entry.value, allowed: Self.worldKeys, in: context) else { return nil }
+    var module: String?
+    var moduleLocation = entry.keyLocation
+    if let field = fields["module"] {
+      module = identifier(field, in: context)
+      moduleLocation = field.value.location
+    } else {
+      error("missing required key 'module' in \(context)", entry.keyLocation)
+    }
+    var domainEntries: [(String, SourceLocation)] = []
+    if let field = fields["domains"] {
+      if case .sequence(let items, _) = field.value {
+        for item in items {
+          if case .scalar(let text, _, _) = item, !item.isNull {
+            domainEntries.append((text, item.location))
+          } else {
+            error("each entry of 'domains' of \(context) must be a domain name, not \(item.kindName)", item.location)
+          }
+        }
+      } else {
+        error("'domains' of \(context) must be a sequence of domain names, not \(field.value.kindName)", field.value.location)
+      }
+    } else {
+      error("missing required key 'domains' in \(context)", entry.keyLocation)
+    }
+    var linkEntries: [(String, SourceLocation, String, SourceLocation)] = []
+    if let field = fields["links"] {
+      for pick in mapping(field.value, what: "'links' of \(context)") ?? [] {
+        guard let link = string(pick, in: context) else { continue }
+        linkEntries.append((pick.key, pick.keyLocation, link, pick.value.location))
+      }
+    }
+    let doc = fields["doc"].flatMap { string($0, in: context) }
+    guard let module, nameIsValid else { return nil }
+    let world = World(
+      name: entry.key, module: module, domains: domainEntries.map(\.0),
+      links: Dictionary(linkEntries.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }), doc: doc)
+    return ParsedManifest.WorldSource(
+      world: world, nameLocation: entry.keyLocation, moduleLocation: moduleLocation,
+      domainEntries: domainEntries, linkEntries: linkEntries)
+  }
+
+  // MARK: Typed values
+
+  private mutating func error(_ message: String, _ location: SourceLocation) {
+    diagnostics.append(Diagnostic(message, at: location))
+  }
+
+  private mutating func mapping(_ node: YAMLNode, what: String) -> [YAMLEntry]? {
+    if case .mapping(let entries, _) = node { return entries }
+    error("\(what) must be a mapping, not \(node.kindName)", node.location)
+    return nil
+  }
+
+  /// The entries of a mapping by key; reports keys outside `allowed`.
+  private mutating func fields(of node: YAMLNode, allowed: [String], in context: String) -> [String: YAMLEntry]? {
+    guard let entries = mapping(node, what: context) else { return nil }
+    var result: [String: YAMLEntry] = [:]
+    for entry in entries {
+      guard allowed.contains(entry.key) else {
+        error("unknown key '\(entry.key)' in \(context)\(Suggestion.hint(for: entry.key, in: allowed))", entry.keyLocation)
+        continue
+      }
+      result[entry.key] = entry
+    }
+    return result
+  }
+
+  private mutating func string(_ entry: YAMLEntry, in context: String) -> String? {
+    if case .scalar(let text, _, _) = entry.value, !entry.value.isNull { return text }
+    error("'\(entry.key)' of \(context) must be a string, not \(entry.value.kindName)", entry.value.location)
+    return nil
+  }
+
+  private mutating func identifier(_ entry: YAMLEntry, in context: String) -> String? {
+    guard let text = string(entry, in: context) else { return nil }
+    return checkIdentifier(text, at: entry.value.location) ? text : nil
+  }
+
+  private mutating func typeName(_ entry: YAMLEntry, in context: String) -> String? {
+    guard let text = string(entry, in: context) else { return nil }
+    if let problem = SwiftIdentifier.typeProblem(with: text) {
+      error(problem, entry.value.location)
+      return nil
+    }
+    return text
+  }
+
+  private mutating func bool(_ entry: YAMLEntry, in context: String) -> Bool? {
+    if case .scalar(let text, true, _) = entry.value, let value = YAMLNode.booleanValue(text) { return value }
+    error("'\(entry.key)' of \(context) must be true or false, not \(entry.value.kindName)", entry.value.location)
+    return nil
+  }
+
+  private mutating func readAccess(_ entry: YAMLEntry, in context: String, allowed: [Access]) -> Access? {
+    guard let text = string(entry, in: context) else { return nil }
+    if let value = Access(rawValue: text), allowed.contains(value) { return value }
+    let names = allowed.map { "'\($0.rawValue)'" }.joined(separator: " or ")
+    error("'access' of \(context) must be \(names), not '\(text)'", entry.value.location)
+    return nil
+  }
+
+  private mutating func checkIdentifier(_ name: String, at location: SourceLocation) -> Bool {
+    guard let problem = SwiftIdentifier.problem(with: name) else { return true }
+    error(problem, location)
+    return false
+  }
+}

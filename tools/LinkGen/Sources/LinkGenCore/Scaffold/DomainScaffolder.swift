@@ -1,0 +1,69 @@
+import Foundation
+
+/// `linkgen new-domain`: adds a domain to the manifest, scaffolds its package and
+/// regenerates, all or nothing.
+public struct DomainScaffolder {
+  /// The line in the root `Package.swift` before which new domains are listed.
+  public static let rootManifestMarker = "// linkgen:domains-end"
+
+  let workspace: Workspace
+
+  /// A scaffolder for the repository `workspace` describes.
+  public init(workspace: Workspace) { self.workspace = workspace }
+
+  /// Adds domain `name` of `kind`; returns the generation summary.
+  public func addDomain(named name: String, kind: ScaffoldKind) throws -> GeneratedTree.Summary {
+    if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError(problem) }
+    guard name.first?.isUppercase == true else {
+      throw LinkGenError("a domain name starts with a capital letter, like 'Loyalty'")
+    }
+    let manager = FileManager.default
+    let package = workspace.root.appendingPathComponent("Packages/\(name)")
+    guard !manager.fileExists(atPath: package.path) else {
+      throw LinkGenError("'Packages/\(name)' already exists")
+    }
+    let templates = DomainTemplates(name: name, kind: kind)
+
+    // Everything is computed and checked before the first write.
+    let oldManifest = try workspace.readManifestText()
+    let newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
+    let manifest = try ManifestDecoder.decode(newManifest)
+    let rootPackage = workspace.root.appendingPathComponent("Package.swift")
+    let oldRootPackage = try? String(contentsOf: rootPackage, encoding: .utf8)
+    let newRootPackage = try oldRootPackage.map { try addingPackage(name, to: $0) }
+
+    do {
+      for (path, contents) in templates.files.sorted(by: { $0.key < $1.key }) {
+        let url = package.appendingPathComponent(path)
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url, options: .atomic)
+      }
+      try manager.createSymbolicLink(
+        atPath: package.appendingPathComponent("Sources/\(name)/Generated").path,
+        withDestinationPath: "../../../../\(Generator.outputFolder)/\(name)")
+      try Data(newManifest.utf8).write(to: workspace.manifest, options: .atomic)
+      if let newRootPackage { try Data(newRootPackage.utf8).write(to: rootPackage, options: .atomic) }
+      return try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
+    } catch {
+      // Put everything back the way it was.
+      try? manager.removeItem(at: package)
+      try? Data(oldManifest.utf8).write(to: workspace.manifest, options: .atomic)
+      if let oldRootPackage { try? Data(oldRootPackage.utf8).write(to: rootPackage, options: .atomic) }
+      if let previous = try? ManifestDecoder.decode(oldManifest) {
+        _ = try? GeneratedTree(root: workspace.root).apply(Generator.files(for: previous))
+      }
+      throw error
+    }
+  }
+
+  /// The root manifest with `name` listed before the marker line.
+  private func addingPackage(_ name: String, to text: String) throws -> String {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    guard let marker = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == Self.rootManifestMarker }) else {
+      throw LinkGenError("Package.swift has no '\(Self.rootManifestMarker)' line to add the package before")
+    }
+    let indent = String(lines[marker].prefix { $0 == " " })
+    lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: []),", at: marker)
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,253 @@
+/// The text of a scaffolded domain: manifest entry, package manifest, sources, test.
+struct DomainTemplates {
+  let name: String
+  let kind: ScaffoldKind
+
+  var property: String { SwiftIdentifier.lowerCamel(name) }
+
+  /// The domain's lines for `codegen.yaml`, unindented.
+  var manifestEntry: [String] {
+    switch kind {
+    case .state:
+      return [
+        "\(name):",
+        "  state: \(name)State",
+        "  doc: \"The \(name) domain's state.\"",
+      ]
+    case .service:
+      return [
+        "\(name):",
+        "  service: \(name)Service",
+        "  doc: \"The \(name) service, linked per world.\"",
+        "  links:",
+        "    Live: { impl: Live\(name), stores: live\(name) }",
+        "    Fake: { impl: Fake\(name) }",
+      ]
+    }
+  }
+
+  /// Relative path (inside `Packages/<name>/`) → contents.
+  var files: [String: String] {
+    var files = ["Package.swift": packageManifest]
+    switch kind {
+    case .state:
+      files["Sources/\(name)/\(name)State.swift"] = stateSlice
+      files["Sources/\(name)/\(name)+Reads.swift"] = stateRead
+      files["Sources/\(name)/\(name)+Commands.swift"] = stateCommand
+      files["Tests/\(name)Tests/\(name)Tests.swift"] = stateTest
+    case .service:
+      files["Sources/\(name)/\(name)Service.swift"] = serviceProtocol
+      files["Sources/\(name)/Live\(name).swift"] = liveImplementation
+      files["Sources/\(name)/Fake\(name).swift"] = fakeImplementation
+      files["Sources/\(name)/\(name)+Reads.swift"] = serviceRead
+      files["Sources/\(name)/\(name)+Commands.swift"] = serviceCommand
+      files["Tests/\(name)Tests/\(name)Tests.swift"] = serviceTest
+    }
+    return files
+  }
+
+  var packageManifest: String {
+    """
+    // swift-tools-version: 6.2
+    // The \(name) domain. Builds alone: `make build PKG=\(name)`.
+    import PackageDescription
+
+    // Experimental features, and why this package needs each:
+    // - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
+    //   witnessed by `read`/`modify`, so slices are reached without a copy.
+    // - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
+    // - Lifetimes: `MutableRef`-style hoisted accesses in commands.
+    let features: [SwiftSetting] = [
+      .enableExperimentalFeature("CoroutineAccessors"),
+      .enableExperimentalFeature("SuppressedAssociatedTypes"),
+      .enableExperimentalFeature("Lifetimes"),
+    ]
+
+    let package = Package(
+      name: "\(name)",
+      platforms: [.macOS(.v15)],
+      products: [.library(name: "\(name)", targets: ["\(name)"])],
+      targets: [
+        .target(name: "\(name)", swiftSettings: features),
+        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"], swiftSettings: features),
+      ],
+      swiftLanguageModes: [.v6]
+    )
+
+    """
+  }
+
+  // MARK: State slice
+
+  var stateSlice: String {
+    """
+    /// The \(name) domain's state: plain copyable data, so a snapshot is an assignment.
+    public struct \(name)State: Codable, Equatable, Sendable {
+      /// A count per key; replace it with the domain's real data.
+      public var counts: [String: Int]
+
+      /// Creates the slice.
+      public init(counts: [String: Int] = [:]) {
+        self.counts = counts
+      }
+    }
+
+    """
+  }
+
+  var stateRead: String {
+    """
+    extension Has\(name) where Self: ~Copyable {
+
+      /// The count recorded for `key`, zero when there is none. Reads: \(property).
+      @inlinable public func count(for key: String) -> Int {
+        \(property).counts[key, default: 0]
+      }
+    }
+
+    """
+  }
+
+  var stateCommand: String {
+    """
+    extension HasMutable\(name) where Self: ~Copyable {
+
+      /// Adds `amount` to the count for `key`. Writes: \(property).
+      @inlinable public mutating func record(_ amount: Int, for key: String) {
+        \(property).counts[key, default: 0] += amount
+      }
+    }
+
+    """
+  }
+
+  var stateTest: String {
+    """
+    import \(name)
+    import Testing
+
+    /// The smallest world that can run \(name)'s commands.
+    struct \(name)TestWorld: HasMutable\(name) {
+      var \(property): \(name)State
+    }
+
+    @Test func recordingAddsToTheCountOfThatKeyOnly() {
+      var world = \(name)TestWorld(\(property): \(name)State(counts: ["ada": 2]))
+      world.record(3, for: "ada")
+      #expect(world.count(for: "ada") == 5)
+      #expect(world.count(for: "grace") == 0)
+    }
+
+    """
+  }
+
+  // MARK: Service
+
+  var serviceProtocol: String {
+    """
+    /// What the \(name) service does; each world links one implementation.
+    public protocol \(name)Service {
+      /// A label for `value`.
+      func describe(_ value: Int) -> String
+      /// Takes note of `value`.
+      mutating func record(_ value: Int)
+    }
+
+    """
+  }
+
+  var liveImplementation: String {
+    """
+    /// The stateful implementation: keeps the values it was given, in the world's storage.
+    public struct Live\(name): \(name)Service, Sendable {
+      /// Every value recorded so far.
+      public var recorded: [Int]
+
+      /// Creates the service with nothing recorded.
+      public init(recorded: [Int] = []) {
+        self.recorded = recorded
+      }
+
+      /// The value and how many values came before it.
+      public func describe(_ value: Int) -> String { "\\(value) after \\(recorded.count) recorded" }
+
+      /// Appends `value`.
+      public mutating func record(_ value: Int) { recorded.append(value) }
+    }
+
+    """
+  }
+
+  var fakeImplementation: String {
+    """
+    /// The stateless implementation for tests: answers a fixed text, remembers nothing.
+    public struct Fake\(name): \(name)Service, Sendable {
+      /// Creates the fake.
+      public init() {}
+
+      /// `fake <value>`.
+      public func describe(_ value: Int) -> String { "fake \\(value)" }
+
+      /// Does nothing: the fake keeps no state.
+      public mutating func record(_ value: Int) {}
+    }
+
+    """
+  }
+
+  var serviceRead: String {
+    """
+    extension Has\(name) where Self: ~Copyable {
+
+      /// A label for `value` from the linked service. Reads: \(property).
+      @inlinable public func label(for value: Int) -> String {
+        \(property).describe(value)
+      }
+    }
+
+    """
+  }
+
+  var serviceCommand: String {
+    """
+    extension Has\(name) where Self: ~Copyable {
+
+      /// Records `value` with the linked service. Writes: \(property).
+      @inlinable public mutating func note(_ value: Int) {
+        \(property).record(value)
+      }
+    }
+
+    """
+  }
+
+  var serviceTest: String {
+    """
+    import \(name)
+    import Testing
+
+    /// A world linking the stateful implementation.
+    struct Live\(name)World: LinkLive\(name) {
+      var live\(name) = Live\(name)()
+    }
+
+    /// A world linking the stateless fake.
+    struct Fake\(name)World: LinkFake\(name) {}
+
+    @Test func theLiveLinkKeepsItsStateInTheWorld() {
+      var world = Live\(name)World()
+      world.note(4)
+      world.note(7)
+      #expect(world.live\(name).recorded == [4, 7])
+      #expect(world.label(for: 9) == "9 after 2 recorded")
+    }
+
+    @Test func theFakeLinkAnswersWithoutState() {
+      var world = Fake\(name)World()
+      world.note(4)
+      #expect(world.label(for: 4) == "fake 4")
+    }
+
+    """
+  }
+}
