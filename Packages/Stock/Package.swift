@@ -18,7 +18,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [.library(name: "Stock", targets: ["Stock"])],
   dependencies: [
-    .package(path: "../Menu"),
+    .package(path: "../Menu")
   ],
   targets: [
     .target(name: "Stock", dependencies: [.product(name: "Menu", package: "Menu")], swiftSettings: features),

@@ -25,7 +25,13 @@ let package = Package(
     .package(path: "../Journal"),
   ],
   targets: [
-    .target(name: "Tabs", dependencies: [.product(name: "Menu", package: "Menu"), .product(name: "Stock", package: "Stock"), .product(name: "Payment", package: "Payment"), .product(name: "Clock", package: "Clock"), .product(name: "Journal", package: "Journal")], swiftSettings: features),
+    .target(
+      name: "Tabs",
+      dependencies: [
+        .product(name: "Menu", package: "Menu"), .product(name: "Stock", package: "Stock"),
+        .product(name: "Payment", package: "Payment"), .product(name: "Clock", package: "Clock"),
+        .product(name: "Journal", package: "Journal"),
+      ], swiftSettings: features),
     .testTarget(name: "TabsTests", dependencies: ["Tabs"], swiftSettings: features),
   ],
   swiftLanguageModes: [.v6]

@@ -25,7 +25,8 @@ struct TestWorld: ~Copyable {
   let journalPath: String
 
   init() {
-    journalPath = FileManager.default.temporaryDirectory
+    journalPath =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("testworld-\(UUID().uuidString).journal").path
     journalBox = UniqueBox(try! WriteAheadLog(path: journalPath))
   }

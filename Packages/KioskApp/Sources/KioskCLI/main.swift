@@ -1,8 +1,8 @@
 import Foundation
+import Journal
 import KioskApp
 import Menu
 import Tabs
-import Journal
 
 // A scripted session on a fresh temporary journal: the kiosk, end to end.
 @MainActor

@@ -9,7 +9,8 @@ import Testing
 @MainActor
 func makeShell() throws -> KioskShell {
   KioskShell(
-    world: KioskWorld(menu: KioskDefaults.menu, stock: KioskDefaults.stock, journal: try WriteAheadLog(path: "/dev/null")))
+    world: KioskWorld(
+      menu: KioskDefaults.menu, stock: KioskDefaults.stock, journal: try WriteAheadLog(path: "/dev/null")))
 }
 
 let latte = Item.ID(raw: 1)
@@ -65,7 +66,9 @@ let latte = Item.ID(raw: 1)
 }
 
 @Test func snapshotsRoundTripThroughJSON() throws {
-  let snapshot = KioskSnapshot(menu: KioskDefaults.menu, tabs: TabsState(open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [latte])], nextID: 2), stock: KioskDefaults.stock)
+  let snapshot = KioskSnapshot(
+    menu: KioskDefaults.menu, tabs: TabsState(open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [latte])], nextID: 2),
+    stock: KioskDefaults.stock)
   let decoded = try JSONDecoder().decode(KioskSnapshot.self, from: JSONEncoder().encode(snapshot))
   #expect(decoded == snapshot)
 }

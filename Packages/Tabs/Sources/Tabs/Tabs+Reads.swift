@@ -16,7 +16,9 @@ extension HasTabs where Self: HasMenu & ~Copyable {
 ///
 /// It borrows the environment and cannot mutate it: its constraints name no
 /// `Mutable` capability. Reads: tabs, menu.
-@inlinable public func renderBoard<Environment: HasTabs & HasMenu & ~Copyable>(_ environment: borrowing Environment) -> String {
+@inlinable public func renderBoard<Environment: HasTabs & HasMenu & ~Copyable>(_ environment: borrowing Environment)
+  -> String
+{
   environment.tabs.open.keys.sorted()
     .map { environment.summary(of: $0) }
     .joined(separator: "\n")

@@ -50,34 +50,34 @@ public struct LinkGenCommand {
 
   static let help: [String: String] = [
     "generate": """
-      OVERVIEW: Write Generated/ from the manifest; only changed files are rewritten,
-      files no longer produced are deleted, nothing changes when the manifest has errors.
+    OVERVIEW: Write Generated/ from the manifest; only changed files are rewritten,
+    files no longer produced are deleted, nothing changes when the manifest has errors.
 
-      USAGE: linkgen generate [--manifest <path>] [--root <dir>]
+    USAGE: linkgen generate [--manifest <path>] [--root <dir>]
 
-      OPTIONS:
-      \(commonOptions)
-      """,
+    OPTIONS:
+    \(commonOptions)
+    """,
     "check": """
-      OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, or when a
-      world is named outside its composition root. Writes nothing.
+    OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, or when a
+    world is named outside its composition root. Writes nothing.
 
-      USAGE: linkgen check [--manifest <path>] [--root <dir>]
+    USAGE: linkgen check [--manifest <path>] [--root <dir>]
 
-      OPTIONS:
-      \(commonOptions)
-      """,
+    OPTIONS:
+    \(commonOptions)
+    """,
     "new-domain": """
-      OVERVIEW: Add domain NAME to the manifest, scaffold Packages/NAME (package manifest,
-      sources, one read, one command, one test, the link to Generated/NAME), list it in
-      the root Package.swift, and regenerate. All or nothing.
+    OVERVIEW: Add domain NAME to the manifest, scaffold Packages/NAME (package manifest,
+    sources, one read, one command, one test, the link to Generated/NAME), list it in
+    the root Package.swift, and regenerate. All or nothing.
 
-      USAGE: linkgen new-domain <name> [--kind state|service] [--manifest <path>] [--root <dir>]
+    USAGE: linkgen new-domain <name> [--kind state|service] [--manifest <path>] [--root <dir>]
 
-      OPTIONS:
-        --kind <kind>       state (default) or service
-      \(commonOptions)
-      """,
+    OPTIONS:
+      --kind <kind>       state (default) or service
+    \(commonOptions)
+    """,
   ]
 
   /// Runs the command; never exits the process.
@@ -106,7 +106,8 @@ public struct LinkGenCommand {
       standardOutput(help)
       return .success
     }
-    let workspace = Workspace(manifestPath: options.manifest ?? options.root.map { "\($0)/codegen.yaml" } ?? "codegen.yaml", root: options.root)
+    let workspace = Workspace(
+      manifestPath: options.manifest ?? options.root.map { "\($0)/codegen.yaml" } ?? "codegen.yaml", root: options.root)
     do {
       switch command {
       case "generate": return try generate(workspace)

@@ -7,7 +7,8 @@ enum CapabilityEmitter {
     case .state(let type):
       out.doc(domain.doc)
       if domain.doc != nil { out.line("///") }
-      out.line("/// Read capability: generic code constrained on `\(domain.readCapability)` may read `\(domain.property)`.")
+      out.line(
+        "/// Read capability: generic code constrained on `\(domain.readCapability)` may read `\(domain.property)`.")
       out.block("public protocol \(domain.readCapability): ~Copyable") { out in
         out.line("/// The \(domain.name) slice, read in place.")
         out.line("var \(domain.property): \(type) { read }")
@@ -15,7 +16,9 @@ enum CapabilityEmitter {
       out.line()
       out.doc(domain.doc)
       if domain.doc != nil { out.line("///") }
-      out.line("/// Write capability: a `where` clause naming `\(domain.writeCapability)` declares a writer of `\(domain.property)`.")
+      out.line(
+        "/// Write capability: a `where` clause naming `\(domain.writeCapability)` declares a writer of `\(domain.property)`."
+      )
       out.block("public protocol \(domain.writeCapability): \(domain.readCapability), ~Copyable") { out in
         out.line("/// The \(domain.name) slice, read and written in place.")
         out.line("var \(domain.property): \(type) { read set }")
@@ -35,7 +38,8 @@ enum CapabilityEmitter {
     case .resource(let type):
       out.doc(domain.doc)
       if domain.doc != nil { out.line("///") }
-      out.line("/// Resource capability: a unique handle, reached by mutation (`\(domain.property)` is `~Copyable`-friendly).")
+      out.line(
+        "/// Resource capability: a unique handle, reached by mutation (`\(domain.property)` is `~Copyable`-friendly).")
       out.block("public protocol \(domain.readCapability): ~Copyable") { out in
         out.line("/// The \(domain.name) resource, borrowed or mutated in place; never copied.")
         out.line("var \(domain.property): \(type) { read set }")

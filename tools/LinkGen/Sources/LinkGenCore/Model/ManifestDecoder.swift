@@ -124,7 +124,8 @@ struct NodeReader {
       }
       let isNoncopyable = fields["noncopyable"].flatMap { bool($0, in: context) } ?? false
       let access = fields["access"].flatMap { readAccess($0, in: context, allowed: Access.allCases) } ?? Access.mutate
-      source.domain.kind = .service(Service(protocolName: typeName, isNoncopyable: isNoncopyable, access: access, links: links))
+      source.domain.kind = .service(
+        Service(protocolName: typeName, isNoncopyable: isNoncopyable, access: access, links: links))
     case "resource":
       if let field = fields["access"] { _ = readAccess(field, in: context, allowed: [.mutate]) }
       source.domain.kind = .resource(type: typeName)
@@ -134,7 +135,9 @@ struct NodeReader {
     return nameIsValid ? source : nil
   }
 
-  private mutating func readLink(_ entry: YAMLEntry, domain: String, into source: inout ParsedManifest.DomainSource) -> Link? {
+  private mutating func readLink(_ entry: YAMLEntry, domain: String, into source: inout ParsedManifest.DomainSource)
+    -> Link?
+  {
     let context = "link '\(entry.key)' of '\(domain)'"
     let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
     guard let fields = fields(of: entry.value, allowed: Self.linkKeys, in: context) else { return nil }
@@ -189,7 +192,9 @@ struct NodeReader {
           }
         }
       } else {
-        error("'domains' of \(context) must be a sequence of domain names, not \(field.value.kindName)", field.value.location)
+        error(
+          "'domains' of \(context) must be a sequence of domain names, not \(field.value.kindName)",
+          field.value.location)
       }
     } else {
       error("missing required key 'domains' in \(context)", entry.keyLocation)
@@ -229,7 +234,8 @@ struct NodeReader {
     var result: [String: YAMLEntry] = [:]
     for entry in entries {
       guard allowed.contains(entry.key) else {
-        error("unknown key '\(entry.key)' in \(context)\(Suggestion.hint(for: entry.key, in: allowed))", entry.keyLocation)
+        error(
+          "unknown key '\(entry.key)' in \(context)\(Suggestion.hint(for: entry.key, in: allowed))", entry.keyLocation)
         continue
       }
       result[entry.key] = entry

@@ -4,13 +4,17 @@ struct ManifestValidator {
 
   mutating func validate(_ parsed: ParsedManifest) {
     checkWorldFacingNames(parsed.domains)
-    let domains = Dictionary(parsed.domains.map { ($0.domain.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
+    let domains = Dictionary(
+      parsed.domains.map { ($0.domain.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
     for world in parsed.worlds { check(world, domains: domains) }
   }
 
   /// A name a world must provide: a domain's property, a link's storage or a demand.
   private struct Claim {
-    enum Role { case property, stores, demand(type: String) }
+    enum Role {
+      case property, stores
+      case demand(type: String)
+    }
     var name: String
     var role: Role
     var owner: String
@@ -22,7 +26,10 @@ struct ManifestValidator {
   private mutating func checkWorldFacingNames(_ domains: [ParsedManifest.DomainSource]) {
     var claims: [Claim] = []
     for source in domains {
-      claims.append(Claim(name: source.domain.property, role: .property, owner: "domain '\(source.domain.name)'", location: source.propertyLocation))
+      claims.append(
+        Claim(
+          name: source.domain.property, role: .property, owner: "domain '\(source.domain.name)'",
+          location: source.propertyLocation))
       guard case .service(let service) = source.domain.kind else { continue }
       for link in service.links {
         let owner = "link '\(link.name)' of '\(source.domain.name)'"
@@ -30,7 +37,10 @@ struct ManifestValidator {
           claims.append(Claim(name: stores, role: .stores, owner: owner, location: source.storesLocations[link.name]!))
         }
         for demand in link.demands {
-          claims.append(Claim(name: demand.name, role: .demand(type: demand.type), owner: owner, location: source.demandLocations[link.name]![demand.name]!))
+          claims.append(
+            Claim(
+              name: demand.name, role: .demand(type: demand.type), owner: owner,
+              location: source.demandLocations[link.name]![demand.name]!))
         }
       }
     }
@@ -44,21 +54,25 @@ struct ManifestValidator {
       switch (earlier.role, claim.role) {
       case (.demand(let earlierType), .demand(let type)):
         if earlierType != type {
-          error("demand '\(claim.name)' of \(claim.owner) has type '\(type)', but \(earlier.owner) demands it as '\(earlierType)'", claim.location)
+          error(
+            "demand '\(claim.name)' of \(claim.owner) has type '\(type)', but \(earlier.owner) demands it as '\(earlierType)'",
+            claim.location)
         }
       case (.property, .property):
         error("property '\(claim.name)' of \(claim.owner) is already claimed by \(earlier.owner)", claim.location)
       default:
-        error("\(describe(claim.role)) '\(claim.name)' of \(claim.owner) collides with \(describe(earlier.role)) of \(earlier.owner)", claim.location)
+        error(
+          "\(noun(claim.role)) '\(claim.name)' of \(claim.owner) collides with the \(noun(earlier.role)) of \(earlier.owner)",
+          claim.location)
       }
     }
   }
 
-  private func describe(_ role: Claim.Role) -> String {
+  private func noun(_ role: Claim.Role) -> String {
     switch role {
-    case .property: "the property"
-    case .stores: "the stored property"
-    case .demand: "the demand"
+    case .property: "property"
+    case .stores: "stored property"
+    case .demand: "demand"
     }
   }
 
@@ -66,12 +80,15 @@ struct ManifestValidator {
     let world = source.world
     let context = "world '\(world.name)'"
     if domains[world.module] != nil {
-      error("module '\(world.module)' of \(context) is a domain; a world lives in its own module", source.moduleLocation)
+      error(
+        "module '\(world.module)' of \(context) is a domain; a world lives in its own module", source.moduleLocation)
     }
     var composed: Set<String> = []
     for (name, location) in source.domainEntries {
       guard domains[name] != nil else {
-        error("\(context) composes unknown domain '\(name)'\(Suggestion.hint(for: name, in: domains.keys.sorted()))", location)
+        error(
+          "\(context) composes unknown domain '\(name)'\(Suggestion.hint(for: name, in: domains.keys.sorted()))",
+          location)
         continue
       }
       if !composed.insert(name).inserted {
@@ -81,7 +98,9 @@ struct ManifestValidator {
     var picked: Set<String> = []
     for (serviceName, serviceLocation, linkName, linkLocation) in source.linkEntries {
       guard let domain = domains[serviceName] else {
-        error("\(context) picks a link for unknown domain '\(serviceName)'\(Suggestion.hint(for: serviceName, in: domains.keys.sorted()))", serviceLocation)
+        error(
+          "\(context) picks a link for unknown domain '\(serviceName)'\(Suggestion.hint(for: serviceName, in: domains.keys.sorted()))",
+          serviceLocation)
         continue
       }
       guard case .service(let service) = domain.kind else {
@@ -90,11 +109,14 @@ struct ManifestValidator {
       }
       picked.insert(serviceName)
       if !composed.contains(serviceName) {
-        error("\(context) picks a link for '\(serviceName)' but does not compose it; add it to 'domains'", serviceLocation)
+        error(
+          "\(context) picks a link for '\(serviceName)' but does not compose it; add it to 'domains'", serviceLocation)
       }
       let linkNames = service.links.map(\.name)
       if !linkNames.contains(linkName) {
-        error("service '\(serviceName)' has no link '\(linkName)'\(Suggestion.hint(for: linkName, in: linkNames))", linkLocation)
+        error(
+          "service '\(serviceName)' has no link '\(linkName)'\(Suggestion.hint(for: linkName, in: linkNames))",
+          linkLocation)
       }
     }
     for name in composed.sorted() {

@@ -41,15 +41,19 @@ public struct PerimeterCheck {
         guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else { continue }
         for world in worlds where !isInside(file, module: world.module) {
           for (line, column) in occurrences(of: world.name, in: text) {
-            found.append(Violation(
-              file: file, line: line, column: column,
-              message: "'\(world.name)' is named outside its composition root '\(world.module)'; depend on capabilities instead"))
+            found.append(
+              Violation(
+                file: file, line: line, column: column,
+                message:
+                  "'\(world.name)' is named outside its composition root '\(world.module)'; depend on capabilities instead"
+              ))
           }
           if file.hasSuffix("/Package.swift") {
             for (line, column) in occurrences(of: "../\(world.module)", in: text, wholeWord: false) {
-              found.append(Violation(
-                file: file, line: line, column: column,
-                message: "a domain package depends on the composition root '\(world.module)'"))
+              found.append(
+                Violation(
+                  file: file, line: line, column: column,
+                  message: "a domain package depends on the composition root '\(world.module)'"))
             }
           }
         }

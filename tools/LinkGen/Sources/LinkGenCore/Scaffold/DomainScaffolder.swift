@@ -59,7 +59,11 @@ public struct DomainScaffolder {
   /// The root manifest with `name` listed before the marker line.
   private func addingPackage(_ name: String, to text: String) throws -> String {
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard let marker = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == Self.rootManifestMarker }) else {
+    guard
+      let marker = lines.firstIndex(where: {
+        $0.trimmingCharacters(in: .whitespaces).hasPrefix(Self.rootManifestMarker)
+      })
+    else {
       throw LinkGenError("Package.swift has no '\(Self.rootManifestMarker)' line to add the package before")
     }
     let indent = String(lines[marker].prefix { $0 == " " })

@@ -35,7 +35,26 @@ public enum SwiftIdentifier {
     for word in words where problem(with: word) != nil && !(word == "Any" || word == "Self") {
       return "'\(text)' is not a Swift type"
     }
-    return balanced(text) ? nil : "'\(text)' is not a Swift type"
+    return balanced(text) && !hasAdjacentWords(text) ? nil : "'\(text)' is not a Swift type"
+  }
+
+  /// `Stock State`: two names with only spaces between them.
+  private static func hasAdjacentWords(_ text: String) -> Bool {
+    var previous: Character?
+    var sawSpace = false
+    for character in text {
+      if character == " " {
+        sawSpace = true
+        continue
+      }
+      let isWord = character.isLetter || character.isNumber || character == "_"
+      if sawSpace, isWord, let previous, previous.isLetter || previous.isNumber || previous == "_" || previous == "?" {
+        return true
+      }
+      previous = character
+      sawSpace = false
+    }
+    return false
   }
 
   private static func balanced(_ text: String) -> Bool {

@@ -84,7 +84,8 @@ private struct EventReader {
       kind = .scalar(
         text,
         isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE,
-        hasAnchorOrTag: scalar.anchor != nil || (scalar.tag != nil && scalar.plain_implicit == 0 && scalar.quoted_implicit == 0)
+        hasAnchorOrTag: scalar.anchor != nil
+          || (scalar.tag != nil && scalar.plain_implicit == 0 && scalar.quoted_implicit == 0)
       )
     case YAML_SEQUENCE_START_EVENT:
       let sequence = raw.data.sequence_start
@@ -114,7 +115,7 @@ private struct EventReader {
     let what = parser.pointee.problem.map { String(cString: $0) } ?? "malformed document"
     var message = "invalid YAML: \(what)"
     if let context = parser.pointee.context.map({ String(cString: $0) }) {
-      message += " (\(context))"
+      message += " (\(context) at \(location(parser.pointee.context_mark)))"
     }
     return Diagnostic(message, at: location(parser.pointee.problem_mark))
   }
@@ -123,7 +124,9 @@ private struct EventReader {
 /// Folds events into nodes, checking the manifest-level rules libyaml does not.
 private struct TreeBuilder {
   private enum Frame {
-    case mapping(entries: [YAMLEntry], pendingKey: (String, SourceLocation)?, start: SourceLocation, seen: [String: SourceLocation], lastLine: Int)
+    case mapping(
+      entries: [YAMLEntry], pendingKey: (String, SourceLocation)?, start: SourceLocation,
+      seen: [String: SourceLocation], lastLine: Int)
     case sequence(items: [YAMLNode], start: SourceLocation, lastLine: Int)
   }
 
@@ -143,7 +146,7 @@ private struct TreeBuilder {
       }
     case .alias:
       diagnostics.append(Diagnostic("aliases are not supported in the manifest", at: event.start))
-      push(.scalar("", isPlain: true, YAMLSpan(start: event.start, lastLine: event.end.line)))
+      dropPendingValue()
     case .scalar(let text, let isPlain, let hasAnchorOrTag):
       if hasAnchorOrTag {
         diagnostics.append(Diagnostic("anchors and tags are not supported in the manifest", at: event.start))
@@ -180,6 +183,13 @@ private struct TreeBuilder {
     event.end.column == 1 && event.end.line > event.start.line ? event.end.line - 1 : event.end.line
   }
 
+  /// Leaves out the value being read (an alias), key and all, so that it causes
+  /// no second error downstream.
+  private mutating func dropPendingValue() {
+    guard case .mapping(let entries, .some, let start, let seen, let lastLine)? = stack.last else { return }
+    stack[stack.count - 1] = .mapping(entries: entries, pendingKey: nil, start: start, seen: seen, lastLine: lastLine)
+  }
+
   private mutating func push(_ node: YAMLNode) {
     guard let top = stack.popLast() else {
       document = node
@@ -202,7 +212,8 @@ private struct TreeBuilder {
       guard case .scalar(let key, _, let span) = node else {
         diagnostics.append(Diagnostic("mapping keys must be plain text, not \(node.kindName)", at: node.location))
         // Pending under a key that is never `seen`, so its value is dropped.
-        stack.append(.mapping(entries: entries, pendingKey: ("\u{0}", node.location), start: start, seen: seen, lastLine: newLast))
+        stack.append(
+          .mapping(entries: entries, pendingKey: ("\u{0}", node.location), start: start, seen: seen, lastLine: newLast))
         return
       }
       if let first = seen[key] {
@@ -210,7 +221,8 @@ private struct TreeBuilder {
       } else {
         seen[key] = span.start
       }
-      stack.append(.mapping(entries: entries, pendingKey: (key, span.start), start: start, seen: seen, lastLine: newLast))
+      stack.append(
+        .mapping(entries: entries, pendingKey: (key, span.start), start: start, seen: seen, lastLine: newLast))
     }
   }
 }

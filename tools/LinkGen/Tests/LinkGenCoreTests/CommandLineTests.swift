@@ -1,0 +1,76 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+func runLinkGen(_ arguments: [String]) -> (LinkGenCommand.Status, String, String) {
+  var output: [String] = []
+  var errors: [String] = []
+  let status = LinkGenCommand(
+    arguments: arguments, standardOutput: { output.append($0) }, standardError: { errors.append($0) }
+  ).run()
+  return (status, output.joined(separator: "\n"), errors.joined(separator: "\n"))
+}
+
+@Test(arguments: ["generate", "check", "new-domain"])
+func everyCommandHasHelp(command: String) {
+  let (status, output, _) = runLinkGen([command, "--help"])
+  #expect(status == .success)
+  #expect(output.contains("USAGE: linkgen \(command)"))
+}
+
+@Test func theOverviewListsTheCommands() {
+  let (status, output, _) = runLinkGen(["--help"])
+  #expect(status == .success)
+  #expect(output.contains("generate") && output.contains("check") && output.contains("new-domain"))
+}
+
+@Test(arguments: [
+  (["generat"], "error: unknown command 'generat'; did you mean 'generate'?"),
+  ([], "error: missing command; run 'linkgen --help'"),
+  (["generate", "--root"], "error: '--root' needs a value"),
+  (["generate", "--verbose"], "error: unknown option '--verbose'"),
+  (["check", "extra"], "error: unexpected argument 'extra'"),
+  (["new-domain", "A", "--kind", "widget"], "error: '--kind' must be 'state' or 'service', not 'widget'"),
+  (["new-domain"], "error: new-domain takes exactly one domain name"),
+])
+func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
+  let (status, _, errors) = runLinkGen(arguments)
+  #expect(status == .usage)
+  #expect(errors == message)
+}
+
+/// The built `linkgen` next to this test bundle.
+func builtLinkGen() throws -> URL {
+  var folder = Bundle.main.bundleURL
+  for _ in 0..<4 {
+    let candidate = folder.appendingPathComponent("linkgen")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    folder.deleteLastPathComponent()
+  }
+  let path = ProcessInfo.processInfo.arguments.first.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+  let candidate = try #require(path).appendingPathComponent("linkgen")
+  try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "build linkgen first")
+  return candidate
+}
+
+@Test func theBinaryPrintsCompilerStyleErrorsAndExitsNonZero() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", "domains:\n  Menu: { stat: MenuState }\n")
+  let process = Process()
+  process.executableURL = try builtLinkGen()
+  process.arguments = ["generate"]
+  process.currentDirectoryURL = root.url
+  let errors = Pipe()
+  process.standardError = errors
+  process.standardOutput = Pipe()
+  try process.run()
+  process.waitUntilExit()
+  let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  #expect(process.terminationStatus == 1)
+  #expect(
+    text == """
+      codegen.yaml:2:3: error: domain 'Menu' needs one of 'state', 'service' or 'resource'
+      codegen.yaml:2:11: error: unknown key 'stat' in domain 'Menu'; did you mean 'state'?
+
+      """)
+}

@@ -1,0 +1,111 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+let rootPackage = """
+  let domainPackages: [DomainPackage] = [
+    DomainPackage(name: "Menu", uses: []),
+    // linkgen:domains-end (new domains go above this line)
+  ]
+
+  """
+
+let commentedManifest = """
+  # The manifest, with comments that must survive.
+  domains:
+    Menu:
+      state: MenuState   # the menu
+      doc: "Items."
+
+  # Worlds below.
+  worlds:
+    ShopWorld: { module: ShopApp, domains: [Menu] }
+
+  """
+
+@Test func newDomainAddsTheManifestEntryScaffoldsThePackageAndRegenerates() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write("Package.swift", rootPackage)
+  let (status, output, errors) = root.run(["new-domain", "Loyalty"])
+  #expect(errors == "")
+  #expect(status == .success)
+  #expect(output == "linkgen: added state domain 'Loyalty' (Packages/Loyalty); 3 written, 0 deleted")
+  #expect(
+    root.read("codegen.yaml") == """
+      # The manifest, with comments that must survive.
+      domains:
+        Menu:
+          state: MenuState   # the menu
+          doc: "Items."
+        Loyalty:
+          state: LoyaltyState
+          doc: "The Loyalty domain's state."
+
+      # Worlds below.
+      worlds:
+        ShopWorld: { module: ShopApp, domains: [Menu] }
+
+      """)
+  #expect(
+    root.read("Package.swift")!.contains("  DomainPackage(name: \"Loyalty\", uses: []),\n  // linkgen:domains-end"))
+  for file in [
+    "Packages/Loyalty/Package.swift", "Packages/Loyalty/Sources/Loyalty/LoyaltyState.swift",
+    "Packages/Loyalty/Sources/Loyalty/Loyalty+Reads.swift", "Packages/Loyalty/Sources/Loyalty/Loyalty+Commands.swift",
+    "Packages/Loyalty/Tests/LoyaltyTests/LoyaltyTests.swift", "Generated/Loyalty/HasLoyalty.swift",
+    "Packages/Loyalty/Sources/Loyalty/Generated/HasLoyalty.swift",
+  ] {
+    #expect(root.exists(file), "\(file)")
+  }
+  let link = try FileManager.default.destinationOfSymbolicLink(
+    atPath: root.url.appendingPathComponent("Packages/Loyalty/Sources/Loyalty/Generated").path)
+  #expect(link == "../../../../Generated/Loyalty")
+  #expect(root.run(["check"]).0 == .success)
+}
+
+@Test func aServiceDomainGetsTwoLinkedImplementations() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  let (status, _, _) = root.run(["new-domain", "Rewards", "--kind", "service"])
+  #expect(status == .success)
+  let manifest = try ManifestDecoder.decode(root.read("codegen.yaml")!)
+  guard case .service(let service)? = manifest.domain(named: "Rewards")?.kind else {
+    Issue.record("Rewards is not a service")
+    return
+  }
+  #expect(service.links.map(\.name) == ["Fake", "Live"])
+  #expect(root.exists("Generated/Rewards/LinkLiveRewards.swift"))
+  #expect(root.exists("Packages/Rewards/Sources/Rewards/LiveRewards.swift"))
+  #expect(root.exists("Packages/Rewards/Sources/Rewards/FakeRewards.swift"))
+}
+
+@Test(arguments: [
+  ("Menu", "2:3: error: domain 'Menu' already exists"),
+  ("loyalty", "error: a domain name starts with a capital letter, like 'Loyalty'"),
+  ("Not-A-Name", "error: 'Not-A-Name' is not a Swift identifier"),
+])
+func aRefusedNewDomainChangesNothing(name: String, message: String) throws {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    commentedManifest.replacingOccurrences(of: "# The manifest, with comments that must survive.\n", with: ""))
+  try root.write("Package.swift", rootPackage)
+  _ = root.run(["generate"])
+  let before = root.contents()
+  let (status, _, errors) = root.run(["new-domain", name])
+  #expect(status == .failure)
+  #expect(errors == (message.hasPrefix("error") ? message : "\(root.manifestPath):\(message)"))
+  #expect(TemporaryRoot.same(root.contents(), before))
+}
+
+@Test func aRootPackageWithoutTheMarkerRefusesBeforeWritingAnything() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write("Package.swift", "let package = 1\n")
+  let before = root.contents()
+  let (status, _, errors) = root.run(["new-domain", "Loyalty"])
+  #expect(status == .failure)
+  #expect(errors == "error: Package.swift has no '// linkgen:domains-end' line to add the package before")
+  #expect(TemporaryRoot.same(root.contents(), before))
+  #expect(!root.exists("Packages/Loyalty"))
+}

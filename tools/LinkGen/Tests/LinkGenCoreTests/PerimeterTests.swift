@@ -1,0 +1,45 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+/// A root whose manifest has one world, `ShopWorld`, in module `ShopApp`.
+func perimeterRoot() throws -> TemporaryRoot {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.write("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift", "public struct ShopWorld: ~Copyable {}\n")
+  try root.write(
+    "Packages/Menu/Sources/Menu/MenuState.swift", "/// Knows nothing of worlds.\npublic struct MenuState {}\n")
+  try root.write("Packages/Menu/Package.swift", "// depends on nothing\n")
+  return root
+}
+
+@Test func theWorldMayBeNamedInsideItsOwnModule() throws {
+  let root = try perimeterRoot()
+  let check = PerimeterCheck(root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds)
+  #expect(check.violations() == [])
+}
+
+@Test func aPlantedViolationIsCaughtWithFileLineAndColumn() throws {
+  let root = try perimeterRoot()
+  try root.write(
+    "Packages/Menu/Sources/Menu/Leak.swift",
+    "import Foundation\n\nfunc peek(_ world: inout ShopWorld) {}\nlet ShopWorldly = 1\n")
+  try root.write("Packages/Menu/Package.swift", "let deps = [\n  .package(path: \"../ShopApp\"),\n]\n")
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(
+    errors == """
+      Packages/Menu/Package.swift:2:19: error: a domain package depends on the composition root 'ShopApp'
+      Packages/Menu/Sources/Menu/Leak.swift:3:26: error: 'ShopWorld' is named outside its composition root 'ShopApp'; depend on capabilities instead
+      """)
+}
+
+@Test func aGeneratedFolderLinkedIntoAPackageIsScannedOnce() throws {
+  let root = try perimeterRoot()
+  try FileManager.default.createSymbolicLink(
+    atPath: root.url.appendingPathComponent("Packages/Menu/Sources/Menu/Generated").path,
+    withDestinationPath: "../../../../Generated/ShopApp")
+  let check = PerimeterCheck(root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds)
+  #expect(check.violations() == [])
+}

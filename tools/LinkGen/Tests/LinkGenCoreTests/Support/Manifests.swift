@@ -1,0 +1,69 @@
+/// Manifests shared by the tests: one per domain kind and a world.
+enum Manifests {
+  static let state = """
+    domains:
+      Menu:
+        state: MenuState
+        doc: "Items for sale."
+    """
+
+  static let service = """
+    domains:
+      Payment:
+        service: PaymentGateway
+        noncopyable: true
+        doc: "Takes money."
+        links:
+          Stripe: { impl: StripeGateway, stores: stripeGateway, doc: "Production." }
+          Mock: { impl: MockGateway }
+      Clock:
+        service: KioskClock
+        access: read
+        links:
+          System: { impl: SystemClock }
+          Fixed: { impl: FixedClock, demands: { frozenNow: Date } }
+    """
+
+  static let resource = """
+    domains:
+      Journal:
+        resource: WriteAheadLog
+        property: journal
+        doc: "The log of commands."
+    """
+
+  static let world = """
+    domains:
+      Menu: { state: MenuState }
+      Journal: { resource: WriteAheadLog }
+      Payment:
+        service: PaymentGateway
+        links:
+          Stripe: { impl: StripeGateway, stores: stripeGateway }
+          Mock: { impl: MockGateway }
+    worlds:
+      ShopWorld:
+        module: ShopApp
+        doc: "The shop."
+        domains: [Menu, Journal, Payment]
+        links: { Payment: Stripe }
+    """
+
+  /// `world`, with every mapping's keys in another order.
+  static let worldReordered = """
+    worlds:
+      ShopWorld:
+        links: { Payment: Stripe }
+        domains: [Payment, Journal, Menu]
+        doc: "The shop."
+        module: ShopApp
+    domains:
+      Payment:
+        links:
+          Mock: { impl: MockGateway }
+          Stripe: { stores: stripeGateway, impl: StripeGateway }
+        service: PaymentGateway
+      Journal: { resource: WriteAheadLog }
+      Menu: { state: MenuState }
+    """
+}

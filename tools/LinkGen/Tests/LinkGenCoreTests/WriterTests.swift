@@ -1,0 +1,69 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+@Test func aSecondGenerateWritesNothingAndKeepsModificationDates() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  let (firstStatus, firstOutput, _) = root.run(["generate"])
+  #expect(firstStatus == .success)
+  #expect(firstOutput.hasPrefix("linkgen: 6 written, 0 unchanged, 0 deleted in "))
+  let before = root.contents()
+  Thread.sleep(forTimeInterval: 0.02)
+  let (status, output, _) = root.run(["generate"])
+  #expect(status == .success)
+  #expect(output.hasPrefix("linkgen: 0 written, 6 unchanged, 0 deleted in "))
+  #expect(TemporaryRoot.same(root.contents(), before))
+}
+
+@Test func onlyTheChangedFileIsRewritten() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.write(
+    "codegen.yaml",
+    Manifests.world.replacingOccurrences(
+      of: "Menu: { state: MenuState }", with: "Menu: { state: MenuState, doc: \"New words.\" }"))
+  let summary = try GeneratedTree(root: root.url).apply(
+    Generator.files(for: try ManifestDecoder.decode(root.read("codegen.yaml")!)))
+  #expect(summary.written == ["Generated/Menu/HasMenu.swift"])
+  #expect(summary.unchanged.count == 5)
+}
+
+@Test func filesNoLongerProducedAreDeletedWithTheirFolders() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.write("Generated/Menu/Leftover.swift", "// hand-written by mistake\n")
+  try root.write("codegen.yaml", Manifests.state)
+  let (status, output, _) = root.run(["generate"])
+  #expect(status == .success)
+  #expect(output.hasPrefix("linkgen: 1 written, 0 unchanged, 6 deleted in "))
+  #expect(GeneratedTree(root: root.url).existingFiles() == ["Generated/Menu/HasMenu.swift"])
+  #expect(!root.exists("Generated/Payment"))
+  #expect(!root.exists("Generated/ShopApp"))
+}
+
+@Test func checkListsStaleMissingAndExtraFilesAndNamesTheFix() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  #expect(root.run(["check"]).0 == .failure)
+  _ = root.run(["generate"])
+  #expect(root.run(["check"]) == (.success, "linkgen: Generated/ is up to date; the perimeter holds", ""))
+
+  try root.write("Generated/Menu/HasMenu.swift", "// edited by hand\n")
+  try root.write("Generated/Menu/Extra.swift", "\n")
+  try FileManager.default.removeItem(at: root.url.appendingPathComponent("Generated/Journal/HasJournal.swift"))
+  let before = root.contents()
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(
+    errors == """
+      error: Generated/ is out of date with \(root.manifestPath):
+        Generated/Journal/HasJournal.swift (missing)
+        Generated/Menu/Extra.swift (no longer generated)
+        Generated/Menu/HasMenu.swift (out of date)
+      run 'make generate' to update it
+      """)
+  #expect(TemporaryRoot.same(root.contents(), before))
+}
