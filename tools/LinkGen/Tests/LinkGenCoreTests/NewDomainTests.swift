@@ -109,3 +109,24 @@ func aRefusedNewDomainChangesNothing(name: String, message: String) throws {
   #expect(TemporaryRoot.same(root.contents(), before))
   #expect(!root.exists("Packages/Loyalty"))
 }
+
+/// Scaffolds a domain into a throwaway root and runs `swift test` on the new
+/// package alone: the scaffold must compile against its generated capabilities
+/// and its one test must pass, with no hand edit.
+@Test(arguments: ScaffoldKind.allCases)
+func theScaffoldedPackageBuildsAndPassesItsOwnTest(kind: ScaffoldKind) throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  #expect(root.run(["new-domain", "Loyalty", "--kind", kind.rawValue]).0 == .success)
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["swift", "test", "--package-path", root.url.appendingPathComponent("Packages/Loyalty").path]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  #expect(process.terminationStatus == 0, "\(text)")
+  #expect(text.contains("passed after"))
+}

@@ -101,7 +101,9 @@ struct DomainTemplates {
 
       /// The count recorded for `key`, zero when there is none. Reads: \(property).
       @inlinable public func count(for key: String) -> Int {
-        \(property).counts[key, default: 0]
+        // Not `counts[key, default: 0]`: through a `{ read }` requirement that
+        // spelling crashes the Swift 6.3.1 compiler in IRGen.
+        \(property).counts[key] ?? 0
       }
     }
 
