@@ -12,11 +12,9 @@ import PackageDescription
 //   witnessed by stored properties and `read`/`modify` accessors, so neither a
 //   read nor an in-place write copies a slice.
 // - SuppressedAssociatedTypes: a service capability can link a `~Copyable` implementation.
-// - Lifetimes: `MutableRef` hoists a write access with `@_lifetime(&target)`.
 let features: [SwiftSetting] = [
   .enableExperimentalFeature("CoroutineAccessors"),
   .enableExperimentalFeature("SuppressedAssociatedTypes"),
-  .enableExperimentalFeature("Lifetimes"),
 ]
 
 /// A domain package under Packages/: its name and the domains it imports.

@@ -7,11 +7,9 @@ import PackageDescription
 // - CoroutineAccessors: the world witnesses `{ read }` / `{ read set }` capabilities
 //   with stored properties and `read`/`modify` accessors (no copies).
 // - SuppressedAssociatedTypes: the world links a `~Copyable` payment gateway.
-// - Lifetimes: commands inlined from the domain packages hoist `MutableRef`s.
 let features: [SwiftSetting] = [
   .enableExperimentalFeature("CoroutineAccessors"),
   .enableExperimentalFeature("SuppressedAssociatedTypes"),
-  .enableExperimentalFeature("Lifetimes"),
 ]
 
 let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]

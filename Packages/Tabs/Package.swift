@@ -6,11 +6,9 @@ import PackageDescription
 // - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
 //   witnessed by `read`/`modify`, so slices are reached without a copy.
 // - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
-// - Lifetimes: `MutableRef`-style hoisted accesses in commands.
 let features: [SwiftSetting] = [
   .enableExperimentalFeature("CoroutineAccessors"),
   .enableExperimentalFeature("SuppressedAssociatedTypes"),
-  .enableExperimentalFeature("Lifetimes"),
 ]
 
 let package = Package(
