@@ -29,7 +29,7 @@ let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Payment", uses: []),
   DomainPackage(name: "Clock", uses: []),
   DomainPackage(name: "Journal", uses: []),
-  DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock", "Journal"]),
+  DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
 

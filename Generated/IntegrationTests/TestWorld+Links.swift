@@ -12,7 +12,7 @@ import Tabs
 ///
 /// The link map of `TestWorld`: every capability it grants and every implementation it picks.
 /// - Clock: `FixedClock` as `KioskClock`
-/// - Journal: resource `WriteAheadLog` in `journal`
+/// - Journal: resource `DurableJournal` in `journal`
 /// - Menu: state `MenuState` in `menu`, read and write
 /// - Payment: `MockGateway` as `PaymentGateway`
 /// - Stock: state `StockState` in `stock`, read and write

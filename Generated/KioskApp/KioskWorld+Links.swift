@@ -12,7 +12,7 @@ import Tabs
 ///
 /// The link map of `KioskWorld`: every capability it grants and every implementation it picks.
 /// - Clock: `SystemClock` as `KioskClock`
-/// - Journal: resource `WriteAheadLog` in `journal`
+/// - Journal: resource `DurableJournal` in `journal`
 /// - Menu: state `MenuState` in `menu`, read and write
 /// - Payment: `StripeGateway` as `PaymentGateway`, stored in `stripeGateway`
 /// - Stock: state `StockState` in `stock`, read and write

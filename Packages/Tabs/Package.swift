@@ -20,7 +20,6 @@ let package = Package(
     .package(path: "../Stock"),
     .package(path: "../Payment"),
     .package(path: "../Clock"),
-    .package(path: "../Journal"),
   ],
   targets: [
     .target(
@@ -28,7 +27,6 @@ let package = Package(
       dependencies: [
         .product(name: "Menu", package: "Menu"), .product(name: "Stock", package: "Stock"),
         .product(name: "Payment", package: "Payment"), .product(name: "Clock", package: "Clock"),
-        .product(name: "Journal", package: "Journal"),
       ], swiftSettings: features),
     .testTarget(name: "TabsTests", dependencies: ["Tabs"], swiftSettings: features),
   ],

@@ -1,5 +1,5 @@
 import Foundation
-import Journal
+import KioskApp
 import Menu
 import Stock
 import Tabs
@@ -22,7 +22,6 @@ import Testing
   #expect(receipt.chargedAt == world.frozenNow)
   #expect(world.stock.units[.milk] == 8)
   #expect(world.tabs.open[tab]?.settled == true)
-  #expect(try WriteAheadLog.entries(of: TabEvent.self, at: world.journalPath) == [.settled(receipt)])
 }
 
 @Test func shortageRollsBackCleanly() throws {

@@ -7,7 +7,7 @@ import Stock
 import Tabs
 
 /// The test world: the mock gateway, a frozen clock, a journal in a throwaway
-/// file. Its conformances (the link map) are generated from codegen.yaml into
+/// file. `snapshot` and `restore` come from KioskApp, generic over the slices. Its conformances (the link map) are generated from codegen.yaml into
 /// `Generated/IntegrationTests/TestWorld+Links.swift`.
 struct TestWorld: ~Copyable {
   var menu = MenuState()
@@ -15,8 +15,8 @@ struct TestWorld: ~Copyable {
   var stock = StockState()
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
 
-  private let journalBox: UniqueBox<WriteAheadLog>
-  var journal: WriteAheadLog {
+  private let journalBox: UniqueBox<DurableJournal>
+  var journal: DurableJournal {
     read { yield journalBox.value }
     modify { yield &journalBox.value }
   }
@@ -28,14 +28,8 @@ struct TestWorld: ~Copyable {
     journalPath =
       FileManager.default.temporaryDirectory
       .appendingPathComponent("testworld-\(UUID().uuidString).journal").path
-    journalBox = UniqueBox(try! WriteAheadLog(path: journalPath))
+    journalBox = UniqueBox(try! DurableJournal(path: journalPath))
   }
 
   deinit { try? FileManager.default.removeItem(atPath: journalPath) }
-
-  var snapshot: KioskSnapshot { KioskSnapshot(menu: menu, tabs: tabs, stock: stock) }
-
-  mutating func restore(_ snapshot: KioskSnapshot) {
-    (menu, tabs, stock) = (snapshot.menu, snapshot.tabs, snapshot.stock)
-  }
 }

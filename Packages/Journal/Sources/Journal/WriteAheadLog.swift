@@ -1,91 +1,258 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
-/// An append-only file of entries, one JSON document per line.
+/// A crash-safe, append-only journal of records: framed, checksummed, synced.
 ///
-/// `~Copyable` because it owns a file descriptor: a duplicated handle would be a
-/// bug, and the type system refuses it. Each `append` writes the whole line and
-/// syncs it before returning. (The framed, checksummed format with recovery is
-/// the crash-safe journal's work; this is the resource's shape.)
-public struct WriteAheadLog: ~Copyable {
+/// `~Copyable` because it owns a file descriptor and the file's lock: a
+/// duplicated handle would be a bug, and the type system refuses it.
+///
+/// - Opening recovers: every valid record is kept; a torn tail is truncated and
+///   counted in `recovery.droppedBytes`; a bad record followed by valid ones is
+///   refused with `corruptRecord` (see `repair`).
+/// - The writer holds an exclusive `flock` for its whole life; a second one
+///   gets `locked` at once.
+/// - `append` returns only after the record is written and `fdatasync`
+///   returned. A failed write or sync is reported, the tail is cut back
+///   (best effort), and the journal refuses further appends: no silent retry.
+public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
+  private let io: IO
   private let descriptor: Int32
-  /// Only regular files are synced; `/dev/null` (a throwaway journal) cannot be.
-  private let isRegularFile: Bool
-  /// The file this log appends to.
+  private let seed: UInt32
+  /// The journal file.
   public let path: String
-  /// Entries appended through this handle.
-  public private(set) var appendedCount = 0
+  /// What opening found.
+  public let recovery: JournalRecovery
+  /// The sequence number of the last committed record (0 when empty).
+  public private(set) var lastSequence: UInt64
+  /// The file size after the last committed record.
+  private var end: Int
+  /// Set by a failed write or sync; appends are refused from then on.
+  public private(set) var hasFailed = false
 
-  /// Opens (creating if needed) the log at `path` for appending.
-  public init(path: String) throws(JournalError) {
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-    var status = stat()
-    isRegularFile = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-    self.descriptor = descriptor
-    self.path = path
+  /// Opens the journal at `path`, creating it when missing, and recovers it.
+  public init(path: String, io: IO) throws(JournalError) {
+    let (descriptor, created) = try Self.openLocked(path, io: io)
+    do throws(JournalError) {
+      var bytes = try Self.readAll(descriptor, io: io)
+      var dropped = 0
+      if bytes.count < JournalFormat.headerSize {
+        // Nothing past a torn header can be a record: write a fresh one.
+        guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
+          throw JournalError.notAJournal(path: path)
+        }
+        dropped = bytes.count
+        bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
+        try Self.writeAll(bytes, at: 0, descriptor, io: io)
+        if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) { throw JournalError.writeFailed(errno) }
+        if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
+        if created { try Self.synchronizeDirectory(of: path, io: io) }
+      }
+      let salt = try Self.validateHeader(bytes, path: path)
+      let seed = JournalFormat.recordSeed(salt: salt)
+      let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed) }
+      if let bad = scan.firstBad {
+        if bad.validRecordsFollow {
+          throw JournalError.corruptRecord(offset: bad.offset, sequence: UInt64(scan.payloadRanges.count + 1))
+        }
+        dropped += bytes.count - scan.goodEnd
+        if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw JournalError.writeFailed(errno) }
+        if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
+        bytes.removeSubrange(scan.goodEnd...)
+      }
+      self.io = io
+      self.descriptor = descriptor
+      self.seed = seed
+      self.path = path
+      self.end = bytes.count
+      self.lastSequence = UInt64(scan.payloadRanges.count)
+      self.recovery = JournalRecovery(
+        bytes: bytes, payloadRanges: scan.payloadRanges, droppedBytes: dropped, created: created)
+    } catch {
+      io.close(descriptor)
+      throw error
+    }
   }
 
-  deinit { close(descriptor) }
+  deinit { io.close(descriptor) }
 
-  /// Encodes `entry` as one JSON line, writes it, and syncs it to disk.
-  public mutating func append(_ entry: some Encodable) throws(JournalError) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    var line: Data
-    do { line = try encoder.encode(entry) } catch { throw .unencodable(String(describing: error)) }
-    line.append(UInt8(ascii: "\n"))
-    try write(line)
-    guard !isRegularFile || fsync(descriptor) == 0 else { throw .syncFailed(errno: errno) }
-    appendedCount += 1
+  /// Appends one record and syncs it; returns its sequence number.
+  @discardableResult
+  public mutating func append(_ payload: [UInt8]) throws(JournalError) -> UInt64 {
+    try append(batch: [payload]).upperBound
   }
 
-  private func write(_ data: Data) throws(JournalError) {
-    var failure: JournalError?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          failure = .writeFailed(errno: errno)
+  /// Group commit: appends every payload with one write and one sync, all or
+  /// none acknowledged. Returns their sequence numbers.
+  @discardableResult
+  public mutating func append(batch payloads: [[UInt8]]) throws(JournalError) -> ClosedRange<UInt64> {
+    guard !hasFailed else { throw .failedEarlier }
+    guard !payloads.isEmpty else { return lastSequence + 1...lastSequence }
+    var frames: [UInt8] = []
+    frames.reserveCapacity(payloads.reduce(0) { $0 + $1.count + JournalFormat.frameSize })
+    for (index, payload) in payloads.enumerated() {
+      guard payload.count <= JournalFormat.maxPayload else { throw .payloadTooLarge(payload.count) }
+      JournalFormat.appendRecord(payload, sequence: lastSequence + 1 + UInt64(index), seed: seed, to: &frames)
+    }
+    do throws(JournalError) {
+      try Self.writeAll(frames, at: end, descriptor, io: io)
+      if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
+    } catch {
+      // The record may be partly on disk: cut it off if we can, and refuse
+      // everything from now on, since the page cache can no longer be trusted.
+      _ = io.truncate(descriptor, to: end)
+      hasFailed = true
+      throw error
+    }
+    end += frames.count
+    let first = lastSequence + 1
+    lastSequence += UInt64(payloads.count)
+    return first...lastSequence
+  }
+
+  // MARK: Repair
+
+  /// Keeps a backup copy of a journal with mid-log corruption, then truncates
+  /// the journal to its last good record. Only runs when asked (`kiosk repair`).
+  public static func repair(path: String, io: IO) throws(JournalError) -> JournalRepair {
+    let (descriptor, _) = try openLocked(path, io: io)
+    defer { io.close(descriptor) }
+    let bytes = try readAll(descriptor, io: io)
+    let salt = try validateHeader(bytes, path: path)
+    let scan = bytes.withUnsafeBytes { JournalScan($0, seed: JournalFormat.recordSeed(salt: salt)) }
+    guard scan.firstBad != nil else {
+      return JournalRepair(keptRecords: scan.payloadRanges.count, droppedBytes: 0, backupPath: nil)
+    }
+    var backupPath = "\(path).corrupt"
+    var attempt = 1
+    var backup: Int32 = -1
+    while backup < 0 {
+      switch io.open(backupPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
+      case .success(let opened): backup = opened
+      case .failure(let errno) where errno.code == EEXIST:
+        attempt += 1
+        backupPath = "\(path).corrupt.\(attempt)"
+      case .failure(let errno): throw .cannotOpen(path: backupPath, errno)
+      }
+    }
+    defer { io.close(backup) }
+    try writeAll(bytes, at: 0, backup, io: io)
+    if case .failure(let errno) = io.synchronizeData(backup) { throw .syncFailed(errno) }
+    try synchronizeDirectory(of: path, io: io)
+    if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw .writeFailed(errno) }
+    if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
+    return JournalRepair(
+      keptRecords: scan.payloadRanges.count, droppedBytes: bytes.count - scan.goodEnd, backupPath: backupPath)
+  }
+
+  // MARK: System calls, with EINTR and short writes handled
+
+  private static func openLocked(_ path: String, io: IO) throws(JournalError) -> (Int32, created: Bool) {
+    var created = false
+    var descriptor: Int32
+    switch io.open(path, flags: O_RDWR | O_CLOEXEC, mode: 0) {
+    case .success(let opened): descriptor = opened
+    case .failure(let errno) where errno.code == ENOENT:
+      switch io.open(path, flags: O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
+      case .success(let opened):
+        descriptor = opened
+        created = true
+      case .failure(let errno): throw .cannotOpen(path: path, errno)
+      }
+    case .failure(let errno): throw .cannotOpen(path: path, errno)
+    }
+    if case .failure(let errno) = io.lockExclusively(descriptor) {
+      io.close(descriptor)
+      throw errno.code == EWOULDBLOCK ? .locked(path: path) : .cannotOpen(path: path, errno)
+    }
+    return (descriptor, created)
+  }
+
+  private static func readAll(_ descriptor: Int32, io: IO) throws(JournalError) -> [UInt8] {
+    let size: Int
+    switch io.size(descriptor) {
+    case .success(let value): size = value
+    case .failure(let errno): throw .readFailed(errno)
+    }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var offset = 0
+    var failure: Errno?
+    bytes.withUnsafeMutableBytes { buffer in
+      while offset < size {
+        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: offset) {
+        case .success(0): return
+        case .success(let count): offset += count
+        case .failure(let errno) where errno.code == EINTR: continue
+        case .failure(let errno):
+          failure = errno
           return
         }
-        offset += written
       }
     }
-    if let failure { throw failure }
+    if let failure { throw .readFailed(failure) }
+    bytes.removeSubrange(offset...)
+    return bytes
   }
 
-  /// Reads every entry of the log at `path`, in order.
-  public static func entries<Entry: Decodable>(of type: Entry.Type, at path: String) throws(JournalError) -> [Entry] {
-    guard let data = FileManager.default.contents(atPath: path) else { throw .cannotOpen(path: path, errno: ENOENT) }
-    let decoder = JSONDecoder()
-    var entries: [Entry] = []
-    for (index, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
-      do { entries.append(try decoder.decode(Entry.self, from: Data(line))) } catch {
-        throw .unreadable(line: index + 1, String(describing: error))
+  private static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: IO) throws(JournalError) {
+    var written = 0
+    var failure: Errno?
+    bytes.withUnsafeBytes { buffer in
+      while written < buffer.count {
+        switch io.write(descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[written...]), at: start + written) {
+        case .success(0):
+          failure = Errno(ENOSPC)
+          return
+        case .success(let count): written += count
+        case .failure(let errno) where errno.code == EINTR: continue
+        case .failure(let errno):
+          failure = errno
+          return
+        }
       }
     }
-    return entries
+    if let failure { throw .writeFailed(failure) }
+  }
+
+  private static func validateHeader(_ bytes: [UInt8], path: String) throws(JournalError) -> UInt64 {
+    guard bytes.count >= JournalFormat.headerSize, bytes.starts(with: JournalFormat.magic) else {
+      throw .notAJournal(path: path)
+    }
+    return try bytes.withUnsafeBytes { raw in
+      let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+      guard CRC32C.update(0, UnsafeRawBufferPointer(rebasing: raw[0..<16])) == stored else {
+        return Result<UInt64, JournalError>.failure(.corruptHeader(path: path))
+      }
+      let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
+      guard version == JournalFormat.version else { return .failure(.unsupportedVersion(version)) }
+      return .success(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }.get()
+  }
+
+  /// Makes the file's directory entry durable after creating it.
+  private static func synchronizeDirectory(of path: String, io: IO) throws(JournalError) {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    switch io.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0) {
+    case .success(let descriptor):
+      defer { io.close(descriptor) }
+      if case .failure(let errno) = io.synchronize(descriptor) { throw .syncFailed(errno) }
+    case .failure(let errno): throw .cannotOpen(path: directory, errno)
+    }
   }
 }
 
-/// Why the journal could not do what was asked.
-public enum JournalError: Error, Equatable, Sendable {
-  /// `open` failed.
-  case cannotOpen(path: String, errno: Int32)
-  /// The entry could not be encoded.
-  case unencodable(String)
-  /// `write` failed.
-  case writeFailed(errno: Int32)
-  /// `fsync` failed: the entry may not be on disk.
-  case syncFailed(errno: Int32)
-  /// A line of the file is not an entry.
-  case unreadable(line: Int, String)
+/// The journal on the real file system.
+public typealias DurableJournal = WriteAheadLog<PosixFileIO>
+
+extension WriteAheadLog where IO == PosixFileIO {
+  /// Opens the journal at `path` on the real file system.
+  public init(path: String) throws(JournalError) {
+    try self.init(path: path, io: PosixFileIO())
+  }
+
+  /// Repairs the journal at `path` on the real file system.
+  public static func repair(path: String) throws(JournalError) -> JournalRepair {
+    try repair(path: path, io: PosixFileIO())
+  }
 }

@@ -22,7 +22,7 @@ public struct KioskSnapshot: Codable, Equatable, Sendable {
   }
 }
 
-extension KioskWorld {
+extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyable {
   /// The slices, copied by assignment: O(1) until one of them is next written.
   public var snapshot: KioskSnapshot {
     KioskSnapshot(menu: menu, tabs: tabs, stock: stock)
@@ -30,6 +30,8 @@ extension KioskWorld {
 
   /// Puts the slices back as they were in `snapshot`.
   public mutating func restore(_ snapshot: KioskSnapshot) {
-    (menu, tabs, stock) = (snapshot.menu, snapshot.tabs, snapshot.stock)
+    menu = snapshot.menu
+    tabs = snapshot.tabs
+    stock = snapshot.stock
   }
 }

@@ -21,10 +21,10 @@ public struct KioskWorld: ~Copyable {
   /// The payment session, demanded by `LinkStripePayment`. Not in snapshots.
   public var stripeGateway: StripeGateway
 
-  private let journalBox: UniqueBox<WriteAheadLog>
+  private let journalBox: UniqueBox<DurableJournal>
 
   /// The journal resource, reached in place through the box.
-  public var journal: WriteAheadLog {
+  public var journal: DurableJournal {
     read { yield journalBox.value }
     modify { yield &journalBox.value }
   }
@@ -32,7 +32,7 @@ public struct KioskWorld: ~Copyable {
   /// A world with the given slices, appending to `journal`.
   public init(
     menu: MenuState = MenuState(), tabs: TabsState = TabsState(), stock: StockState = StockState(),
-    stripeGateway: consuming StripeGateway = StripeGateway(), journal: consuming WriteAheadLog
+    stripeGateway: consuming StripeGateway = StripeGateway(), journal: consuming DurableJournal
   ) {
     self.menu = menu
     self.tabs = tabs

@@ -2,73 +2,127 @@ import Foundation
 import Journal
 import KioskApp
 import Menu
+import Payment
 import Stock
 import Tabs
 import Testing
 
-@MainActor
-func makeShell() throws -> KioskShell {
-  KioskShell(
-    world: KioskWorld(
-      menu: KioskDefaults.menu, stock: KioskDefaults.stock, journal: try WriteAheadLog(path: "/dev/null")))
+/// A journal path in a fresh folder, removed at the end of the test.
+final class TemporaryJournal {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kioskapp-\(UUID().uuidString)")
+  var path: String { folder.appendingPathComponent("kiosk.journal").path }
+
+  init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+  deinit { try? FileManager.default.removeItem(at: folder) }
+
+  var bytes: Data { FileManager.default.contents(atPath: path) ?? Data() }
+
+  @MainActor func openShell() throws -> KioskShell {
+    try KioskShell(journal: try DurableJournal(path: path))
+  }
 }
 
 let latte = Item.ID(raw: 1)
+let espresso = Item.ID(raw: 4)
 
 @MainActor
-@Test func aSessionThroughTheShellSettlesAndUndoes() throws {
-  let shell = try makeShell()
+@Test func aNewJournalStartsWithTheDefaultMenuAndStock() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  #expect(shell.records == [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)])
+  #expect(shell.snapshot == KioskSnapshot(menu: KioskDefaults.menu, tabs: TabsState(), stock: KioskDefaults.stock))
+  #expect(shell.undoDepth == 0)
+}
+
+@MainActor
+@Test func aSessionSettlesAndUndoRefundsTheCharge() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
   let start = shell.snapshot
-  let tab = shell.openTab(for: "Ada")
+  let tab = try shell.openTab(for: "Ada")
   try shell.add(latte, to: tab)
   let beforeSettle = shell.snapshot
   let receipt = try shell.settle(tab)
   #expect(receipt.total == 4.5)
-  #expect(receipt.reference == "ch_1")
+  #expect(receipt.reference == "ch_local_1")
   #expect(shell.snapshot.stock.units[.milk] == 28)
   #expect(shell.board == "#1 Ada: Latte — 4.5 (settled)")
-  #expect(shell.undoDepth == 3)
 
-  #expect(shell.undo())
+  let undone = try #require(try shell.undo())
+  #expect(undone == KioskShell.Undone(record: .settled(receipt), refund: "re_local_2"))
   #expect(shell.snapshot == beforeSettle)
-  #expect(shell.undo())
-  #expect(shell.undo())
+  #expect(try shell.undo()?.record == .added(item: latte, tab: tab))
+  #expect(try shell.undo()?.record == .opened(tab: tab, customer: "Ada"))
   #expect(shell.snapshot == start)
-  #expect(!shell.undo())
+  #expect(try shell.undo() == nil)
 }
 
 @MainActor
-@Test func aFailingCommandRollsBackAndLeavesNoUndoEntry() throws {
-  let shell = try makeShell()
-  let tab = shell.openTab(for: "Grace")
+@Test func aRefusedCommandChangesNeitherTheWorldNorTheJournal() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  let tab = try shell.openTab(for: "Grace")
   let before = shell.snapshot
+  let bytes = journal.bytes
   let revision = shell.revision
   #expect(throws: KioskError.unknownItem) { try shell.add(Item.ID(raw: 99), to: tab) }
+  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 7))) { try shell.settle(Tab.ID(raw: 7)) }
   #expect(throws: RestockError.nonPositiveCount(-1)) { try shell.restock(.milk, count: -1) }
   #expect(shell.snapshot == before)
+  #expect(journal.bytes == bytes)
   #expect(shell.revision == revision)
   #expect(shell.undoDepth == 1)
 }
 
 @MainActor
-@Test func performRestoresEveryWriteOfACommandThatThrowsHalfway() throws {
-  struct Abort: Error {}
-  let shell = try makeShell()
+@Test func aShortageInTheMiddleOfTheRecipesChangesNothing() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  let tab = try shell.openTab(for: "Ada")
+  for _ in 0..<3 { try shell.add(Item.ID(raw: 3), to: tab) }  // oat latte: 2 oat milk each
+  try shell.restock(.oatMilk, count: 1)
+  let other = try shell.openTab(for: "Grace")
+  for _ in 0..<4 { try shell.add(Item.ID(raw: 3), to: other) }
+  _ = try shell.settle(other)  // leaves 13 - 8 = 5 oat milk, the first tab needs 6
   let before = shell.snapshot
-  #expect(throws: Abort.self) {
-    try shell.perform { world in
-      _ = world.openTab(for: "Half")
-      try world.restock(.cup, count: 5)
-      throw Abort()
-    }
-  }
+  let bytes = journal.bytes
+  #expect(throws: StockState.Shortage.insufficient(.oatMilk)) { try shell.settle(tab) }
   #expect(shell.snapshot == before)
+  #expect(journal.bytes == bytes)
 }
 
-@Test func snapshotsRoundTripThroughJSON() throws {
-  let snapshot = KioskSnapshot(
-    menu: KioskDefaults.menu, tabs: TabsState(open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [latte])], nextID: 2),
-    stock: KioskDefaults.stock)
-  let decoded = try JSONDecoder().decode(KioskSnapshot.self, from: JSONEncoder().encode(snapshot))
-  #expect(decoded == snapshot)
+@MainActor
+@Test func reopeningTheJournalReplaysToTheSameStateAndUndoHistory() throws {
+  let journal = try TemporaryJournal()
+  var expected: KioskSnapshot
+  var records: [KioskRecord]
+  do {
+    let shell = try journal.openShell()
+    let ada = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: ada)
+    try shell.add(espresso, to: ada)
+    _ = try shell.settle(ada)
+    try shell.restock(.milk, count: 5)
+    _ = try shell.undo()
+    let grace = try shell.openTab(for: "Grace")
+    try shell.add(latte, to: grace)
+    expected = shell.snapshot
+    records = shell.records
+  }
+  let reopened = try journal.openShell()
+  #expect(reopened.snapshot == expected)
+  #expect(reopened.records == records)
+  #expect(reopened.undoDepth == 6)  // the undo took the restock off the stack
+  #expect(try reopened.undo()?.record == .added(item: latte, tab: Tab.ID(raw: 2)))
+}
+
+@MainActor
+@Test func undoGoesBackAtMostAHundredCommands() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  for _ in 0..<(UndoHistory.depth + 5) { try shell.restock(.cup, count: 1) }
+  #expect(shell.undoDepth == UndoHistory.depth)
+  for _ in 0..<UndoHistory.depth { _ = try shell.undo() }
+  #expect(try shell.undo() == nil)
+  #expect(shell.snapshot.stock.units[.cup] == KioskDefaults.stock.units[.cup]! + 5)
 }

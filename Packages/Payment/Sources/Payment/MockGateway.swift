@@ -8,4 +8,7 @@ public struct MockGateway: PaymentGateway, Sendable {
 
   /// Always `mock_ok`.
   public mutating func charge(_ amount: Decimal) throws(PaymentError) -> String { "mock_ok" }
+
+  /// Always `mock_refund`.
+  public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String { "mock_refund" }
 }

@@ -5,10 +5,13 @@ import Foundation
 public protocol PaymentGateway: ~Copyable {
   /// Charges `amount` and returns the processor's reference, or throws `PaymentError`.
   mutating func charge(_ amount: Decimal) throws(PaymentError) -> String
+
+  /// Gives back `amount` of the charge `reference`; returns the refund's reference.
+  mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String
 }
 
 /// Why a charge did not go through.
 public enum PaymentError: Error, Equatable, Sendable {
-  /// The processor refused the charge.
+  /// The processor refused the charge or the refund.
   case declined(reason: String)
 }

@@ -15,18 +15,28 @@ public struct StripeGateway: PaymentGateway, ~Copyable {
   /// The largest single charge the stand-in approves.
   public let limit: Decimal
 
-  /// Opens a session.
-  public init(sessionToken: String = "sess_local", nonce: Int = 0, limit: Decimal = 1_000) {
+  /// Opens a session. A real client gets its token from the processor; the
+  /// kiosk passes a fresh random one per process so references never repeat.
+  public init(sessionToken: String = "local", nonce: Int = 0, limit: Decimal = 1_000) {
     self.sessionToken = sessionToken
     self.nonce = nonce
     self.limit = limit
   }
 
-  /// Advances the nonce and returns `ch_<nonce>`; declines amounts above `limit` or below zero.
+  /// Advances the nonce and returns `ch_<session>_<nonce>`; declines amounts
+  /// above `limit` or below zero.
   public mutating func charge(_ amount: Decimal) throws(PaymentError) -> String {
     guard amount >= 0 else { throw .declined(reason: "negative amount") }
     guard amount <= limit else { throw .declined(reason: "over the \(limit) limit") }
     nonce += 1
-    return "ch_\(nonce)"
+    return "ch_\(sessionToken)_\(nonce)"
+  }
+
+  /// Advances the nonce and returns `re_<session>_<nonce>`; declines references
+  /// that are not charges.
+  public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
+    guard reference.hasPrefix("ch_") else { throw .declined(reason: "'\(reference)' is not a charge") }
+    nonce += 1
+    return "re_\(sessionToken)_\(nonce)"
   }
 }

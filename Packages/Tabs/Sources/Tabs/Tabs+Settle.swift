@@ -1,45 +1,73 @@
 import Clock
 import Foundation
-import Journal
 import Menu
 import Payment
 import Stock
 
-extension HasMutableTabs
-where Self: HasMutableStock & HasMenu & HasPayment & HasClock & HasJournal & ~Copyable {
+/// The read phase of a settle: everything checked, nothing written yet.
+public struct Settlement: Equatable, Sendable {
+  /// The tab to settle.
+  public let tab: Tab.ID
+  /// What it costs.
+  public let total: Decimal
+  /// Units of each ingredient its lines consume, summed over the recipes.
+  public let needs: [Ingredient: Int]
 
-  /// Charges a tab, consumes its ingredients, marks it settled and journals the receipt.
-  ///
-  /// Writes: tabs, stock, payment session, journal. Reads: menu, clock. All of
-  /// it is in the constraint list; nothing is ambient (no `Date()`, no UUID).
-  ///
-  /// Atomic: every check runs before the first write, and the writes that can
-  /// fail (the charge, the journal append) come before the ones that cannot, so
-  /// a thrown error leaves tabs and stock exactly as they were.
-  @inlinable public mutating func settle(_ id: Tab.ID) throws -> Receipt {
-    // ── read phase ──────────────────────────────────────────────
+  /// Creates a settlement (the read phase builds these).
+  public init(tab: Tab.ID, total: Decimal, needs: [Ingredient: Int]) {
+    self.tab = tab
+    self.total = total
+    self.needs = needs
+  }
+}
+
+extension HasTabs where Self: HasMenu & HasStock & ~Copyable {
+
+  /// The read phase of `settle`: checks the tab and the stock for the whole
+  /// order at once, and returns what the write phase will do. Reads: tabs, menu, stock.
+  @inlinable public func settlement(for id: Tab.ID) throws -> Settlement {
     guard let tab = tabs.open[id] else { throw KioskError.unknownTab(id) }
     guard !tab.settled else { throw KioskError.alreadySettled(id) }
-    let total = price(of: tab.lines)
     var needs: [Ingredient: Int] = [:]
     for line in tab.lines {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
     }
     if let short = stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
+    return Settlement(tab: id, total: price(of: tab.lines), needs: needs)
+  }
+}
 
-    // ── fallible effects: the charge, then the write-ahead record ──
-    let reference = try payment.charge(total)
-    let receipt = Receipt(tab: id, total: total, chargedAt: clock.now(), reference: reference)
-    try journal.append(TabEvent.settled(receipt))
+extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
 
-    // ── write phase: stock, hoisted once; then tabs ─────────────
-    try withMutableRef(&stock) { (stockRef) throws(StockState.Shortage) in
-      for (ingredient, count) in needs {
-        // Cannot throw: the read phase proved every count is covered.
-        try stockRef.value.consume(ingredient, count: count)
+  /// The write phase of `settle`: consumes the stock, hoisted once, and marks
+  /// the tab settled. Cannot fail for a settlement computed from this state.
+  /// Writes: stock, tabs.
+  @inlinable public mutating func commit(_ settlement: Settlement) {
+    withMutableRef(&stock) { stockRef in
+      for (ingredient, count) in settlement.needs {
+        stockRef.value.units[ingredient, default: 0] -= count
       }
     }
-    tabs.open[id]!.settled = true
+    tabs.open[settlement.tab]?.settled = true
+  }
+}
+
+extension HasMutableTabs where Self: HasMutableStock & HasMenu & HasPayment & HasClock & ~Copyable {
+
+  /// Charges a tab, consumes its ingredients and marks it settled.
+  ///
+  /// Writes: tabs, stock, payment session. Reads: menu, clock. All of it is in
+  /// the constraint list; nothing is ambient (no `Date()`, no UUID).
+  ///
+  /// Atomic: every check runs before the charge, and the charge (the one effect
+  /// that can fail) before the writes, which cannot; a thrown error leaves tabs
+  /// and stock exactly as they were. Replay calls `commit` with the recorded
+  /// receipt instead, so it never calls the gateway or the clock.
+  @inlinable public mutating func settle(_ id: Tab.ID) throws -> Receipt {
+    let settlement = try settlement(for: id)
+    let reference = try payment.charge(settlement.total)
+    let receipt = Receipt(tab: id, total: settlement.total, chargedAt: clock.now(), reference: reference)
+    commit(settlement)
     return receipt
   }
 }

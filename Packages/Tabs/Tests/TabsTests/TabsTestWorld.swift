@@ -1,21 +1,17 @@
 import Clock
 import Foundation
-import Journal
 import Menu
 import Payment
 import Stock
 import Tabs
 
-/// The test world for this package: the mock gateway, a frozen clock, a journal
-/// that writes to /dev/null. Two links swapped; everything else is real.
-struct TabsTestWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, LinkMockPayment,
-  LinkFixedClock, HasJournal
-{
+/// The test world for this package: the mock gateway and a frozen clock. Two
+/// links swapped; everything else is real.
+struct TabsTestWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, LinkMockPayment, LinkFixedClock {
   var menu = MenuState()
   var tabs = TabsState()
   var stock = StockState()
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
-  var journal = try! WriteAheadLog(path: "/dev/null")
 }
 
 /// A gateway that refuses every charge.
@@ -23,19 +19,20 @@ struct DecliningGateway: PaymentGateway {
   mutating func charge(_ amount: Decimal) throws(PaymentError) -> String {
     throw .declined(reason: "card refused")
   }
+
+  mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
+    throw .declined(reason: "card refused")
+  }
 }
 
 /// The same world with a declining gateway in place of the link: substitution
 /// by one stored property.
-struct DecliningWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, HasPayment,
-  LinkFixedClock, HasJournal
-{
+struct DecliningWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, HasPayment, LinkFixedClock {
   var menu = MenuState()
   var tabs = TabsState()
   var stock = StockState()
   var payment = DecliningGateway()
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
-  var journal = try! WriteAheadLog(path: "/dev/null")
 }
 
 let latte = Item.ID(raw: 1)

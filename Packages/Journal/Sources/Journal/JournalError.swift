@@ -1,0 +1,46 @@
+/// Why the journal could not open, append or repair. Every case reads as one line.
+public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `open` failed.
+  case cannotOpen(path: String, Errno)
+  /// Another process holds the journal's lock.
+  case locked(path: String)
+  /// The file does not start with a journal header.
+  case notAJournal(path: String)
+  /// The header names a format this code does not read.
+  case unsupportedVersion(UInt16)
+  /// The header's checksum does not match.
+  case corruptHeader(path: String)
+  /// A bad record with valid records after it: not a torn tail, so it is never skipped.
+  case corruptRecord(offset: Int, sequence: UInt64)
+  /// Reading the file failed.
+  case readFailed(Errno)
+  /// Writing a record failed; it is not committed.
+  case writeFailed(Errno)
+  /// Syncing a record failed; it is not committed, and the journal refuses further appends.
+  case syncFailed(Errno)
+  /// An earlier write or sync failed; reopen the journal to recover.
+  case failedEarlier
+  /// A payload over `JournalFormat.maxPayload` bytes.
+  case payloadTooLarge(Int)
+  /// The entry could not be encoded or decoded.
+  case codec(String)
+
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let errno): "cannot open journal '\(path)': \(errno)"
+    case .locked: "journal is locked by another process"
+    case .notAJournal(let path): "'\(path)' is not a kiosk journal"
+    case .unsupportedVersion(let version): "journal format version \(version) is not supported (this kiosk reads version 1)"
+    case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
+    case .corruptRecord(let offset, let sequence):
+      "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it; "
+        + "run 'kiosk repair' to keep a backup and truncate to the last good record"
+    case .readFailed(let errno): "reading the journal failed: \(errno)"
+    case .writeFailed(let errno): "writing the journal failed: \(errno); the command was not committed"
+    case .syncFailed(let errno): "syncing the journal failed: \(errno); the command was not committed"
+    case .failedEarlier: "the journal failed earlier and accepts no more appends; reopen it"
+    case .payloadTooLarge(let size): "a journal record of \(size) bytes is over the \(JournalFormat.maxPayload)-byte limit"
+    case .codec(let reason): "journal entry cannot be encoded or decoded: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/// The on-disk layout of a journal file; docs/journal.md describes it for humans.
+///
+/// All integers are little-endian.
+///
+///     header (20 bytes)   magic "KJNL" | version u16 | reserved u16 | salt u64 | crc u32
+///     record (17 + n)     length u32 | crc u32 | type u8 | sequence u64 | payload[n]
+///
+/// The header CRC covers its first 16 bytes. A record's CRC covers its length,
+/// type, sequence number and payload, seeded with the CRC of the file's salt,
+/// so a record copied from another journal never validates here.
+public enum JournalFormat {
+  /// The first four bytes of every journal.
+  public static let magic: [UInt8] = Array("KJNL".utf8)
+  /// The only version this code reads and writes.
+  public static let version: UInt16 = 1
+  /// Bytes in the file header.
+  public static let headerSize = 20
+  /// Bytes before a record's payload.
+  public static let frameSize = 17
+  /// The largest payload accepted; a length field above it is corruption, so
+  /// garbage never causes a huge allocation.
+  public static let maxPayload = 1 << 20
+  /// The record type of a journaled command (the only type so far).
+  public static let commandType: UInt8 = 1
+
+  /// The header bytes for a file with `salt`.
+  static func header(salt: UInt64) -> [UInt8] {
+    var bytes = magic
+    bytes.appendLittleEndian(version)
+    bytes.appendLittleEndian(UInt16(0))
+    bytes.appendLittleEndian(salt)
+    bytes.appendLittleEndian(CRC32C.checksum(bytes))
+    return bytes
+  }
+
+  /// The CRC every record's checksum starts from.
+  static func recordSeed(salt: UInt64) -> UInt32 {
+    var bytes: [UInt8] = []
+    bytes.appendLittleEndian(salt)
+    return CRC32C.checksum(bytes)
+  }
+
+  /// Appends one framed record to `bytes`.
+  static func appendRecord(_ payload: [UInt8], sequence: UInt64, seed: UInt32, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.appendLittleEndian(UInt32(payload.count))
+    bytes.appendLittleEndian(UInt32(0))  // the CRC, filled in below
+    bytes.append(commandType)
+    bytes.appendLittleEndian(sequence)
+    bytes.append(contentsOf: payload)
+    let crc = bytes.withUnsafeBytes { raw in
+      let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
+      return CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+    }
+    bytes.replaceSubrange(start + 4..<start + 8, with: crc.littleEndianBytes)
+  }
+
+  /// The record starting at `offset` in `bytes`, when it is whole and its CRC
+  /// matches; `nil` otherwise. Reads nothing past the end and allocates nothing.
+  static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, seed: UInt32) -> (
+    sequence: UInt64, payload: Range<Int>
+  )? {
+    guard bytes.count - offset >= frameSize else { return nil }
+    let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    guard length <= maxPayload, length <= bytes.count - offset - frameSize else { return nil }
+    guard bytes[offset + 8] == commandType else { return nil }
+    let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+    let lengthCRC = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4]))
+    let end = offset + frameSize + length
+    let crc = CRC32C.update(lengthCRC, UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]))
+    guard crc == stored else { return nil }
+    let sequence = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self))
+    return (sequence, offset + frameSize..<end)
+  }
+}
+
+extension [UInt8] {
+  mutating func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
+    Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+  }
+}
+
+extension FixedWidthInteger {
+  var littleEndianBytes: [UInt8] { Swift.withUnsafeBytes(of: littleEndian) { Array($0) } }
+}

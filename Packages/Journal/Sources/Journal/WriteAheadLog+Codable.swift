@@ -1,0 +1,36 @@
+import Foundation
+
+extension WriteAheadLog {
+  /// Appends `entry` as canonical JSON (sorted keys) and syncs it.
+  @discardableResult
+  public mutating func append(_ entry: some Encodable) throws(JournalError) -> UInt64 {
+    try append(Self.encode(entry))
+  }
+
+  /// Appends every entry with one sync (group commit).
+  @discardableResult
+  public mutating func append<Entry: Encodable>(entries: [Entry]) throws(JournalError) -> ClosedRange<UInt64> {
+    var payloads: [[UInt8]] = []
+    for entry in entries { payloads.append(try Self.encode(entry)) }
+    return try append(batch: payloads)
+  }
+
+  /// The recovered records decoded as `Entry`, in order.
+  public func recoveredEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
+    let decoder = JSONDecoder()
+    var entries: [Entry] = []
+    entries.reserveCapacity(recovery.count)
+    for index in 0..<recovery.count {
+      do { entries.append(try decoder.decode(Entry.self, from: Data(recovery.payload(index)))) } catch {
+        throw .codec("record \(index + 1): \(error)")
+      }
+    }
+    return entries
+  }
+
+  static func encode(_ entry: some Encodable) throws(JournalError) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Journal
+
+/// The real system calls, with faults a test can arm: the seam's test link.
+final class FaultyFileIO: JournalFileIO {
+  private let real = PosixFileIO()
+  /// The next `fdatasync` fails with this errno.
+  var failNextSync: Errno?
+  /// Each `pwrite` writes at most this many bytes (a short write).
+  var writeLimit: Int?
+  /// After this many more bytes are written, writes fail with the errno (ENOSPC).
+  var failWritesAfter: (bytes: Int, errno: Errno)?
+  /// The next this-many `pwrite` and `pread` calls fail with EINTR first.
+  var interruptions = 0
+  /// Calls seen.
+  private(set) var syncCount = 0
+  private(set) var writeCount = 0
+
+  func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno> {
+    real.open(path, flags: flags, mode: mode)
+  }
+
+  func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
+    if interruptions > 0 {
+      interruptions -= 1
+      return .failure(Errno(EINTR))
+    }
+    return real.read(descriptor, into: buffer, at: offset)
+  }
+
+  func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
+    writeCount += 1
+    if interruptions > 0 {
+      interruptions -= 1
+      return .failure(Errno(EINTR))
+    }
+    var count = min(buffer.count, writeLimit ?? buffer.count)
+    if let (remaining, errno) = failWritesAfter {
+      if remaining == 0 { return .failure(errno) }
+      count = min(count, remaining)
+      failWritesAfter = (remaining - count, errno)
+    }
+    return real.write(descriptor, from: UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: offset)
+  }
+
+  func synchronizeData(_ descriptor: Int32) -> Result<Void, Errno> {
+    syncCount += 1
+    if let errno = failNextSync {
+      failNextSync = nil
+      return .failure(errno)
+    }
+    return real.synchronizeData(descriptor)
+  }
+
+  func synchronize(_ descriptor: Int32) -> Result<Void, Errno> { real.synchronize(descriptor) }
+  func truncate(_ descriptor: Int32, to size: Int) -> Result<Void, Errno> { real.truncate(descriptor, to: size) }
+  func lockExclusively(_ descriptor: Int32) -> Result<Void, Errno> { real.lockExclusively(descriptor) }
+  func size(_ descriptor: Int32) -> Result<Int, Errno> { real.size(descriptor) }
+  func close(_ descriptor: Int32) { real.close(descriptor) }
+}

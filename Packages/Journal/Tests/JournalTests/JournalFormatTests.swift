@@ -1,0 +1,102 @@
+import Foundation
+import Journal
+import Testing
+
+@Test func crc32cMatchesTheStandardCheckValue() {
+  #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+  #expect(CRC32C.checksum([]) == 0)
+  let whole = CRC32C.checksum(Array("hello, journal".utf8))
+  let split = CRC32C.checksum(Array(", journal".utf8), seed: CRC32C.checksum(Array("hello".utf8)))
+  #expect(whole == split)
+}
+
+@Test func aNewJournalIsAHeaderOfTwentyBytesWithTheMagic() throws {
+  let file = try JournalFile()
+  let log = try DurableJournal(path: file.path)
+  #expect(log.recovery.created)
+  #expect(log.lastSequence == 0)
+  #expect(file.bytes.count == JournalFormat.headerSize)
+  #expect(Array(file.bytes.prefix(4)) == Array("KJNL".utf8))
+}
+
+@Test func recordsAreFramedAsDocumented() throws {
+  let file = try JournalFile()
+  try file.fill(1)
+  let bytes = file.bytes
+  let frame = Array(bytes[JournalFormat.headerSize...])
+  #expect(frame.count == JournalFormat.frameSize + 8)
+  #expect(Array(frame[0..<4]) == [8, 0, 0, 0])  // length, little-endian
+  #expect(frame[8] == JournalFormat.commandType)
+  #expect(Array(frame[9..<17]) == [1, 0, 0, 0, 0, 0, 0, 0])  // sequence 1
+  #expect(Array(frame[17...]) == payload(1))
+}
+
+@Test func appendedRecordsComeBackInOrderAfterReopening() throws {
+  let file = try JournalFile()
+  try file.fill(3)
+  var log = try DurableJournal(path: file.path)
+  #expect(log.recovery.count == 3)
+  #expect(log.recovery.droppedBytes == 0)
+  #expect(!log.recovery.created)
+  #expect(try log.append(payload(4)) == 4)
+  _ = consume log
+  #expect(try file.recoveredTexts() == texts(1...4))
+}
+
+@Test func entriesRoundTripAsJSON() throws {
+  struct Note: Codable, Equatable { var text: String }
+  let file = try JournalFile()
+  do {
+    var log = try DurableJournal(path: file.path)
+    try log.append(Note(text: "open"))
+    try log.append(entries: [Note(text: "add"), Note(text: "settle")])
+  }
+  let log = try DurableJournal(path: file.path)
+  #expect(try log.recoveredEntries(as: Note.self).map(\.text) == ["open", "add", "settle"])
+}
+
+@Test func anOversizedPayloadIsRefusedAndNothingIsWritten() throws {
+  let file = try JournalFile()
+  var log = try DurableJournal(path: file.path)
+  let before = file.bytes
+  #expect(throws: JournalError.payloadTooLarge(JournalFormat.maxPayload + 1)) {
+    try log.append([UInt8](repeating: 1, count: JournalFormat.maxPayload + 1))
+  }
+  #expect(file.bytes == before)
+  let failed = log.hasFailed
+  #expect(!failed)
+}
+
+@Test func aFileThatIsNotAJournalIsRefused() throws {
+  let file = try JournalFile()
+  file.bytes = Array("menu,price\nlatte,4.5\n".utf8)
+  #expect(throws: JournalError.notAJournal(path: file.path)) { _ = try DurableJournal(path: file.path) }
+  #expect(file.bytes == Array("menu,price\nlatte,4.5\n".utf8))
+}
+
+@Test func anUnknownVersionIsRefused() throws {
+  let file = try JournalFile()
+  try file.fill(1)
+  var bytes = file.bytes
+  bytes[4] = 2  // version 2, with a header CRC that matches it
+  let crc = CRC32C.checksum(Array(bytes[0..<16]))
+  bytes.replaceSubrange(16..<20, with: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
+  file.bytes = bytes
+  #expect(throws: JournalError.unsupportedVersion(2)) { _ = try DurableJournal(path: file.path) }
+}
+
+@Test func aCorruptHeaderIsRefused() throws {
+  let file = try JournalFile()
+  try file.fill(1)
+  file.bytes[10] ^= 0x40  // inside the salt
+  #expect(throws: JournalError.corruptHeader(path: file.path)) { _ = try DurableJournal(path: file.path) }
+}
+
+@Test func aTornHeaderIsRewrittenAndCounted() throws {
+  let file = try JournalFile()
+  file.bytes = Array("KJN".utf8)
+  let log = try DurableJournal(path: file.path)
+  #expect(log.recovery.droppedBytes == 3)
+  #expect(log.recovery.count == 0)
+  #expect(file.bytes.count == JournalFormat.headerSize)
+}

@@ -1,0 +1,18 @@
+import Menu
+import Stock
+import Tabs
+
+/// The slices alone: what replaying or verifying a journal needs. No gateway,
+/// no clock, no file, so replay cannot reach an external effect even by mistake.
+/// Its conformances are generated (`Generated/KioskApp/ReplayWorld+Links.swift`).
+public struct ReplayWorld {
+  /// The menu slice.
+  public var menu = MenuState()
+  /// The tabs slice.
+  public var tabs = TabsState()
+  /// The stock slice.
+  public var stock = StockState()
+
+  /// An empty world.
+  public init() {}
+}

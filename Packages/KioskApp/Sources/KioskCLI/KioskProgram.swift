@@ -1,0 +1,120 @@
+import Foundation
+import Journal
+import KioskApp
+import Payment
+
+/// The `kiosk` program: global options, then one command against the journal.
+@MainActor
+struct KioskProgram {
+  var journalPath: String
+  var json = false
+  var words: [String] = []
+
+  /// Parses `--journal PATH`, `--json` and the command words.
+  init(arguments: [String], environment: [String: String]) throws(KioskFailure) {
+    journalPath = environment["KIOSK_JOURNAL"].flatMap { $0.isEmpty ? nil : $0 } ?? "kiosk.journal"
+    var remaining = arguments[...]
+    while let argument = remaining.first, argument.hasPrefix("--") {
+      remaining.removeFirst()
+      switch argument {
+      case "--json": json = true
+      case "--journal":
+        guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("'--journal' needs a path") }
+        journalPath = path
+      case "--help": words = ["help"]
+      default: throw .usage("unknown option '\(argument)'; run 'kiosk help'")
+      }
+    }
+    if words.isEmpty { words = Array(remaining) }
+    if words.isEmpty { words = ["help"] }
+  }
+
+  /// Runs the command; returns the exit status.
+  func run() -> ExitCode {
+    do {
+      let command = try KioskCommand(words: words)
+      switch command {
+      case .help:
+        print(KioskCommand.usage)
+        return .success
+      case .repair: return try repair()
+      case .demo: return try Demo(json: json).run()
+      case .shell: return try shellLoop(try openKiosk())
+      default:
+        let output = try CommandRunner(shell: try openKiosk()).run(command)
+        print(json ? output.jsonLine : output.lines.joined(separator: "\n"))
+        return .success
+      }
+    } catch {
+      return report(KioskFailure(error))
+    }
+  }
+
+  /// Recovers the kiosk from the journal (creating it with the default menu).
+  func openKiosk() throws -> KioskShell {
+    let journal = try DurableJournal(path: journalPath)
+    if journal.recovery.droppedBytes > 0 {
+      warn("recovered the journal: dropped a torn tail of \(journal.recovery.droppedBytes) bytes")
+    }
+    return try KioskShell(journal: journal, gateway: StripeGateway(sessionToken: Self.sessionToken()))
+  }
+
+  /// A fresh processor session per run, so references never repeat across runs.
+  static func sessionToken() -> String {
+    String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)
+  }
+
+  private func repair() throws -> ExitCode {
+    let report = try DurableJournal.repair(path: journalPath)
+    if let backup = report.backupPath {
+      print("repaired: kept \(report.keptRecords) records, cut \(report.droppedBytes) bytes; the original is at \(backup)")
+    } else {
+      print("nothing to repair: \(report.keptRecords) records, all valid")
+    }
+    return .success
+  }
+
+  /// Reads commands from standard input and prints one result line each;
+  /// a refused command prints `error: …` as its line and the loop goes on.
+  private func shellLoop(_ shell: KioskShell) throws -> ExitCode {
+    let runner = CommandRunner(shell: shell)
+    while let line = readLine() {
+      let words = line.split(separator: " ").map(String.init)
+      guard !words.isEmpty else { continue }
+      do {
+        let command = try KioskCommand(words: words)
+        if [.demo, .shell, .repair, .help].contains(command) {
+          throw KioskFailure.usage("'\(words[0])' is not available in the shell")
+        }
+        let output = try runner.run(command)
+        print(json ? output.jsonLine : output.lines.joined(separator: " | "))
+      } catch {
+        let failure = KioskFailure(error)
+        if failure.code == .journal { return report(failure) }
+        print(json ? errorJSON(failure) : "error: \(failure.message)")
+      }
+      fflush(nil)
+    }
+    return .success
+  }
+
+  private func report(_ failure: KioskFailure) -> ExitCode {
+    warn(json ? errorJSON(failure) : "kiosk: \(failure.message)")
+    return failure.code
+  }
+
+  private func errorJSON(_ failure: KioskFailure) -> String {
+    Output(lines: [], json: ["error": .string(failure.message), "exitCode": .number(Int(failure.code.rawValue))]).jsonLine
+  }
+}
+
+/// One line on standard error.
+func warn(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}

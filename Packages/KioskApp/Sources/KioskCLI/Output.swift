@@ -1,0 +1,35 @@
+import Foundation
+
+/// What one command prints: human lines, and the same result as one JSON object.
+struct Output {
+  var lines: [String]
+  var json: [String: JSONValue]
+
+  /// The JSON object on one line, keys sorted.
+  var jsonLine: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try! encoder.encode(JSONValue.object(json)), as: UTF8.self)
+  }
+}
+
+/// Aligned text columns, the widest cell setting each column's width.
+func table(_ header: [String], _ rows: [[String]]) -> [String] {
+  let all = [header] + rows
+  let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+  return all.map { row in
+    row.enumerated().map { column, cell in
+      column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+    }.joined(separator: "  ")
+  }
+}
+
+/// `4.50`: money with two decimals.
+func money(_ amount: Decimal) -> String {
+  String(format: "%.2f", NSDecimalNumber(decimal: amount).doubleValue)
+}
+
+/// ISO 8601 in UTC, to the second.
+func timestamp(_ date: Date) -> String {
+  date.formatted(.iso8601)
+}

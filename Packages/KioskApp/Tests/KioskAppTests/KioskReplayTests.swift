@@ -1,0 +1,88 @@
+import Foundation
+@testable import KioskApp
+import Menu
+import Stock
+import Tabs
+import Testing
+
+let menu = MenuState(items: [Item.ID(raw: 1): Item(name: "Latte", price: 5, recipe: [.milk: 2, .cup: 1])])
+let stock = StockState(units: [.milk: 10, .cup: 10])
+let receipt = Receipt(
+  tab: Tab.ID(raw: 1), total: 5, chargedAt: Date(timeIntervalSince1970: 1_750_000_000), reference: "ch_recorded")
+
+/// A day as journaled, with the gateway's and the clock's answers inside it.
+let day: [KioskRecord] = [
+  .initialized(menu: menu, stock: stock),
+  .opened(tab: Tab.ID(raw: 1), customer: "Ada"),
+  .added(item: Item.ID(raw: 1), tab: Tab.ID(raw: 1)),
+  .settled(receipt),
+  .restocked(ingredient: .milk, count: 3),
+  .undone(refund: nil),
+]
+
+@Test func replayRebuildsTheStateFromRecordedOutcomesAlone() throws {
+  var world = ReplayWorld()  // no gateway, no clock: replay cannot call them
+  let history = try KioskReplay.replay(day, into: &world)
+  #expect(
+    world.snapshot
+      == KioskSnapshot(
+        menu: menu,
+        tabs: TabsState(open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [Item.ID(raw: 1)], settled: true)], nextID: 2),
+        stock: StockState(units: [.milk: 8, .cup: 9])))
+  #expect(history.entries.map(\.record) == Array(day[1...3]))
+}
+
+@Test func replayingTwiceGivesByteIdenticalCanonicalSnapshots() throws {
+  let verification = try KioskReplay.verify(day)
+  #expect(verification.recordCount == 6)
+  #expect(verification.isDeterministic)
+  #expect(verification.digest.hasPrefix("crc32c:"))
+}
+
+@Test func aRecordThatDoesNotApplyIsAReplayErrorNamingIt() {
+  var world = ReplayWorld()
+  let broken: [KioskRecord] = [
+    .initialized(menu: menu, stock: stock), .added(item: Item.ID(raw: 1), tab: Tab.ID(raw: 4)),
+  ]
+  #expect(throws: ReplayError(sequence: 2, reason: "unknownTab(Tabs.Tab.ID(raw: 4))")) {
+    _ = try KioskReplay.replay(broken, into: &world)
+  }
+  var other = ReplayWorld()
+  #expect(throws: ReplayError(sequence: 1, reason: "the first record must initialize the menu and stock")) {
+    _ = try KioskReplay.replay([.restocked(ingredient: .milk, count: 1)], into: &other)
+  }
+}
+
+@Test func aSettleWhoseTotalDisagreesWithTheMenuIsRefused() {
+  var world = ReplayWorld()
+  var wrong = receipt
+  wrong.total = 6
+  let records = Array(day[0...2]) + [.settled(wrong)]
+  #expect(throws: ReplayError(sequence: 4, reason: "tab #1 totals 5, the receipt says 6")) {
+    _ = try KioskReplay.replay(records, into: &world)
+  }
+}
+
+@Test func canonicalBytesDoNotDependOnInsertionOrder() {
+  var forward = StockState()
+  var backward = StockState()
+  for ingredient in Ingredient.allCases { forward.units[ingredient] = 1 }
+  for ingredient in Ingredient.allCases.reversed() { backward.units[ingredient] = 1 }
+  let a = KioskSnapshot(menu: menu, tabs: TabsState(), stock: forward)
+  let b = KioskSnapshot(menu: menu, tabs: TabsState(), stock: backward)
+  #expect(a.canonicalJSON() == b.canonicalJSON())
+  #expect(a.digest == b.digest)
+  let c = KioskSnapshot(menu: menu, tabs: TabsState(), stock: StockState(units: [.milk: 2]))
+  #expect(a.canonicalJSON() != c.canonicalJSON())
+}
+
+@Test func onlyRecordsThatAnUndoCanReachAreSnapshotted() {
+  let records: [KioskRecord] = [
+    .initialized(menu: menu, stock: stock),
+    .restocked(ingredient: .milk, count: 1),  // 1: still on the stack at the end
+    .restocked(ingredient: .milk, count: 1),  // 2: reverted by 3
+    .undone(refund: nil),
+    .restocked(ingredient: .milk, count: 1),  // 4: still on the stack at the end
+  ]
+  #expect(UndoHistory.snapshotPlan(for: records) == [false, true, true, false, true])
+}
