@@ -30,6 +30,8 @@ let package = Package(
     ),
     .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),
     .testTarget(name: "KioskAppTests", dependencies: ["KioskApp"], swiftSettings: features),
+    // No experimental features: see the root Package.swift.
+    .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .cannotOpen(let path, let errno): "cannot open journal '\(path)': \(errno)"
     case .locked: "journal is locked by another process"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
-    case .unsupportedVersion(let version): "journal format version \(version) is not supported (this kiosk reads version 1)"
+    case .unsupportedVersion(let version):
+      "journal format version \(version) is not supported (this kiosk reads version 1)"
     case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
     case .corruptRecord(let offset, let sequence):
       "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it; "
@@ -39,7 +40,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .writeFailed(let errno): "writing the journal failed: \(errno); the command was not committed"
     case .syncFailed(let errno): "syncing the journal failed: \(errno); the command was not committed"
     case .failedEarlier: "the journal failed earlier and accepts no more appends; reopen it"
-    case .payloadTooLarge(let size): "a journal record of \(size) bytes is over the \(JournalFormat.maxPayload)-byte limit"
+    case .payloadTooLarge(let size):
+      "a journal record of \(size) bytes is over the \(JournalFormat.maxPayload)-byte limit"
     case .codec(let reason): "journal entry cannot be encoded or decoded: \(reason)"
     }
   }

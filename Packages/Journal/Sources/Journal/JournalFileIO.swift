@@ -56,8 +56,9 @@ public struct PosixFileIO: JournalFileIO, Sendable {
     return descriptor >= 0 ? .success(descriptor) : .failure(.current)
   }
 
-  public func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<Int, Errno>
-  {
+  public func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<
+    Int, Errno
+  > {
     let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
     return count >= 0 ? .success(count) : .failure(.current)
   }

@@ -56,7 +56,9 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
           throw JournalError.corruptRecord(offset: bad.offset, sequence: UInt64(scan.payloadRanges.count + 1))
         }
         dropped += bytes.count - scan.goodEnd
-        if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw JournalError.writeFailed(errno) }
+        if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) {
+          throw JournalError.writeFailed(errno)
+        }
         if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
         bytes.removeSubrange(scan.goodEnd...)
       }

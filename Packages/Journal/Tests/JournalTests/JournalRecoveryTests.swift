@@ -101,7 +101,8 @@ import Testing
   #expect(throws: JournalError.self) { _ = try DurableJournal(path: file.path) }
 
   let report = try DurableJournal.repair(path: file.path)
-  #expect(report == JournalRepair(keptRecords: 1, droppedBytes: bytes.count - offsets[1], backupPath: file.path + ".corrupt"))
+  #expect(
+    report == JournalRepair(keptRecords: 1, droppedBytes: bytes.count - offsets[1], backupPath: file.path + ".corrupt"))
   #expect(Array(FileManager.default.contents(atPath: file.path + ".corrupt")!) == bytes)
   #expect(try file.recoveredTexts() == texts(1...1))
   #expect(try DurableJournal.repair(path: file.path) == JournalRepair(keptRecords: 1, droppedBytes: 0, backupPath: nil))

@@ -45,14 +45,18 @@ struct CommandRunner {
       ])
     }
     return Output(
-      lines: table(["ID", "NAME", "PRICE", "AVAILABLE"], rows), json: ["command": .string("menu"), "items": .array(json)])
+      lines: table(["ID", "NAME", "PRICE", "AVAILABLE"], rows),
+      json: ["command": .string("menu"), "items": .array(json)])
   }
 
   private func stock() -> Output {
     let units = shell.snapshot.stock.units
     let rows = Ingredient.allCases.map { [$0.rawValue, String(units[$0, default: 0])] }
-    let json = Ingredient.allCases.map { JSONValue.object(["ingredient": .string($0.rawValue), "units": .number(units[$0, default: 0])]) }
-    return Output(lines: table(["INGREDIENT", "UNITS"], rows), json: ["command": .string("stock"), "stock": .array(json)])
+    let json = Ingredient.allCases.map {
+      JSONValue.object(["ingredient": .string($0.rawValue), "units": .number(units[$0, default: 0])])
+    }
+    return Output(
+      lines: table(["INGREDIENT", "UNITS"], rows), json: ["command": .string("stock"), "stock": .array(json)])
   }
 
   private func board() -> Output {
@@ -86,10 +90,13 @@ struct CommandRunner {
     }
     let live = shell.snapshot.digest
     guard live == verification.digest else {
-      throw KioskFailure(code: .journal, message: "the replayed state \(verification.digest) differs from the open state \(live)")
+      throw KioskFailure(
+        code: .journal, message: "the replayed state \(verification.digest) differs from the open state \(live)")
     }
     return Output(
-      lines: ["verified \(verification.recordCount) records: two replays are byte-identical, state \(verification.digest)"],
+      lines: [
+        "verified \(verification.recordCount) records: two replays are byte-identical, state \(verification.digest)"
+      ],
       json: [
         "command": .string("verify"), "records": .number(verification.recordCount),
         "digest": .string(verification.digest), "identical": .bool(true),
@@ -130,7 +137,9 @@ struct CommandRunner {
     try shell.add(id, to: tab)
     let lines = shell.snapshot.tabs.open[tab]!.lines
     return Output(
-      lines: ["added \(item.name) to tab #\(tab.raw) (\(current.customer)): \(lines.count) item\(lines.count == 1 ? "" : "s")"],
+      lines: [
+        "added \(item.name) to tab #\(tab.raw) (\(current.customer)): \(lines.count) item\(lines.count == 1 ? "" : "s")"
+      ],
       json: [
         "command": .string("add"), "tab": .number(tab.raw), "item": .number(id.raw), "name": .string(item.name),
         "items": .number(lines.count),
@@ -178,7 +187,8 @@ struct CommandRunner {
       let name = shell.snapshot.menu.items[item]?.name ?? "item \(item.raw)"
       return "add \(name) to tab #\(tab.raw)"
     case .settled(let receipt):
-      return "settle tab #\(receipt.tab.raw): \(money(receipt.total)) as \(receipt.reference) at \(timestamp(receipt.chargedAt))"
+      return
+        "settle tab #\(receipt.tab.raw): \(money(receipt.total)) as \(receipt.reference) at \(timestamp(receipt.chargedAt))"
     case .restocked(let ingredient, let count): return "restock \(ingredient.rawValue) +\(count)"
     case .undone(let refund): return "undo" + (refund.map { " (refund \($0))" } ?? "")
     }

@@ -28,7 +28,8 @@ struct Demo {
         print(json ? output.jsonLine : output.lines.joined(separator: "\n"))
       } catch {
         let failure = KioskFailure(error)
-        print(json ? "{\"error\":\"\(failure.message)\"}" : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
+        print(
+          json ? "{\"error\":\"\(failure.message)\"}" : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
       }
       if !json { print() }
     }

@@ -45,15 +45,33 @@ enum KioskCommand: Equatable {
       return number
     }
     switch name.lowercased() {
-    case "menu": try expect(0, ""); self = .menu
-    case "stock": try expect(0, ""); self = .stock
-    case "board": try expect(0, ""); self = .board
-    case "undo": try expect(0, ""); self = .undo
-    case "history": try expect(0, ""); self = .history
-    case "verify": try expect(0, ""); self = .verify
-    case "repair": try expect(0, ""); self = .repair
-    case "demo": try expect(0, ""); self = .demo
-    case "shell": try expect(0, ""); self = .shell
+    case "menu":
+      try expect(0, "")
+      self = .menu
+    case "stock":
+      try expect(0, "")
+      self = .stock
+    case "board":
+      try expect(0, "")
+      self = .board
+    case "undo":
+      try expect(0, "")
+      self = .undo
+    case "history":
+      try expect(0, "")
+      self = .history
+    case "verify":
+      try expect(0, "")
+      self = .verify
+    case "repair":
+      try expect(0, "")
+      self = .repair
+    case "demo":
+      try expect(0, "")
+      self = .demo
+    case "shell":
+      try expect(0, "")
+      self = .shell
     case "help", "--help", "-h": self = .help
     case "restock":
       try expect(2, "INGREDIENT COUNT")

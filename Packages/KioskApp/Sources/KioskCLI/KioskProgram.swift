@@ -67,7 +67,8 @@ struct KioskProgram {
   private func repair() throws -> ExitCode {
     let report = try DurableJournal.repair(path: journalPath)
     if let backup = report.backupPath {
-      print("repaired: kept \(report.keptRecords) records, cut \(report.droppedBytes) bytes; the original is at \(backup)")
+      print(
+        "repaired: kept \(report.keptRecords) records, cut \(report.droppedBytes) bytes; the original is at \(backup)")
     } else {
       print("nothing to repair: \(report.keptRecords) records, all valid")
     }
@@ -104,13 +105,23 @@ struct KioskProgram {
   }
 
   private func errorJSON(_ failure: KioskFailure) -> String {
-    Output(lines: [], json: ["error": .string(failure.message), "exitCode": .number(Int(failure.code.rawValue))]).jsonLine
+    Output(lines: [], json: ["error": .string(failure.message), "exitCode": .number(Int(failure.code.rawValue))])
+      .jsonLine
   }
 }
 
 /// One line on standard error.
+///
+/// `write(2)`, not `FileHandle`: this module enables CoroutineAccessors, which
+/// on Swift 6.3.1 breaks calls into non-resilient Foundation classes.
 func warn(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  var bytes = Array((line + "\n").utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
+    guard written > 0 else { return }
+    offset += written
+  }
 }
 
 extension String {

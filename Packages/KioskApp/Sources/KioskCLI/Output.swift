@@ -24,9 +24,15 @@ func table(_ header: [String], _ rows: [[String]]) -> [String] {
   }
 }
 
-/// `4.50`: money with two decimals.
+/// `4.50`: money with two decimals, rounded half up, computed in `Decimal`.
 func money(_ amount: Decimal) -> String {
-  String(format: "%.2f", NSDecimalNumber(decimal: amount).doubleValue)
+  var scaled = amount * 100
+  var rounded = Decimal()
+  NSDecimalRound(&rounded, &scaled, 0, .plain)
+  let cents = Int(rounded.description) ?? 0
+  let sign = cents < 0 ? "-" : ""
+  let fraction = abs(cents) % 100
+  return "\(sign)\(abs(cents) / 100).\(fraction < 10 ? "0" : "")\(fraction)"
 }
 
 /// ISO 8601 in UTC, to the second.

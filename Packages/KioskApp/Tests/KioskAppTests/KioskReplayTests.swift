@@ -1,9 +1,10 @@
 import Foundation
-@testable import KioskApp
 import Menu
 import Stock
 import Tabs
 import Testing
+
+@testable import KioskApp
 
 let menu = MenuState(items: [Item.ID(raw: 1): Item(name: "Latte", price: 5, recipe: [.milk: 2, .cup: 1])])
 let stock = StockState(units: [.milk: 10, .cup: 10])
@@ -27,7 +28,8 @@ let day: [KioskRecord] = [
     world.snapshot
       == KioskSnapshot(
         menu: menu,
-        tabs: TabsState(open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [Item.ID(raw: 1)], settled: true)], nextID: 2),
+        tabs: TabsState(
+          open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [Item.ID(raw: 1)], settled: true)], nextID: 2),
         stock: StockState(units: [.milk: 8, .cup: 9])))
   #expect(history.entries.map(\.record) == Array(day[1...3]))
 }

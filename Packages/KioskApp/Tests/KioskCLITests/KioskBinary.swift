@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Runs the built `kiosk` executable, the way a user or a script does.
+struct KioskBinary {
+  let journal: String
+
+  /// The `kiosk` binary next to this test bundle.
+  static let url: URL = {
+    var folder = Bundle.main.bundleURL
+    for _ in 0..<4 {
+      let candidate = folder.appendingPathComponent("kiosk")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+      "kiosk")
+    return beside
+  }()
+
+  struct Run {
+    var status: Int32
+    var output: String
+    var errors: String
+    var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
+  }
+
+  /// Runs `kiosk --journal <journal> arguments…`, feeding `input` to standard input.
+  func callAsFunction(_ arguments: String..., input: String = "", environment: [String: String] = [:]) throws -> Run {
+    try run(["--journal", journal] + arguments, input: input, environment: environment)
+  }
+
+  func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Run {
+    let process = Process()
+    process.executableURL = Self.url
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    signal(SIGPIPE, SIG_IGN)  // a kiosk that exits without reading its input must not kill the tests
+    try process.run()
+    if !input.isEmpty { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+    try? stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+      errors: String(decoding: errors, as: UTF8.self))
+  }
+}
+
+/// A journal path in a fresh folder, removed at the end of the test.
+final class TemporaryJournal {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kioskcli-\(UUID().uuidString)")
+  var path: String { folder.appendingPathComponent("kiosk.journal").path }
+
+  init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+  deinit { try? FileManager.default.removeItem(at: folder) }
+
+  var bytes: Data { FileManager.default.contents(atPath: path) ?? Data() }
+}

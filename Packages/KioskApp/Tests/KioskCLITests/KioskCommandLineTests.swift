@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+
+@Test func aWholeDayAcrossSeparateInvocations() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+
+  let menu = try kiosk("menu")
+  #expect(menu.status == 0)
+  #expect(menu.lines.first == "ID  NAME        PRICE  AVAILABLE")
+  #expect(menu.lines.contains("1   Latte       4.50   yes"))
+  #expect(try kiosk("open", "Ada").output == "opened tab #1 for Ada\n")
+  #expect(try kiosk("add", "1", "latte").output == "added Latte to tab #1 (Ada): 1 item\n")
+  #expect(try kiosk("add", "#1", "4").output == "added Espresso to tab #1 (Ada): 2 items\n")
+  #expect(try kiosk("open", "Grace", "Hopper").output == "opened tab #2 for Grace Hopper\n")
+  #expect(try kiosk("add", "2", "Oat", "Latte").status == 0)
+
+  let receipt = try kiosk("settle", "1")
+  #expect(receipt.status == 0)
+  #expect(receipt.lines[0] == "receipt for tab #1 (Ada)")
+  #expect(receipt.lines[1].hasPrefix("  Latte ") && receipt.lines[1].hasSuffix(" 4.50"))
+  #expect(receipt.lines.contains { $0.hasPrefix("  total ") && $0.hasSuffix(" 7.50") })
+  #expect(receipt.lines.contains { $0.hasPrefix("  reference ") && $0.contains("ch_") })
+
+  #expect(
+    try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.5 (settled)\n#2 Grace Hopper: Oat Latte — 5\n")
+  let undo = try kiosk("undo")
+  #expect(undo.status == 0)
+  #expect(undo.output.hasPrefix("undid: settle tab #1: 7.50 as ch_"))
+  #expect(undo.output.contains("; refunded as re_"))
+  #expect(try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.5\n#2 Grace Hopper: Oat Latte — 5\n")
+  #expect(try kiosk("restock", "milk", "10").output == "restocked milk: +10, now 40\n")
+  #expect(try kiosk("stock").lines.contains("milk        40"))
+
+  let history = try kiosk("history")
+  #expect(history.lines.count == 9)
+  #expect(history.lines[0] == "1    initialized: 5 menu items, 142 units of stock")
+  #expect(history.lines[8] == "9    restock milk +10")
+  let verify = try kiosk("verify")
+  #expect(verify.status == 0)
+  #expect(verify.output.hasPrefix("verified 9 records: two replays are byte-identical, state crc32c:"))
+}
+
+/// A journal with a little history, and its bytes.
+func preparedJournal() throws -> (TemporaryJournal, KioskBinary, Data) {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  _ = try kiosk("open", "Ada")
+  _ = try kiosk("add", "1", "espresso")
+  _ = try kiosk("open", "Bob")
+  _ = try kiosk("add", "2", "latte")
+  _ = try kiosk("settle", "2")
+  return (journal, kiosk, journal.bytes)
+}
+
+@Test(arguments: [
+  (["settle", "9"], 65, "kiosk: no tab #9"),
+  (["settle", "2"], 65, "kiosk: tab #2 is already settled"),
+  (["add", "2", "latte"], 65, "kiosk: tab #2 is already settled"),
+  (["add", "1", "mocha"], 65, "kiosk: no item 'mocha' on the menu"),
+  (["restock", "sugar", "3"], 65, "kiosk: no ingredient 'sugar'; ingredients are beans, milk, oatMilk, syrup, cup"),
+  (["restock", "milk", "0"], 64, "kiosk: restock count must be at least 1, not 0"),
+  (["restock", "milk", "lots"], 64, "kiosk: 'lots' is not a count"),
+  (["add", "one", "latte"], 64, "kiosk: 'one' is not a tab number"),
+  (["open"], 64, "kiosk: usage: kiosk open CUSTOMER"),
+  (["frobnicate"], 64, "kiosk: unknown command 'frobnicate'; run 'kiosk help'"),
+  (["--verbose", "menu"], 64, "kiosk: unknown option '--verbose'; run 'kiosk help'"),
+])
+func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
+  arguments: [String], status: Int32, message: String
+) throws {
+  let (journal, kiosk, before) = try preparedJournal()
+  let run = try kiosk.run(["--journal", journal.path] + arguments)
+  #expect(run.status == status)
+  #expect(run.errors == message + "\n")
+  #expect(run.output.isEmpty)
+  #expect(journal.bytes == before)
+}
+
+@Test func aShortageAndADeclinedPaymentChangeNothing() throws {
+  let (journal, kiosk, _) = try preparedJournal()
+  _ = try kiosk("open", "Carol")
+  for _ in 0..<6 { _ = try kiosk("add", "3", "oat latte") }
+  #expect(try kiosk("settle", "3").status == 0)  // 12 oat milk: all of it
+  _ = try kiosk("open", "Dan")
+  let refused = try kiosk("add", "4", "oat latte")
+  #expect(refused.status == 65)
+  #expect(refused.errors == "kiosk: Oat Latte cannot be made now: not enough oatMilk\n")
+
+  // Over the stand-in processor's limit of 1,000: 223 cold brews at 4.25 = 947.75
+  // fit, 236 = 1,003 do not. Restock beans and cups enough first.
+  _ = try kiosk("restock", "beans", "500")
+  _ = try kiosk("restock", "cup", "500")
+  let many = String(repeating: "add 4 cold brew\n", count: 236)
+  #expect(try kiosk("shell", input: many).lines.count == 236)
+  let before = journal.bytes
+  let declined = try kiosk("settle", "4")
+  #expect(declined.status == 65)
+  #expect(declined.errors == "kiosk: payment declined: over the 1000 limit\n")
+  #expect(journal.bytes == before)
+}
+
+@Test func theShellAnswersOneLinePerCommandThroughAPipe() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let run = try kiosk("shell", input: "open Ada\nadd 1 latte\nadd 1 mocha\n\nsettle 1\nboard\nundo\nstock\n")
+  #expect(run.status == 0)
+  #expect(run.lines.count == 7)
+  #expect(run.lines[0] == "opened tab #1 for Ada")
+  #expect(run.lines[2] == "error: no item 'mocha' on the menu")
+  #expect(run.lines[3].hasPrefix("receipt for tab #1 (Ada) |   Latte"))
+  #expect(run.lines[4] == "#1 Ada: Latte — 4.5 (settled)")
+  #expect(run.lines[6].hasPrefix("INGREDIENT  UNITS | beans       40 | milk        30"))
+  #expect(try kiosk("history").lines.count == 5)  // initialized, open, add, settle, undo
+}
+
+@Test func jsonGivesOneObjectPerResult() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  for arguments in [
+    ["menu"], ["stock"], ["open", "Ada"], ["add", "1", "latte"], ["board"], ["settle", "1"],
+    ["undo"], ["restock", "cup", "2"], ["history"], ["verify"],
+  ] {
+    let run = try kiosk.run(["--journal", journal.path, "--json"] + arguments)
+    #expect(run.status == 0, "\(arguments)")
+    #expect(run.lines.count == 1, "\(arguments)")
+    let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+    #expect(object?["command"] as? String == arguments[0], "\(arguments)")
+  }
+  let refused = try kiosk.run(["--journal", journal.path, "--json", "settle", "8"])
+  #expect(refused.status == 65)
+  #expect(refused.errors == "{\"error\":\"no tab #8\",\"exitCode\":65}\n")
+}
+
+@Test func theJournalPathComesFromTheEnvironmentWhenNotGiven() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let run = try kiosk.run(["open", "Eve"], environment: ["KIOSK_JOURNAL": journal.path])
+  #expect(run.output == "opened tab #1 for Eve\n")
+  #expect(try kiosk("board").output == "#1 Eve:  — 0\n")
+}
+
+@Test func twoInvocationsAtOnceOneGetsTheLockError() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  _ = try kiosk("open", "Ada")
+  // A shell holds the journal while it waits for input.
+  let holder = Process()
+  holder.executableURL = KioskBinary.url
+  holder.arguments = ["--journal", journal.path, "shell"]
+  let input = Pipe()
+  let output = Pipe()
+  holder.standardInput = input
+  holder.standardOutput = output
+  try holder.run()
+  try input.fileHandleForWriting.write(contentsOf: Data("board\n".utf8))
+  _ = output.fileHandleForReading.availableData  // its answer: it has the lock now
+  let before = journal.bytes
+  let second = try kiosk("open", "Bob")
+  #expect(second.status == 74)
+  #expect(second.errors == "kiosk: journal is locked by another process\n")
+  #expect(journal.bytes == before)
+  try input.fileHandleForWriting.close()
+  holder.waitUntilExit()
+  #expect(holder.terminationStatus == 0)
+  #expect(try kiosk("open", "Bob").status == 0)
+}
+
+@Test func aCorruptJournalIsRefusedUntilRepaired() throws {
+  let (journal, kiosk, before) = try preparedJournal()
+  var bytes = [UInt8](before)
+  bytes[40] ^= 0x01  // inside the first record, with four valid records after it
+  FileManager.default.createFile(atPath: journal.path, contents: Data(bytes))
+  let refused = try kiosk("board")
+  #expect(refused.status == 74)
+  #expect(refused.errors.hasPrefix("kiosk: journal is corrupt at byte 20 (record 1) with valid records after it"))
+  #expect(journal.bytes == Data(bytes))
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0)
+  #expect(repair.output.hasPrefix("repaired: kept 0 records"))
+  #expect(FileManager.default.contents(atPath: journal.path + ".corrupt") == Data(bytes))
+  #expect(try kiosk("board").output == "no tabs\n")
+}
+
+@Test func aTornTailIsDroppedWithAWarningAndTheRestKept() throws {
+  let (journal, kiosk, before) = try preparedJournal()
+  FileManager.default.createFile(atPath: journal.path, contents: before.dropLast(3))
+  let board = try kiosk("board")
+  #expect(board.status == 0)
+  #expect(board.errors.hasPrefix("recovered the journal: dropped a torn tail of "))
+  #expect(board.output == "#1 Ada: Espresso — 3\n#2 Bob: Latte — 4.5\n")
+}
+
+@Test func theDemoRunsEveryCommand() throws {
+  let run = try KioskBinary(journal: "/nonexistent").run(["demo"])
+  #expect(run.status == 0)
+  for command in ["menu", "stock", "open", "add", "board", "settle", "restock", "undo", "history", "verify"] {
+    #expect(run.output.contains("$ kiosk \(command)"), "\(command)")
+  }
+  #expect(run.output.contains("verified "))
+}
+
+/// Starts `kiosk shell`, feeds it restocks, kills it with SIGKILL after a
+/// random moment, and checks after every kill that the journal reopens and
+/// holds every command the kiosk acknowledged (printed), plus at most the one
+/// it was committing when it died.
+@Test func killingTheKioskAtRandomMomentsNeverLosesAnAcknowledgedCommand() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  var onDisk = 0
+  var interrupted = 0
+  let rounds = 25
+  for round in 1...rounds {
+    let process = Process()
+    process.executableURL = KioskBinary.url
+    process.arguments = ["--journal", journal.path, "shell"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = Pipe()
+    try process.run()
+    try input.fileHandleForWriting.write(contentsOf: Data(String(repeating: "restock cup 1\n", count: 300).utf8))
+    usleep(UInt32.random(in: 2_000...40_000))
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let acknowledged = printed.split(separator: "\n").filter { $0.hasPrefix("restocked cup: +1") }.count
+    if acknowledged < 300 { interrupted += 1 }
+    try? input.fileHandleForWriting.close()
+
+    let history = try kiosk("history")
+    #expect(history.status == 0, "round \(round): \(history.errors)")
+    let committed = max(history.lines.count - 1, 0)  // less the initializing record
+    #expect(committed - onDisk >= acknowledged, "round \(round): an acknowledged command was lost")
+    #expect(committed - onDisk <= acknowledged + 1, "round \(round): more than the one in-flight command")
+    onDisk = committed
+    let stock = try kiosk("--json", "stock").output
+    #expect(stock.contains("{\"ingredient\":\"cup\",\"units\":\(50 + committed)}"), "round \(round)")
+  }
+  #expect(interrupted > rounds / 2, "most kills should land mid-stream")
+  #expect(try kiosk("verify").status == 0)
+}
