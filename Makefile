@@ -30,8 +30,8 @@ setup: ## Install what the build needs (libyaml-dev) when it is missing.
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libyaml-dev pkg-config; }
 
 linkgen: setup ## Build the linkgen tool.
-	@$(SWIFT) build --product linkgen 2>&1 | grep -v -e '^\[' -e '^Building' -e '^Build of product' || true
-	@test -x $(LINKGEN) || { echo "error: building linkgen failed"; exit 1; }
+	@mkdir -p .build
+	@$(SWIFT) build --product linkgen > .build/linkgen-build.log 2>&1 || { cat .build/linkgen-build.log; exit 1; }
 
 generate: linkgen ## Write Generated/ from codegen.yaml.
 	@$(LINKGEN) generate
@@ -70,7 +70,8 @@ test: setup ## Run every package's tests in one build; ends with one total line.
 	 exit $$status
 
 run: setup ## Build the kiosk and run its demo.
-	@$(SWIFT) build --product kiosk 2>&1 | grep -v -e '^\[' -e '^Building' || true
+	@mkdir -p .build
+	@$(SWIFT) build --product kiosk > .build/kiosk-build.log 2>&1 || { cat .build/kiosk-build.log; exit 1; }
 	@$(BIN)/kiosk demo
 
 domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service].

@@ -170,7 +170,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let (journal, kiosk, before) = try preparedJournal()
   var bytes = [UInt8](before)
   bytes[40] ^= 0x01  // inside the first record, with four valid records after it
-  FileManager.default.createFile(atPath: journal.path, contents: Data(bytes))
+  _ = FileManager.default.createFile(atPath: journal.path, contents: Data(bytes))
   let refused = try kiosk("board")
   #expect(refused.status == 74)
   #expect(refused.errors.hasPrefix("kiosk: journal is corrupt at byte 20 (record 1) with valid records after it"))
@@ -184,7 +184,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
 
 @Test func aTornTailIsDroppedWithAWarningAndTheRestKept() throws {
   let (journal, kiosk, before) = try preparedJournal()
-  FileManager.default.createFile(atPath: journal.path, contents: before.dropLast(3))
+  _ = FileManager.default.createFile(atPath: journal.path, contents: before.dropLast(3))
   let board = try kiosk("board")
   #expect(board.status == 0)
   #expect(board.errors.hasPrefix("recovered the journal: dropped a torn tail of "))
