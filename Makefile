@@ -15,7 +15,7 @@ FORMAT_FLAGS := --enable-experimental-feature CoroutineAccessors
 FORMAT_PATHS := Package.swift Packages Tests tools Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build test run domain linkgen
+.PHONY: help setup generate check lint format build test run domain linkgen bench
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -73,6 +73,9 @@ run: setup ## Build the kiosk and run its demo.
 	@mkdir -p .build
 	@$(SWIFT) build --product kiosk > .build/kiosk-build.log 2>&1 || { cat .build/kiosk-build.log; exit 1; }
 	@$(BIN)/kiosk demo
+
+bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
+	@scripts/bench.sh
 
 domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }

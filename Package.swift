@@ -58,12 +58,14 @@ let package = Package(
   products: [
     .executable(name: "kiosk", targets: ["KioskCLI"]),
     .executable(name: "linkgen", targets: ["linkgen"]),
+    .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
   ],
   targets: domainTargets + [
     // The composition root.
+    .target(name: "CoroutineRuntimeShim", path: "Packages/KioskApp/Sources/CoroutineRuntimeShim"),
     .target(
       name: "KioskApp",
-      dependencies: kioskDomains.map { .target(name: $0) },
+      dependencies: kioskDomains.map { .target(name: $0) } + ["CoroutineRuntimeShim"],
       path: "Packages/KioskApp/Sources/KioskApp",
       swiftSettings: features
     ),
@@ -85,7 +87,7 @@ let package = Package(
     // on Swift 6.3.1 (see docs/ARCHITECTURE.md).
     .testTarget(
       name: "KioskCLITests",
-      dependencies: ["KioskCLI"],
+      dependencies: ["KioskCLI", "Benchmarks"],
       path: "Packages/KioskApp/Tests/KioskCLITests"
     ),
     // Cross-package tests: the generated TestWorld and the seed's tests.
@@ -93,6 +95,13 @@ let package = Package(
       name: "IntegrationTests",
       dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
       path: "Tests/IntegrationTests",
+      swiftSettings: features
+    ),
+    // The benchmarks, built in release by `make bench`.
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: ["KioskApp", "LinkGenCore"] + kioskDomains.map { .target(name: $0) },
+      path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: features
     ),
     // linkgen.

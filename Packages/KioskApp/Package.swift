@@ -23,9 +23,11 @@ let package = Package(
   ],
   dependencies: domains.map { .package(path: "../\($0)") },
   targets: [
+    // Defines a runtime symbol release builds of KioskShell need on Swift 6.3.1.
+    .target(name: "CoroutineRuntimeShim"),
     .target(
       name: "KioskApp",
-      dependencies: domains.map { .product(name: $0, package: $0) },
+      dependencies: domains.map { .product(name: $0, package: $0) } + ["CoroutineRuntimeShim"],
       swiftSettings: features
     ),
     .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),

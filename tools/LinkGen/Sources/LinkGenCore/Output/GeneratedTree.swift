@@ -60,11 +60,11 @@ public struct GeneratedTree {
   public func differences(from files: [String: String]) -> [Difference] {
     var result: [Difference] = []
     for (path, contents) in files {
-      guard let data = FileManager.default.contents(atPath: url(path).path) else {
+      guard let bytes = FileSystem.contents(of: url(path).path) else {
         result.append(.missing(path))
         continue
       }
-      if data != Data(contents.utf8) { result.append(.stale(path)) }
+      if !bytes.elementsEqual(contents.utf8) { result.append(.stale(path)) }
     }
     for path in existingFiles() where files[path] == nil { result.append(.extra(path)) }
     return result.sorted { $0.path < $1.path }
@@ -76,14 +76,18 @@ public struct GeneratedTree {
     var summary = Summary()
     let differences = differences(from: files)
     let changed = Set(differences.map(\.path))
+    var folders: Set<String> = []
     for path in files.keys.sorted() {
       guard changed.contains(path) else {
         summary.unchanged.append(path)
         continue
       }
       let target = url(path)
-      try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(files[path]!.utf8).write(to: target, options: .atomic)
+      let folder = target.deletingLastPathComponent().path
+      if folders.insert(folder).inserted {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
+      try FileSystem.replace(target.path, with: Array(files[path]!.utf8))
       summary.written.append(path)
     }
     for case .extra(let path) in differences {

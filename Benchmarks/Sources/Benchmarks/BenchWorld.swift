@@ -1,0 +1,13 @@
+import Foundation
+import Menu
+import Stock
+import Tabs
+
+/// The real domain code over plain slices, the mock gateway and a frozen clock.
+/// Its capabilities and links are generated (`Generated/Benchmarks/BenchWorld+Links.swift`).
+struct BenchWorld {
+  var menu: MenuState
+  var tabs = TabsState()
+  var stock: StockState
+  let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Journal
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The journal against the raw system calls, on the same bytes, in one run.
+enum JournalBenchmark {
+  static func run(records: Int, replayRecords: Int) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let payload = Array(#"{"added":{"item":{"raw":1},"tab":{"raw":42}}}"#.utf8)
+
+    // Per-command durability: our append (frame, CRC, pwrite, fdatasync) against
+    // a raw write + fdatasync loop of the same framed size, in alternating rounds
+    // so that the disk's mood hits both alike.
+    let frameSize = payload.count + JournalFormat.frameSize
+    let rawDescriptor = open(folder.appendingPathComponent("raw").path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard rawDescriptor >= 0 else { throw Errno.current }
+    defer { close(rawDescriptor) }
+    var log = try DurableJournal(path: folder.appendingPathComponent("single.journal").path)
+    var raw = 0.0
+    var single = 0.0
+    let rounds = 10
+    for _ in 0..<rounds {
+      raw += try rawSyncLoop(descriptor: rawDescriptor, recordSize: frameSize, count: records / rounds)
+      single += try timed { for _ in 0..<(records / rounds) { try log.append(payload) } }
+    }
+
+    // Group commit: 64 records per sync.
+    var grouped = try DurableJournal(path: folder.appendingPathComponent("group.journal").path)
+    let batch = [[UInt8]](repeating: payload, count: 64)
+    let batches = max(records * 4 / 64, 1)
+    let group = try timed { for _ in 0..<batches { try grouped.append(batch: batch) } }
+    let singleRate = Double(records / rounds * rounds) / single
+    let groupRate = Double(batches * 64) / group
+
+    // Replay: open (read, check every CRC, keep every payload) against a raw
+    // sequential read of the same file.
+    let replayPath = folder.appendingPathComponent("replay.journal").path
+    do {
+      var big = try DurableJournal(path: replayPath)
+      var remaining = replayRecords
+      while remaining > 0 {
+        let count = min(remaining, 4096)
+        try big.append(batch: [[UInt8]](repeating: payload, count: count))
+        remaining -= count
+      }
+    }
+    var replayBest = Double.infinity
+    var readBest = Double.infinity
+    for _ in 0..<3 {
+      readBest = min(readBest, try timed { blackHole(FileManager.default.contents(atPath: replayPath)!.count) })
+      replayBest = min(
+        replayBest,
+        try timed {
+          let opened = try DurableJournal(path: replayPath)
+          precondition(opened.recovery.count == replayRecords)
+        })
+    }
+    let replayRate = Double(replayRecords) / replayBest
+    let readRate = Double(replayRecords) / readBest
+
+    return markdownTable(
+      ["measure", "journal", "baseline", "ratio", "goal"],
+      [
+        [
+          "per-command append + `fdatasync` (µs per record)", format(1e6 / singleRate), format(1e6 * raw / Double(records / rounds * rounds)),
+          format(single / raw, decimals: 2) + " (journal / raw write + fdatasync)",
+          "≤ 1.2",
+        ],
+        [
+          "group commit, 64 per sync (records/s)", format(groupRate, decimals: 0), format(singleRate, decimals: 0),
+          format(groupRate / singleRate, decimals: 1) + "x (64 per sync / 1 per sync)", "≥ 20x",
+        ],
+        [
+          "replay on open, \(format(Double(replayRecords), decimals: 0)) records (records/s)", format(replayRate, decimals: 0),
+          format(readRate, decimals: 0), format(replayRate / readRate, decimals: 2) + " (replay / raw read)",
+          "≥ 1,000,000 records/s",
+        ],
+      ])
+  }
+
+  /// `write` + `fdatasync` of `recordSize` bytes, `count` times; seconds.
+  static func rawSyncLoop(descriptor: Int32, recordSize: Int, count: Int) throws -> Double {
+    let bytes = [UInt8](repeating: 7, count: recordSize)
+    return try timed {
+      for _ in 0..<count {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == recordSize, fdatasync(descriptor) == 0 else { throw Errno.current }
+      }
+    }
+  }
+
+  static func timed(_ body: () throws -> Void) throws -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    try body()
+    let elapsed = start.duration(to: clock.now)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}

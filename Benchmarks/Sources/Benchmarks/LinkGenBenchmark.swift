@@ -1,0 +1,98 @@
+import Foundation
+import Journal
+import LinkGenCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// linkgen on synthetic manifests of growing size, and a no-op run on the real one.
+enum LinkGenBenchmark {
+  static func run(sizes: [Int], realManifest: String?) throws -> String {
+    var rows: [[String]] = []
+    for size in sizes {
+      let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-bench-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: root) }
+      let manifest = synthetic(domains: size)
+      var files: [String: String] = [:]
+      let inMemory = try JournalBenchmark.timed { files = Generator.files(for: try ManifestDecoder.decode(manifest)) }
+      let first = try JournalBenchmark.timed {
+        _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
+      }
+      let again = try JournalBenchmark.timed {
+        _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
+      }
+      let raw = try rawCreate(files, under: root.appendingPathComponent("raw"))
+      rows.append([
+        format(Double(size), decimals: 0), format(Double(files.count), decimals: 0), format(inMemory * 1e3),
+        format(first * 1e3), format(raw * 1e3), format(first / raw, decimals: 2), format(again * 1e3),
+      ])
+    }
+    var text = markdownTable(
+      [
+        "domains", "files", "ms, parse + emit (memory)", "ms, first generate", "ms, baseline: mkdir + write the same files",
+        "ratio", "ms, no-op rerun",
+      ], rows)
+    if let realManifest {
+      let workspace = Workspace(manifestPath: realManifest, root: nil)
+      var best = Double.infinity
+      for _ in 0..<5 {
+        best = min(
+          best,
+          try JournalBenchmark.timed {
+            _ = try GeneratedTree(root: workspace.root).apply(Generator.files(for: try workspace.loadManifest()))
+          })
+      }
+      text += "\n\nNo-op `generate` on the real manifest (best of 5): \(format(best * 1e3, decimals: 2)) ms (goal: under 50 ms)."
+    }
+    return text
+  }
+
+  /// The file-system floor: create the folders and write the files, nothing else.
+  static func rawCreate(_ files: [String: String], under root: URL) throws -> Double {
+    try JournalBenchmark.timed {
+      var folders: Set<String> = []
+      for (path, text) in files {
+        let target = root.appendingPathComponent(path)
+        let folder = target.deletingLastPathComponent().path
+        if folders.insert(folder).inserted {
+          try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let descriptor = open(target.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw Errno.current }
+        _ = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+      }
+    }
+  }
+
+  /// A manifest of `domains` domains: a third state slices, a third services
+  /// with a stateful and a stateless link, a third resources, and one world.
+  static func synthetic(domains: Int) -> String {
+    var lines = ["domains:"]
+    var world: [String] = []
+    var picks: [String] = []
+    for index in 0..<domains {
+      let name = "Domain\(index)"
+      world.append(name)
+      switch index % 3 {
+      case 0: lines.append("  \(name): { state: State\(index), doc: \"Slice \(index).\" }")
+      case 1:
+        lines.append("  \(name):")
+        lines.append("    service: Service\(index)")
+        lines.append("    links:")
+        lines.append("      Live: { impl: Live\(index), stores: live\(index) }")
+        lines.append("      Fake: { impl: Fake\(index), demands: { frozenNow: Date } }")
+        picks.append("\(name): Live")
+      default: lines.append("  \(name): { resource: Resource\(index) }")
+      }
+    }
+    lines.append("worlds:")
+    lines.append("  BigWorld:")
+    lines.append("    module: BigApp")
+    lines.append("    domains: [\(world.joined(separator: ", "))]")
+    lines.append("    links: { \(picks.joined(separator: ", ")) }")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+// `kiosk-bench`: every benchmark, as markdown on standard output.
+//
+//   kiosk-bench [--smoke] [--manifest codegen.yaml]
+//   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return arguments[index + 1]
+}
+
+if let letter = option("--workload") {
+  guard let variant = AccessVariant(rawValue: letter), let iterations = Int(option("--iterations") ?? "10000") else {
+    print("usage: kiosk-bench --workload a|b|c|d --iterations N")
+    exit(64)
+  }
+  blackHole(variant.run(iterations: iterations))
+  exit(0)
+}
+
+let smoke = arguments.contains("--smoke")
+let scale = smoke ? 1 : 100
+
+print("## Access cost: one workload, four ways\n")
+print("Open a tab, add three items, settle (stock consumed, a mock payment, a fixed clock), drop the tab.\n")
+let access = AccessBenchmark.run(iterations: 3_000 * scale, repeats: smoke ? 1 : 7)
+print(access.table)
+print("\nGoal: (a)/(b) at most 1.05. Measured: \(format(access.ratio, decimals: 3)).\n")
+
+print("## Snapshots\n")
+print(SnapshotBenchmark.run(sizes: smoke ? [10, 100] : [1_000, 10_000, 100_000, 1_000_000], iterations: 1_000 * scale))
+print("\nGoal: flat (1M / 1k at most 2).\n")
+
+print("## Journal\n")
+print(try JournalBenchmark.run(records: smoke ? 20 : 2_000, replayRecords: smoke ? 1_000 : 1_000_000))
+print()
+
+print("## linkgen\n")
+print(try LinkGenBenchmark.run(sizes: smoke ? [10] : [10, 100, 1_000, 10_000], realManifest: option("--manifest")))
+print("\nGoal: 1,000 domains under 0.5 s, growth linear.")

@@ -1,0 +1,1 @@
+// See CoroutineRuntimeShim.c.
