@@ -54,9 +54,11 @@ if command -v valgrind >/dev/null; then
     total() { awk '/^(summary|totals):/ {print $2; exit}' "$1"; }
     # calls=N lines that follow a cfn= naming the callee.
     calls() {
+      # Names are compressed: `fn=(id) name` or `cfn=(id) name` the first time, `(id)` after.
       awk -v pattern="$2" '
-        /^cfn=/ { name = $0; sub(/^cfn=\([0-9]+\) ?/, "", name); id = $1; sub(/^cfn=/, "", id); sub(/\).*/, ")", id)
-                  if (name != "") names[id] = name; else name = names[id]; current = name }
+        /^c?fn=\(/ { line = $0; callee = (line ~ /^cfn=/); sub(/^c?fn=/, "", line)
+                      id = line; sub(/\).*/, ")", id); name = line; sub(/^\([0-9]+\) ?/, "", name)
+                      if (name != "") names[id] = name; if (callee) current = names[id] }
         /^calls=/ { split($0, parts, /[= ]/); if (current ~ pattern) sum += parts[2] }
         END { print sum + 0 }' "$1"
     }
@@ -91,7 +93,7 @@ incremental=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
   printf '| clean `make test` in a fresh clone (build and run every test) | %.1f |\n' "$clean"
   printf '| incremental `swift build --build-tests` after touching `Packages/Stock/Sources/Stock/StockState.swift` | %.1f |\n' "$incremental"
   echo
-  echo "Result of that \`make test\`: $(tail -1 "$tmp/clean-test.log")."
+  echo "Result of that \`make test\`: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/clean-test.log" | tail -1)."
 } >> "$tmp/report.md"
 
 cp "$tmp/report.md" "$out"

@@ -3,7 +3,8 @@ enum WorldEmitter {
 
   static func file(for world: World, in manifest: Manifest) -> String {
     var out = SourceWriter()
-    let domains = world.domains.compactMap(manifest.domain(named:))
+    let byName = Dictionary(manifest.domains.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let domains = world.domains.compactMap { byName[$0] }
     out.imports(domains.map(\.name))
     out.doc(world.doc)
     if world.doc != nil { out.line("///") }

@@ -123,11 +123,18 @@ private struct EventReader {
 
 /// Folds events into nodes, checking the manifest-level rules libyaml does not.
 private struct TreeBuilder {
-  private enum Frame {
-    case mapping(
-      entries: [YAMLEntry], pendingKey: (String, SourceLocation)?, start: SourceLocation,
-      seen: [String: SourceLocation], lastLine: Int)
-    case sequence(items: [YAMLNode], start: SourceLocation, lastLine: Int)
+  /// An open collection. Mutated in place through `stack[last]`, so adding a
+  /// child never copies the children already read (a 10,000-domain manifest
+  /// stays linear).
+  private struct Frame {
+    var isMapping: Bool
+    var start: SourceLocation
+    var lastLine: Int
+    var entries: [YAMLEntry] = []
+    var items: [YAMLNode] = []
+    /// The key read, waiting for its value; `nil` key text drops the value.
+    var pendingKey: (text: String?, location: SourceLocation)?
+    var seen: [String: SourceLocation] = [:]
   }
 
   private var stack: [Frame] = []
@@ -152,29 +159,23 @@ private struct TreeBuilder {
         diagnostics.append(Diagnostic("anchors and tags are not supported in the manifest", at: event.start))
       }
       push(.scalar(text, isPlain: isPlain, YAMLSpan(start: event.start, lastLine: lastContentLine(event))))
-    case .sequenceStart(let hasAnchorOrTag, _):
+    case .sequenceStart(let hasAnchorOrTag, _), .mappingStart(let hasAnchorOrTag, _):
       if hasAnchorOrTag {
         diagnostics.append(Diagnostic("anchors and tags are not supported in the manifest", at: event.start))
       }
-      stack.append(.sequence(items: [], start: event.start, lastLine: event.start.line))
-    case .mappingStart(let hasAnchorOrTag, _):
-      if hasAnchorOrTag {
-        diagnostics.append(Diagnostic("anchors and tags are not supported in the manifest", at: event.start))
-      }
-      stack.append(.mapping(entries: [], pendingKey: nil, start: event.start, seen: [:], lastLine: event.start.line))
-    case .sequenceEnd:
-      guard case .sequence(let items, let start, let lastLine)? = stack.popLast() else { return }
-      push(.sequence(items, YAMLSpan(start: start, lastLine: max(lastLine, flowEndLine(event)))))
-    case .mappingEnd:
-      guard case .mapping(let entries, _, let start, _, let lastLine)? = stack.popLast() else { return }
-      push(.mapping(entries, YAMLSpan(start: start, lastLine: max(lastLine, flowEndLine(event)))))
+      var isMapping = false
+      if case .mappingStart = event.kind { isMapping = true }
+      stack.append(Frame(isMapping: isMapping, start: event.start, lastLine: event.start.line))
+    case .sequenceEnd, .mappingEnd:
+      guard let frame = stack.popLast() else { return }
+      let span = YAMLSpan(start: frame.start, lastLine: max(frame.lastLine, flowEndLine(event)))
+      push(frame.isMapping ? .mapping(frame.entries, span) : .sequence(frame.items, span))
     }
   }
 
   /// A block collection's end event sits on the next token's line; only a flow
   /// collection's closing bracket is content.
   private func flowEndLine(_ event: Event) -> Int {
-    // Flow ends finish right after their bracket, so the end column is > 1.
     event.end.column > 1 && event.start.line == event.end.line ? event.end.line : 0
   }
 
@@ -186,43 +187,38 @@ private struct TreeBuilder {
   /// Leaves out the value being read (an alias), key and all, so that it causes
   /// no second error downstream.
   private mutating func dropPendingValue() {
-    guard case .mapping(let entries, .some, let start, let seen, let lastLine)? = stack.last else { return }
-    stack[stack.count - 1] = .mapping(entries: entries, pendingKey: nil, start: start, seen: seen, lastLine: lastLine)
+    guard !stack.isEmpty, stack[stack.count - 1].pendingKey != nil else { return }
+    stack[stack.count - 1].pendingKey = nil
   }
 
   private mutating func push(_ node: YAMLNode) {
-    guard let top = stack.popLast() else {
+    guard !stack.isEmpty else {
       document = node
       return
     }
-    switch top {
-    case .sequence(var items, let start, let lastLine):
-      items.append(node)
-      stack.append(.sequence(items: items, start: start, lastLine: max(lastLine, node.span.lastLine)))
-    case .mapping(var entries, let pendingKey, let start, var seen, let lastLine):
-      let newLast = max(lastLine, node.span.lastLine)
-      if let (key, keyLocation) = pendingKey {
-        // A duplicate key was reported when it was read; its value is dropped.
-        if seen[key] == keyLocation {
-          entries.append(YAMLEntry(key: key, keyLocation: keyLocation, value: node))
-        }
-        stack.append(.mapping(entries: entries, pendingKey: nil, start: start, seen: seen, lastLine: newLast))
-        return
-      }
-      guard case .scalar(let key, _, let span) = node else {
-        diagnostics.append(Diagnostic("mapping keys must be plain text, not \(node.kindName)", at: node.location))
-        // Pending under a key that is never `seen`, so its value is dropped.
-        stack.append(
-          .mapping(entries: entries, pendingKey: ("\u{0}", node.location), start: start, seen: seen, lastLine: newLast))
-        return
-      }
-      if let first = seen[key] {
-        diagnostics.append(Diagnostic("duplicate key '\(key)' (first defined at \(first))", at: span.start))
-      } else {
-        seen[key] = span.start
-      }
-      stack.append(
-        .mapping(entries: entries, pendingKey: (key, span.start), start: start, seen: seen, lastLine: newLast))
+    let top = stack.count - 1
+    stack[top].lastLine = max(stack[top].lastLine, node.span.lastLine)
+    guard stack[top].isMapping else {
+      stack[top].items.append(node)
+      return
+    }
+    if let (key, keyLocation) = stack[top].pendingKey {
+      // A duplicate or non-text key was reported when it was read; its value is dropped.
+      if let key { stack[top].entries.append(YAMLEntry(key: key, keyLocation: keyLocation, value: node)) }
+      stack[top].pendingKey = nil
+      return
+    }
+    guard case .scalar(let key, _, let span) = node else {
+      diagnostics.append(Diagnostic("mapping keys must be plain text, not \(node.kindName)", at: node.location))
+      stack[top].pendingKey = (nil, node.location)
+      return
+    }
+    if let first = stack[top].seen[key] {
+      diagnostics.append(Diagnostic("duplicate key '\(key)' (first defined at \(first))", at: span.start))
+      stack[top].pendingKey = (nil, span.start)
+    } else {
+      stack[top].seen[key] = span.start
+      stack[top].pendingKey = (key, span.start)
     }
   }
 }
