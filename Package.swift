@@ -35,6 +35,17 @@ let domainPackages: [DomainPackage] = [
 
 let kioskDomains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
 
+/// Test-support libraries linkgen generates for services marked `mock: true`:
+/// a recording mock, a closure witness and their links.
+let testingLibraries: [Target] = ["Payment", "Clock"].map { domain in
+  Target.target(
+    name: "\(domain)Testing",
+    dependencies: [.target(name: domain)],
+    path: "Packages/\(domain)/Sources/\(domain)Testing",
+    swiftSettings: features
+  )
+}
+
 let domainTargets: [Target] = domainPackages.flatMap { domain in
   [
     Target.target(
@@ -60,7 +71,7 @@ let package = Package(
     .executable(name: "linkgen", targets: ["linkgen"]),
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
   ],
-  targets: domainTargets + [
+  targets: domainTargets + testingLibraries + [
     // The composition root.
     .target(name: "CoroutineRuntimeShim", path: "Packages/KioskApp/Sources/CoroutineRuntimeShim"),
     .target(
@@ -93,7 +104,7 @@ let package = Package(
     // Cross-package tests: the generated TestWorld and the seed's tests.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "PaymentTesting", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
       path: "Tests/IntegrationTests",
       swiftSettings: features
     ),

@@ -14,9 +14,14 @@ let features: [SwiftSetting] = [
 let package = Package(
   name: "Clock",
   platforms: [.macOS(.v15)],
-  products: [.library(name: "Clock", targets: ["Clock"])],
+  products: [
+    .library(name: "Clock", targets: ["Clock"]),
+    // The generated recording mock and closure witness, for tests.
+    .library(name: "ClockTesting", targets: ["ClockTesting"]),
+  ],
   targets: [
     .target(name: "Clock", dependencies: [], swiftSettings: features),
+    .target(name: "ClockTesting", dependencies: ["Clock"], swiftSettings: features),
     .testTarget(name: "ClockTests", dependencies: ["Clock"], swiftSettings: features),
   ],
   swiftLanguageModes: [.v6]

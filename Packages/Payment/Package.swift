@@ -14,9 +14,14 @@ let features: [SwiftSetting] = [
 let package = Package(
   name: "Payment",
   platforms: [.macOS(.v15)],
-  products: [.library(name: "Payment", targets: ["Payment"])],
+  products: [
+    .library(name: "Payment", targets: ["Payment"]),
+    // The generated recording mock and closure witness, for tests.
+    .library(name: "PaymentTesting", targets: ["PaymentTesting"]),
+  ],
   targets: [
     .target(name: "Payment", dependencies: [], swiftSettings: features),
+    .target(name: "PaymentTesting", dependencies: ["Payment"], swiftSettings: features),
     .testTarget(name: "PaymentTests", dependencies: ["Payment"], swiftSettings: features),
   ],
   swiftLanguageModes: [.v6]

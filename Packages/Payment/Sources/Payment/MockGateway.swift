@@ -9,6 +9,9 @@ public struct MockGateway: PaymentGateway, Sendable {
   /// Always `mock_ok`.
   public mutating func charge(_ amount: Decimal) throws(PaymentError) -> String { "mock_ok" }
 
+  /// Always true.
+  public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool { true }
+
   /// Always `mock_refund`.
   public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String { "mock_refund" }
 }

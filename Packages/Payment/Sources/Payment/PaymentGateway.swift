@@ -8,6 +8,11 @@ public protocol PaymentGateway: ~Copyable {
 
   /// Gives back `amount` of the charge `reference`; returns the refund's reference.
   mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String
+
+  /// Asks the processor whether `amount` could be charged now, without charging it.
+  /// `async`: a real processor answers over the network, outside the world (see
+  /// `KioskShell`), and the answer re-enters as a plain value.
+  func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool
 }
 
 /// Why a charge did not go through.

@@ -32,6 +32,11 @@ public struct StripeGateway: PaymentGateway, ~Copyable {
     return "ch_\(sessionToken)_\(nonce)"
   }
 
+  /// Whether `charge(amount)` would be approved: within the limit and not negative.
+  public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool {
+    amount >= 0 && amount <= limit
+  }
+
   /// Advances the nonce and returns `re_<session>_<nonce>`; declines references
   /// that are not charges.
   public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {

@@ -23,6 +23,8 @@ struct DecliningGateway: PaymentGateway {
   mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
     throw .declined(reason: "card refused")
   }
+
+  func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool { false }
 }
 
 /// The same world with a declining gateway in place of the link: substitution

@@ -166,6 +166,33 @@ let badManifests: [BadManifest] = [
       "2:9: error: anchors and tags are not supported in the manifest",
       "3:10: error: aliases are not supported in the manifest",
     ]),
+  BadManifest(
+    name: "requirements linkgen cannot mock",
+    yaml: """
+      domains:
+        Codec:
+          service: Codec
+          mock: true
+          links: { Witness: { impl: MyWitness }, Live: { impl: LiveCodec } }
+          requirements:
+            decode<T>: { returns: T }
+            encode: { parameters: ["value Int"], thrws: true }
+            observe: { parameters: ["_ handler: (Int) -> Void"] }
+        Other:
+          service: Other
+          mock: true
+          links: { Live: { impl: LiveOther } }
+
+      """,
+    errors: [
+      "5:14: error: link name 'Witness' is reserved for the generated test double of a mocked service",
+      "7:7: error: requirement 'decode<T>' of domain 'Codec' is generic: linkgen cannot mock generic requirements; "
+        + "declare one requirement per concrete type instead",
+      "8:30: error: parameter 'value Int' must read 'label name: Type' or 'name: Type'",
+      "8:44: error: unknown key 'thrws' in requirement 'encode' of domain 'Codec'; did you mean 'throws'?",
+      "9:31: error: parameter '_ handler: (Int) -> Void' cannot be mocked: closure and inout parameters are not supported",
+      "12:5: error: missing required key 'requirements' in domain 'Other': a mock is generated from the declared requirements",
+    ]),
 ]
 
 @Test(arguments: badManifests)

@@ -42,3 +42,19 @@ import Testing
   let second = Generator.files(for: try ManifestDecoder.decode(Manifests.worldReordered))
   #expect(first == second)
 }
+
+@Test func aMockedServiceGetsAMockAWitnessTheirLinksAndARequirementCheck() throws {
+  let files = Generator.files(for: try ManifestDecoder.decode(Manifests.mocked))
+  #expect(
+    files.keys.sorted() == [
+      "Generated/Clock/HasClock.swift", "Generated/Clock/KioskClock+Requirements.swift",
+      "Generated/Clock/LinkSystemClock.swift", "Generated/ClockTesting/KioskClockMock.swift",
+      "Generated/ClockTesting/KioskClockWitness.swift", "Generated/ClockTesting/LinkRecordingClock.swift",
+      "Generated/ClockTesting/LinkWitnessClock.swift", "Generated/Payment/HasPayment.swift",
+      "Generated/Payment/LinkMockPayment.swift", "Generated/Payment/PaymentGateway+Requirements.swift",
+      "Generated/PaymentTesting/LinkRecordingPayment.swift", "Generated/PaymentTesting/LinkWitnessPayment.swift",
+      "Generated/PaymentTesting/PaymentGatewayMock.swift", "Generated/PaymentTesting/PaymentGatewayWitness.swift",
+      "Generated/ProbeTests/ProbeWorld+Links.swift",
+    ])
+  try expectGolden(files, folder: "mock")
+}

@@ -11,9 +11,18 @@ public enum Generator {
       let folder = "\(outputFolder)/\(domain.name)"
       files["\(folder)/\(domain.readCapability).swift"] = CapabilityEmitter.file(for: domain)
       if case .service(let service) = domain.kind {
+        let testing = "\(outputFolder)/\(domain.testingModule)"
         for link in service.links {
-          files["\(folder)/\(LinkEmitter.protocolName(link, of: domain)).swift"] =
+          files["\(link.isTestDouble ? testing : folder)/\(LinkEmitter.protocolName(link, of: domain)).swift"] =
             LinkEmitter.file(for: link, of: domain, service: service)
+        }
+        if !service.requirements.isEmpty {
+          files["\(folder)/\(service.protocolName)+Requirements.swift"] =
+            RequirementCheckEmitter.file(for: domain, service: service)
+        }
+        if service.isMocked {
+          files["\(testing)/\(service.mockType).swift"] = MockEmitter.file(for: domain, service: service)
+          files["\(testing)/\(service.witnessType).swift"] = WitnessEmitter.file(for: domain, service: service)
         }
       }
     }

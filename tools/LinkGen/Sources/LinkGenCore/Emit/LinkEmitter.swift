@@ -6,7 +6,8 @@ enum LinkEmitter {
 
   static func file(for link: Link, of domain: Domain, service: Service) -> String {
     var out = SourceWriter()
-    if !link.demands.isEmpty { out.imports(["Foundation"]) }
+    // A test double's link lives in the testing module, which imports the domain.
+    out.imports((link.demands.isEmpty ? [] : ["Foundation"]) + (link.isTestDouble ? [domain.name] : []))
     let name = protocolName(link, of: domain)
     let implType = CapabilityEmitter.implType(domain)
     out.doc(link.doc)

@@ -5,7 +5,15 @@ enum WorldEmitter {
     var out = SourceWriter()
     let byName = Dictionary(manifest.domains.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     let domains = world.domains.compactMap { byName[$0] }
-    out.imports(domains.map(\.name))
+    var modules = domains.map(\.name)
+    for domain in domains {
+      if case .service(let service) = domain.kind,
+        service.links.contains(where: { $0.name == world.links[domain.name] && $0.isTestDouble })
+      {
+        modules.append(domain.testingModule)
+      }
+    }
+    out.imports(modules)
     out.doc(world.doc)
     if world.doc != nil { out.line("///") }
     out.line("/// The link map of `\(world.name)`: every capability it grants and every implementation it picks.")

@@ -51,6 +51,8 @@ public struct Domain: Equatable, Sendable {
   public var readCapability: String { "Has\(name)" }
   /// `HasMutableMenu`.
   public var writeCapability: String { "HasMutable\(name)" }
+  /// `PaymentTesting`: the module of a mocked service's test doubles.
+  public var testingModule: String { "\(name)Testing" }
 }
 
 /// A service domain's protocol, its access and its implementations.
@@ -61,15 +63,95 @@ public struct Service: Equatable, Sendable {
   public var isNoncopyable: Bool
   /// Whether generic code may only read the service, or also mutate it.
   public var access: Access
-  /// The implementations, sorted by name.
+  /// The implementations, sorted by name; with `mock: true`, also the generated
+  /// `Recording` and `Witness` links of the domain's testing module.
   public var links: [Link]
+  /// The protocol's requirements as the manifest declares them, sorted by name.
+  public var requirements: [Requirement]
+  /// Whether linkgen emits a recording mock and a closure witness.
+  public var isMocked: Bool
 
-  /// Creates a service; sorts its links.
-  public init(protocolName: String, isNoncopyable: Bool, access: Access, links: [Link]) {
+  /// Creates a service; sorts its links and requirements.
+  public init(
+    protocolName: String, isNoncopyable: Bool, access: Access, links: [Link], requirements: [Requirement] = [],
+    isMocked: Bool = false
+  ) {
     self.protocolName = protocolName
     self.isNoncopyable = isNoncopyable
     self.access = access
     self.links = links.sorted { $0.name < $1.name }
+    self.requirements = requirements.sorted { $0.name < $1.name }
+    self.isMocked = isMocked
+  }
+
+  /// `PaymentGatewayMock`.
+  public var mockType: String { "\(protocolName)Mock" }
+  /// `PaymentGatewayWitness`.
+  public var witnessType: String { "\(protocolName)Witness" }
+}
+
+/// One method of a service protocol, as declared in the manifest.
+public struct Requirement: Equatable, Sendable {
+  /// The base name, e.g. `charge`.
+  public var name: String
+  /// The parameters, in order.
+  public var parameters: [Parameter]
+  /// The result type; nil for `Void`.
+  public var returns: String?
+  /// How it throws.
+  public var throwing: Throwing
+  /// `async`.
+  public var isAsync: Bool
+  /// `mutating`.
+  public var isMutating: Bool
+
+  /// Creates a requirement.
+  public init(
+    name: String, parameters: [Parameter] = [], returns: String? = nil, throwing: Throwing = .none,
+    isAsync: Bool = false, isMutating: Bool = false
+  ) {
+    self.name = name
+    self.parameters = parameters
+    self.returns = returns
+    self.throwing = throwing
+    self.isAsync = isAsync
+    self.isMutating = isMutating
+  }
+
+  /// Whether and what a requirement throws.
+  public enum Throwing: Equatable, Sendable {
+    /// Does not throw.
+    case none
+    /// `throws`.
+    case untyped
+    /// `throws(E)`.
+    case typed(String)
+
+    /// ` throws`, ` throws(E)` or ``.
+    var clause: String {
+      switch self {
+      case .none: ""
+      case .untyped: " throws"
+      case .typed(let type): " throws(\(type))"
+      }
+    }
+  }
+}
+
+/// One parameter: `_ amount: Decimal` is label `_`, name `amount`, type `Decimal`.
+public struct Parameter: Equatable, Sendable {
+  /// The argument label, `_` for none.
+  public var label: String
+  /// The parameter name.
+  public var name: String
+  /// The type.
+  public var type: String
+
+  /// Creates a parameter.
+  public init(label: String, name: String, type: String) {
+    self.label = label
+    self.name = name
+    self.type = type
   }
 }
 
@@ -93,14 +175,21 @@ public struct Link: Equatable, Sendable {
   public var demands: [Demand]
   /// Text for the link protocol's `///` comment.
   public var doc: String?
+  /// True for the links linkgen adds to a mocked service (`Recording`,
+  /// `Witness`): they live in the domain's testing module.
+  public var isTestDouble: Bool
 
   /// Creates a link; sorts its demands.
-  public init(name: String, impl: String, stores: String? = nil, demands: [Demand] = [], doc: String? = nil) {
+  public init(
+    name: String, impl: String, stores: String? = nil, demands: [Demand] = [], doc: String? = nil,
+    isTestDouble: Bool = false
+  ) {
     self.name = name
     self.impl = impl
     self.stores = stores
     self.demands = demands.sorted { $0.name < $1.name }
     self.doc = doc
+    self.isTestDouble = isTestDouble
   }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns `codegen.yaml` text into a validated `Manifest`, collecting every error.
 public enum ManifestDecoder {
 
@@ -43,13 +45,18 @@ struct NodeReader {
   var diagnostics: [Diagnostic]
 
   static let domainKindKeys = ["state", "service", "resource"]
-  static let domainKeys = ["access", "doc", "links", "noncopyable", "property", "resource", "service", "state"]
+  static let domainKeys = [
+    "access", "doc", "links", "mock", "noncopyable", "property", "requirements", "resource", "service", "state",
+  ]
   static let keysByKind: [String: Set<String>] = [
     "state": ["doc", "property", "state"],
-    "service": ["access", "doc", "links", "noncopyable", "property", "service"],
+    "service": ["access", "doc", "links", "mock", "noncopyable", "property", "requirements", "service"],
     "resource": ["access", "doc", "property", "resource"],
   ]
   static let linkKeys = ["demands", "doc", "impl", "stores"]
+  static let requirementKeys = ["async", "mutating", "parameters", "returns", "throws"]
+  /// The links `mock: true` adds; a hand-written link may not take these names.
+  static let testDoubleLinks = ["Recording", "Witness"]
   static let worldKeys = ["doc", "domains", "links", "module"]
 
   mutating func readManifest(_ root: YAMLNode?) -> ParsedManifest? {
@@ -124,8 +131,35 @@ struct NodeReader {
       }
       let isNoncopyable = fields["noncopyable"].flatMap { bool($0, in: context) } ?? false
       let access = fields["access"].flatMap { readAccess($0, in: context, allowed: Access.allCases) } ?? Access.mutate
+      var requirements: [Requirement] = []
+      if let field = fields["requirements"] {
+        for entry in mapping(field.value, what: "'requirements' of \(context)") ?? [] {
+          if let requirement = readRequirement(entry, in: context) { requirements.append(requirement) }
+        }
+      }
+      let isMocked = fields["mock"].flatMap { bool($0, in: context) } ?? false
+      if isMocked, let mockField = fields["mock"] {
+        if fields["requirements"] == nil {
+          error(
+            "missing required key 'requirements' in \(context): a mock is generated from the declared requirements",
+            mockField.keyLocation)
+        }
+        for reserved in Self.testDoubleLinks {
+          if let location = source.linkLocations[reserved] {
+            error("link name '\(reserved)' is reserved for the generated test double of a mocked service", location)
+          }
+        }
+        links.removeAll { Self.testDoubleLinks.contains($0.name) }
+        links.append(Link(name: "Recording", impl: "\(typeName)Mock", stores: "\(property)Mock", isTestDouble: true))
+        links.append(
+          Link(name: "Witness", impl: "\(typeName)Witness", stores: "\(property)Witness", isTestDouble: true))
+        source.storesLocations["Recording"] = mockField.keyLocation
+        source.storesLocations["Witness"] = mockField.keyLocation
+      }
       source.domain.kind = .service(
-        Service(protocolName: typeName, isNoncopyable: isNoncopyable, access: access, links: links))
+        Service(
+          protocolName: typeName, isNoncopyable: isNoncopyable, access: access, links: links,
+          requirements: requirements, isMocked: isMocked))
     case "resource":
       if let field = fields["access"] { _ = readAccess(field, in: context, allowed: [.mutate]) }
       source.domain.kind = .resource(type: typeName)
@@ -165,6 +199,92 @@ struct NodeReader {
     let doc = fields["doc"].flatMap { string($0, in: context) }
     guard let impl, nameIsValid else { return nil }
     return Link(name: entry.key, impl: impl, stores: stores, demands: demands, doc: doc)
+  }
+
+  // MARK: Requirements
+
+  private mutating func readRequirement(_ entry: YAMLEntry, in domainContext: String) -> Requirement? {
+    if entry.key.contains("<") {
+      error(
+        "requirement '\(entry.key)' of \(domainContext) is generic: linkgen cannot mock generic requirements; "
+          + "declare one requirement per concrete type instead", entry.keyLocation)
+      return nil
+    }
+    let context = "requirement '\(entry.key)' of \(domainContext)"
+    let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
+    let fields: [String: YAMLEntry]
+    if entry.value.isNull {
+      fields = [:]
+    } else {
+      guard let read = self.fields(of: entry.value, allowed: Self.requirementKeys, in: context) else { return nil }
+      fields = read
+    }
+    var parameters: [Parameter] = []
+    var parametersAreValid = true
+    if let field = fields["parameters"] {
+      if case .sequence(let items, _) = field.value {
+        for item in items {
+          guard case .scalar(let text, _, _) = item, let parameter = parameter(text, at: item.location) else {
+            if case .scalar = item {
+            } else {
+              error(
+                "each parameter of \(context) must be a string like '_ amount: Decimal', not \(item.kindName)",
+                item.location)
+            }
+            parametersAreValid = false
+            continue
+          }
+          parameters.append(parameter)
+        }
+      } else {
+        error("'parameters' of \(context) must be a sequence of strings like '_ amount: Decimal'", field.value.location)
+        parametersAreValid = false
+      }
+    }
+    let returns = fields["returns"].flatMap { typeName($0, in: context) }
+    var throwing = Requirement.Throwing.none
+    if let field = fields["throws"] {
+      if case .scalar(let text, true, _) = field.value, let flag = YAMLNode.booleanValue(text) {
+        throwing = flag ? .untyped : .none
+      } else if let type = typeName(field, in: context) {
+        throwing = .typed(type)
+      }
+    }
+    let isAsync = fields["async"].flatMap { bool($0, in: context) } ?? false
+    let isMutating = fields["mutating"].flatMap { bool($0, in: context) } ?? false
+    guard nameIsValid, parametersAreValid else { return nil }
+    return Requirement(
+      name: entry.key, parameters: parameters, returns: returns, throwing: throwing, isAsync: isAsync,
+      isMutating: isMutating)
+  }
+
+  /// `_ amount: Decimal`, `amount: Decimal` or `for tab: Tab.ID`.
+  private mutating func parameter(_ text: String, at location: SourceLocation) -> Parameter? {
+    guard let colon = text.firstIndex(of: ":") else {
+      error("parameter '\(text)' must read 'label name: Type' or 'name: Type'", location)
+      return nil
+    }
+    let names = text[..<colon].split(separator: " ").map(String.init)
+    let type = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    guard (1...2).contains(names.count) else {
+      error("parameter '\(text)' must read 'label name: Type' or 'name: Type'", location)
+      return nil
+    }
+    if type.contains("->") || type.hasPrefix("@") || type.hasPrefix("inout") {
+      error("parameter '\(text)' cannot be mocked: closure and inout parameters are not supported", location)
+      return nil
+    }
+    let label = names[0]
+    let name = names.count == 2 ? names[1] : names[0]
+    if label != "_", let problem = SwiftIdentifier.problem(with: label) {
+      error(problem, location)
+      return nil
+    }
+    if let problem = SwiftIdentifier.problem(with: name) ?? SwiftIdentifier.typeProblem(with: type) {
+      error(problem, location)
+      return nil
+    }
+    return Parameter(label: label, name: name, type: type)
   }
 
   // MARK: Worlds

@@ -66,4 +66,31 @@ enum Manifests {
       Journal: { resource: WriteAheadLog }
       Menu: { state: MenuState }
     """
+
+  /// Services with `mock: true`: every requirement shape the emitters handle.
+  static let mocked = """
+    domains:
+      Payment:
+        service: PaymentGateway
+        noncopyable: true
+        mock: true
+        links: { Mock: { impl: MockGateway } }
+        requirements:
+          charge: { parameters: ["_ amount: Decimal"], returns: String, throws: PaymentError, mutating: true }
+          refund: { parameters: ["_ reference: String", "amount: Decimal"], returns: String, throws: true, mutating: true }
+          authorize: { parameters: ["_ amount: Decimal"], returns: Bool, throws: PaymentError, async: true }
+          reset:
+      Clock:
+        service: KioskClock
+        access: read
+        mock: true
+        links: { System: { impl: SystemClock } }
+        requirements:
+          now: { returns: Date }
+    worlds:
+      ProbeWorld:
+        module: ProbeTests
+        domains: [Payment, Clock]
+        links: { Payment: Witness, Clock: Recording }
+    """
 }

@@ -1,0 +1,120 @@
+import ClockTesting
+import Foundation
+import Menu
+import Payment
+import PaymentTesting
+import Stock
+import Synchronization
+import Tabs
+import Testing
+
+@Test func theRealStatefulGatewayWithAFrozenClock() throws {
+  var world = StripeTestWorld()
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  let receipt = try world.settle(tab)
+  #expect(receipt == Receipt(tab: tab, total: 4.5, chargedAt: frozen, reference: "ch_test_1"))
+  #expect(world.stripeGateway.nonce == 1)
+}
+
+@Test func theRecordingMockSeesOneChargeOfTheTotalAndOneLookAtTheClock() throws {
+  var world = RecordingWorld()
+  world.paymentMock.chargeHandler = { amount in "ch_recorded_\(amount)" }
+  world.clockMock.nowHandler = { frozen }
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  try world.add(espresso, to: tab)
+  let receipt = try world.settle(tab)
+
+  #expect(receipt.reference == "ch_recorded_7.5")
+  #expect(receipt.chargedAt == frozen)
+  #expect(world.paymentMock.chargeCallCount == 1)
+  #expect(world.paymentMock.chargeArgValues == [7.5])
+  #expect(world.paymentMock.refundCallCount == 0)
+  #expect(world.clockMock.nowCallCount == 1)
+}
+
+@Test func aMockWithoutAHandlerAnswersTheZeroAndStillRecords() async throws {
+  let mock = PaymentGatewayMock()
+  var gateway = mock
+  #expect(try gateway.refund("ch_1", amount: 2) == "")
+  #expect(try await mock.authorize(3) == false)
+  #expect(mock.refundArgValues.map(\.reference) == ["ch_1"])
+  #expect(mock.refundArgValues.map(\.amount) == [2])
+  #expect(mock.authorizeArgValues == [3])
+}
+
+@Test func overridingOneWitnessEndpointLeavesTheOthersUnimplementedButUntouched() throws {
+  var witness = PaymentGatewayWitness.unimplemented()
+  witness.endpoints.charge = { amount in "ch_witness_\(amount)" }
+  var world = WitnessWorld(paymentWitness: witness)
+  let tab = world.openTab(for: "Grace")
+  try world.add(espresso, to: tab)
+  #expect(try world.settle(tab).reference == "ch_witness_3")  // settle charges; it never refunds
+}
+
+@Test func anEndpointTheTestDidNotSetFailsTheTest() throws {
+  var world = WitnessWorld(paymentWitness: .unimplemented())
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  withKnownIssue("PaymentGatewayWitness.charge is unimplemented") {
+    _ = try world.settle(tab)
+  }
+}
+
+@Test func anAsyncEndpointThroughTheWitness() async throws {
+  var witness = PaymentGatewayWitness.unimplemented()
+  witness.endpoints.authorize = { amount in amount <= 10 }
+  #expect(try await witness.authorize(4))
+  #expect(try await !witness.authorize(11))
+}
+
+/// Collects log lines from `@Sendable` closures. (`Mutex`, not `NSLock`: this
+/// module enables CoroutineAccessors; see docs/ARCHITECTURE.md.)
+final class LogLines: Sendable {
+  private let storage = Mutex<[String]>([])
+  func append(_ line: String) { storage.withLock { $0.append(line) } }
+  var lines: [String] { storage.withLock { $0 } }
+}
+
+/// Counts calls from `@Sendable` closures.
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  func next() -> Int {
+    count.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+}
+
+@Test func decoratorsComposeAsValueToValueFunctions() throws {
+  let log = LogLines()
+  let calls = Counter()
+  var flaky = PaymentGatewayWitness.unimplemented()
+  flaky.endpoints.charge = { (amount) throws(PaymentError) -> String in
+    if calls.next() < 3 { throw .declined(reason: "timeout") }
+    return "ch_\(amount)"
+  }
+  // Log every attempt, retry up to three times, log the outcome the caller sees.
+  var witness = flaky.loggingCharge { log.append("attempt: \($0)") }.retryingCharge(attempts: 3)
+    .loggingCharge { log.append("caller: \($0)") }
+  #expect(try witness.charge(5) == "ch_5")
+  #expect(
+    log.lines == [
+      "attempt: charge(5) threw declined(reason: \"timeout\")",
+      "attempt: charge(5) threw declined(reason: \"timeout\")",
+      "attempt: charge(5) -> ch_5",
+      "caller: charge(5) -> ch_5",
+    ])
+}
+
+@Test func retryingGivesUpAfterItsAttemptsAndRethrowsTheLastError() {
+  let calls = Counter()
+  var failing = PaymentGatewayWitness.unimplemented()
+  failing.endpoints.charge = { (_) throws(PaymentError) -> String in
+    throw .declined(reason: "attempt \(calls.next())")
+  }
+  var witness = failing.retryingCharge(attempts: 2)
+  #expect(throws: PaymentError.declined(reason: "attempt 2")) { try witness.charge(1) }
+}

@@ -1,0 +1,76 @@
+/// Emits `XMock`: a recording mock in mockolo's vocabulary (`fooCallCount`,
+/// `fooArgValues`, `fooHandler`), into the domain's testing module.
+enum MockEmitter {
+
+  static func file(for domain: Domain, service: Service) -> String {
+    var out = SourceWriter()
+    out.imports(["Foundation", domain.name, "Synchronization"])
+    let mock = service.mockType
+    out.line("/// A recording mock of `\(service.protocolName)`: counts calls, keeps their arguments, and")
+    out.line("/// answers with the handler a test sets (or the result type's zero when none is set).")
+    out.line("///")
+    out.line("/// A class, so the world that stores it (`Link\("Recording")\(domain.name)`) and the test read one")
+    out.line("/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.")
+    out.block("public final class \(mock): \(service.protocolName), @unchecked Sendable") { out in
+      out.line("/// Everything the mock records.")
+      out.block("private struct State") { out in
+        for requirement in service.requirements {
+          out.line("var \(requirement.name)CallCount = 0")
+          if !requirement.parameters.isEmpty {
+            out.line("var \(requirement.name)ArgValues: [\(requirement.argumentValueType)] = []")
+          }
+          out.line("var \(requirement.name)Handler: (\(requirement.closureType))?")
+        }
+      }
+      out.line()
+      out.line("private let state = Mutex(State())")
+      out.line()
+      out.line("/// A mock with no handlers set.")
+      out.line("public init() {}")
+      for requirement in service.requirements {
+        emit(requirement, mockName: mock, into: &out)
+      }
+    }
+    return out.text
+  }
+
+  private static func emit(_ requirement: Requirement, mockName: String, into out: inout SourceWriter) {
+    let name = requirement.name
+    out.line()
+    out.line("/// How many times `\(name)` was called.")
+    out.line("public var \(name)CallCount: Int { state.withLock { $0.\(name)CallCount } }")
+    if !requirement.parameters.isEmpty {
+      out.line()
+      out.line("/// The arguments of each `\(name)` call, oldest first.")
+      out.line(
+        "public var \(name)ArgValues: [\(requirement.argumentValueType)] { state.withLock { $0.\(name)ArgValues } }")
+    }
+    out.line()
+    out.line("/// What `\(name)` does; unset, it returns the result type's zero.")
+    out.block("public var \(name)Handler: (\(requirement.closureType))?") { out in
+      out.line("get { state.withLock { $0.\(name)Handler } }")
+      out.line("set { state.withLock { $0.\(name)Handler = newValue } }")
+    }
+    out.line()
+    out.line("/// Records the call, then runs `\(name)Handler`.")
+    out.block("public func \(requirement.declaration)") { out in
+      out.line("let handler = state.withLock { state in")
+      out.line("  state.\(name)CallCount += 1")
+      if !requirement.parameters.isEmpty { out.line("  state.\(name)ArgValues.append(\(requirement.argumentValue))") }
+      out.line("  return state.\(name)Handler")
+      out.line("}")
+      let call = "\(requirement.callPrefix)handler(\(requirement.argumentNames))"
+      if requirement.returns == nil {
+        out.line("if let handler { \(call) }")
+      } else {
+        out.line("if let handler { return \(call) }")
+        if let zero = requirement.defaultValue {
+          out.line("return \(zero)")
+        } else {
+          out.line(
+            "fatalError(\"\(mockName).\(name) needs \(name)Handler: '\(requirement.returns!)' has no default value\")")
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/// Emits `XWitness`: the service as a struct of closures, one `var` per
+/// requirement, with `.unimplemented` and per-endpoint decorators.
+enum WitnessEmitter {
+
+  static func file(for domain: Domain, service: Service) -> String {
+    var out = SourceWriter()
+    out.imports(["Foundation", domain.name, "Testing"])
+    let witness = service.witnessType
+    out.line("/// `\(service.protocolName)` as a value: one closure per requirement, in `endpoints`. Replace")
+    out.line("/// one endpoint by assigning it; wrap one with a decorator (`logging…`, `retrying…`), which")
+    out.line("/// returns a new witness, so decorators compose as plain functions. `.unimplemented()` fails")
+    out.line("/// the running test on any endpoint the test did not set.")
+    out.block("public struct \(witness): \(service.protocolName), Sendable") { out in
+      out.line("/// One closure per requirement. (A nested struct, so `now` the closure and `now()` the")
+      out.line("/// requirement can share a name.)")
+      out.block("public struct Endpoints: Sendable") { out in
+        for requirement in service.requirements {
+          out.line("/// The `\(requirement.name)` endpoint.")
+          out.line("public var \(requirement.name): \(requirement.closureType)")
+        }
+      }
+      out.line()
+      out.line("/// The closures the requirements call; assign one to replace it.")
+      out.line("public var endpoints: Endpoints")
+      out.line()
+      out.line("/// A witness from one closure per endpoint.")
+      out.line("public init(")
+      for (index, requirement) in service.requirements.enumerated() {
+        let comma = index == service.requirements.count - 1 ? "" : ","
+        out.line("  \(requirement.name): @escaping \(requirement.closureType)\(comma)")
+      }
+      out.block(")") { out in
+        let arguments = service.requirements.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
+        out.line("endpoints = Endpoints(\(arguments))")
+      }
+      for requirement in service.requirements {
+        out.line()
+        out.line("/// Calls the `\(requirement.name)` endpoint.")
+        let modifier = requirement.isMutating ? "mutating " : ""
+        out.block("public \(modifier)func \(requirement.declaration)") { out in
+          let call = "\(requirement.callPrefix)endpoints.\(requirement.name)(\(requirement.argumentNames))"
+          out.line("\(requirement.returns == nil ? "" : "return ")\(call)")
+        }
+      }
+      out.line()
+      emitUnimplemented(service, witness: witness, into: &out)
+      for requirement in service.requirements {
+        out.line()
+        emitLogging(requirement, into: &out)
+        if requirement.throwing != .none {
+          out.line()
+          emitRetrying(requirement, into: &out)
+        }
+      }
+    }
+    return out.text
+  }
+
+  /// `{ (amount) throws(PaymentError) -> String in`.
+  private static func closureHead(_ requirement: Requirement) -> String {
+    "{ (\(requirement.argumentNames))\(requirement.effects) -> \(requirement.returns ?? "Void") in"
+  }
+
+  private static func emitUnimplemented(_ service: Service, witness: String, into out: inout SourceWriter) {
+    out.line("/// A witness whose every endpoint records a test failure, pinned to the line that")
+    out.line("/// created it, and returns the result type's zero. Assign the endpoints the test uses.")
+    out.line("public static func unimplemented(")
+    out.line("  fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column")
+    out.block(") -> Self") { out in
+      out.line("let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)")
+      out.line("return Self(")
+      for (index, requirement) in service.requirements.enumerated() {
+        let ignored = "(" + requirement.parameters.map { _ in "_" }.joined(separator: ", ") + ")"
+        let head = "{ \(ignored)\(requirement.effects) -> \(requirement.returns ?? "Void") in"
+        out.line("  \(requirement.name): \(head)")
+        out.line("    Issue.record(")
+        out.line(
+          "      \"\(witness).\(requirement.name) is unimplemented: assign it in this test\", sourceLocation: location)"
+        )
+        if let zero = requirement.defaultValue {
+          if requirement.returns != nil { out.line("    return \(zero)") }
+        } else {
+          out.line(
+            "    fatalError(\"\(witness).\(requirement.name) is unimplemented and '\(requirement.returns!)' has no default\")"
+          )
+        }
+        out.line("  }\(index == service.requirements.count - 1 ? "" : ",")")
+      }
+      out.line(")")
+    }
+  }
+
+  private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
+
+  private static func emitLogging(_ requirement: Requirement, into out: inout SourceWriter) {
+    let name = requirement.name
+    let arguments = requirement.parameters.map { "\\(\($0.name))" }.joined(separator: ", ")
+    out.line("/// This witness with `\(name)` logging each call and its outcome to `log`.")
+    out.block("public func logging\(capitalized(name))(to log: @escaping @Sendable (String) -> Void) -> Self") { out in
+      out.line("var copy = self")
+      out.line("let original = endpoints.\(name)")
+      out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
+      let call = "\(requirement.callPrefix)original(\(requirement.argumentNames))"
+      if requirement.throwing == .none {
+        out.line("  let result = \(call)")
+        out.line("  log(\"\(name)(\(arguments)) -> \\(result)\")")
+        out.line("  return result")
+      } else {
+        out.line("  do\(typedDo(requirement)) {")
+        out.line("    let result = \(call)")
+        out.line("    log(\"\(name)(\(arguments)) -> \\(result)\")")
+        out.line("    return result")
+        out.line("  } catch {")
+        out.line("    log(\"\(name)(\(arguments)) threw \\(error)\")")
+        out.line("    throw error")
+        out.line("  }")
+      }
+      out.line("}")
+      out.line("return copy")
+    }
+  }
+
+  private static func emitRetrying(_ requirement: Requirement, into out: inout SourceWriter) {
+    let name = requirement.name
+    out.line("/// This witness with `\(name)` tried up to `attempts` times while it throws; the last")
+    out.line("/// error is rethrown.")
+    out.block("public func retrying\(capitalized(name))(attempts: Int) -> Self") { out in
+      out.line("precondition(attempts >= 1, \"retrying\(capitalized(name)) needs at least one attempt\")")
+      out.line("var copy = self")
+      out.line("let original = endpoints.\(name)")
+      out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
+      out.line("  var attempt = 1")
+      out.line("  while true {")
+      out.line("    do\(typedDo(requirement)) {")
+      out.line("      return \(requirement.callPrefix)original(\(requirement.argumentNames))")
+      out.line("    } catch {")
+      out.line("      if attempt >= attempts { throw error }")
+      out.line("      attempt += 1")
+      out.line("    }")
+      out.line("  }")
+      out.line("}")
+      out.line("return copy")
+    }
+  }
+
+  /// ` throws(E)` after `do` for a typed-throws endpoint, so `error` keeps its type.
+  private static func typedDo(_ requirement: Requirement) -> String {
+    if case .typed(let type) = requirement.throwing { return " throws(\(type))" }
+    return ""
+  }
+}
