@@ -130,3 +130,75 @@ func theScaffoldedPackageBuildsAndPassesItsOwnTest(kind: ScaffoldKind) throws {
   #expect(process.terminationStatus == 0, "\(text)")
   #expect(text.contains("passed after"))
 }
+
+/// A service whose hand-written protocol drifts from codegen.yaml must not
+/// compile: the generated requirement check (manifest → protocol) and the
+/// generated mock and witness (protocol → manifest) catch both directions.
+@Test(arguments: [
+  ("mutating func charge(_ amount: Int) -> Int", "KioskProbe+Requirements.swift"),
+  ("mutating func charge(_ amount: Int) -> String\n  func refund() -> Bool", "does not conform"),
+])
+func aProtocolThatDriftsFromTheManifestDoesNotCompile(protocolBody: String, expected: String) throws {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    """
+    domains:
+      Probe:
+        service: KioskProbe
+        mock: true
+        links: { Live: { impl: LiveProbe } }
+        requirements:
+          charge: { parameters: ["_ amount: Int"], returns: String, mutating: true }
+
+    """)
+  #expect(root.run(["generate"]).0 == .success)
+  try root.write(
+    "Package.swift",
+    """
+    // swift-tools-version: 6.2
+    import PackageDescription
+    let features: [SwiftSetting] = [.enableExperimentalFeature("CoroutineAccessors")]
+    let package = Package(
+      name: "Probe",
+      platforms: [.macOS(.v15)],
+      targets: [
+        .target(name: "Probe", swiftSettings: features),
+        .target(name: "ProbeTesting", dependencies: ["Probe"], swiftSettings: features),
+      ]
+    )
+
+    """)
+  try root.write(
+    "Sources/Probe/Probe.swift",
+    """
+    public protocol KioskProbe {
+      \(protocolBody)
+    }
+    public struct LiveProbe: KioskProbe {
+      public init() {}
+      public mutating func charge(_ amount: Int) -> String { "" }
+      public mutating func charge(_ amount: Int) -> Int { 0 }
+      public func refund() -> Bool { true }
+    }
+
+    """)
+  for (module, folder) in [("Probe", "Probe"), ("ProbeTesting", "ProbeTesting")] {
+    try FileManager.default.createDirectory(
+      at: root.url.appendingPathComponent("Sources/\(module)"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: root.url.appendingPathComponent("Sources/\(module)/Generated").path,
+      withDestinationPath: "../../Generated/\(folder)")
+  }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["swift", "build", "--package-path", root.url.path]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  #expect(process.terminationStatus != 0, "the drift compiled:\n\(text)")
+  #expect(text.contains(expected), "\(text)")
+}
