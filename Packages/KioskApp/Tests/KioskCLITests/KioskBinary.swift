@@ -30,6 +30,21 @@ struct KioskBinary {
     try run(["--journal", journal] + arguments, input: input, environment: environment)
   }
 
+  /// Starts `kiosk shell` on the journal and leaves it running; returns the
+  /// process and the pipes to its standard input and output.
+  func startShell() throws -> (Process, input: Pipe, output: Pipe) {
+    let process = Process()
+    process.executableURL = Self.url
+    process.arguments = ["--journal", journal, "shell"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = Pipe()
+    try process.run()
+    return (process, input, output)
+  }
+
   func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = Self.url

@@ -145,14 +145,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let kiosk = KioskBinary(journal: journal.path)
   _ = try kiosk("open", "Ada")
   // A shell holds the journal while it waits for input.
-  let holder = Process()
-  holder.executableURL = KioskBinary.url
-  holder.arguments = ["--journal", journal.path, "shell"]
-  let input = Pipe()
-  let output = Pipe()
-  holder.standardInput = input
-  holder.standardOutput = output
-  try holder.run()
+  let (holder, input, output) = try kiosk.startShell()
   try input.fileHandleForWriting.write(contentsOf: Data("board\n".utf8))
   _ = output.fileHandleForReading.availableData  // its answer: it has the lock now
   let before = journal.bytes
@@ -211,15 +204,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   var interrupted = 0
   let rounds = 25
   for round in 1...rounds {
-    let process = Process()
-    process.executableURL = KioskBinary.url
-    process.arguments = ["--journal", journal.path, "shell"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = Pipe()
-    try process.run()
+    let (process, input, output) = try kiosk.startShell()
     try input.fileHandleForWriting.write(contentsOf: Data(String(repeating: "restock cup 1\n", count: 300).utf8))
     usleep(UInt32.random(in: 2_000...40_000))
     kill(process.processIdentifier, SIGKILL)

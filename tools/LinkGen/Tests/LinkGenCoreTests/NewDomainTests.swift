@@ -118,16 +118,8 @@ func theScaffoldedPackageBuildsAndPassesItsOwnTest(kind: ScaffoldKind) throws {
   let root = try TemporaryRoot()
   try root.write("codegen.yaml", commentedManifest)
   #expect(root.run(["new-domain", "Loyalty", "--kind", kind.rawValue]).0 == .success)
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["swift", "test", "--package-path", root.url.appendingPathComponent("Packages/Loyalty").path]
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  #expect(process.terminationStatus == 0, "\(text)")
+  let (status, text) = try swift(["test", "--package-path", root.url.appendingPathComponent("Packages/Loyalty").path])
+  #expect(status == 0, "\(text)")
   #expect(text.contains("passed after"))
 }
 
@@ -190,15 +182,21 @@ func aProtocolThatDriftsFromTheManifestDoesNotCompile(protocolBody: String, expe
       atPath: root.url.appendingPathComponent("Sources/\(module)/Generated").path,
       withDestinationPath: "../../Generated/\(folder)")
   }
+  let (status, text) = try swift(["build", "--package-path", root.url.path])
+  #expect(status != 0, "the drift compiled:\n\(text)")
+  #expect(text.contains(expected), "\(text)")
+}
+
+/// Runs the toolchain's `swift` with `arguments`; returns its status and combined output.
+func swift(_ arguments: [String]) throws -> (Int32, String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["swift", "build", "--package-path", root.url.path]
+  process.arguments = ["swift"] + arguments
   let output = Pipe()
   process.standardOutput = output
   process.standardError = output
   try process.run()
   let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   process.waitUntilExit()
-  #expect(process.terminationStatus != 0, "the drift compiled:\n\(text)")
-  #expect(text.contains(expected), "\(text)")
+  return (process.terminationStatus, text)
 }
