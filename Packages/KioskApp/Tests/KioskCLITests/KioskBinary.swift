@@ -45,9 +45,11 @@ struct KioskBinary {
     return (process, input, output)
   }
 
-  func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Run {
+  func run(
+    executable: URL = KioskBinary.url, _ arguments: [String], input: String = "", environment: [String: String] = [:]
+  ) throws -> Run {
     let process = Process()
-    process.executableURL = Self.url
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let stdin = Pipe()

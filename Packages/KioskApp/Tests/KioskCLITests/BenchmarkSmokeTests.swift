@@ -1,0 +1,16 @@
+import Foundation
+import Testing
+
+/// `make test` runs no benchmark; it checks that the benchmark binary builds and
+/// that one tiny iteration of each benchmark runs and reports.
+@Test func theBenchmarksRunOneTinyIteration() throws {
+  let bench = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-bench")
+  let run = try KioskBinary(journal: "").run(executable: bench, ["--smoke"])
+  #expect(run.status == 0, "\(run.errors)")
+  for section in ["## Access cost: one workload, four ways", "## Snapshots", "## Journal", "## linkgen"] {
+    #expect(run.output.contains(section), "\(section)")
+  }
+  #expect(run.output.contains("| (a) generic capabilities, `BenchWorld` |"))
+  let workload = try KioskBinary(journal: "").run(executable: bench, ["--workload", "a", "--iterations", "10"])
+  #expect(workload.status == 0)
+}
