@@ -15,7 +15,7 @@ FORMAT_FLAGS := --enable-experimental-feature CoroutineAccessors
 FORMAT_PATHS := Package.swift Packages Tests tools Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build test run domain linkgen bench
+.PHONY: help setup generate check lint format build standalone test run domain linkgen bench
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -55,6 +55,13 @@ ifdef PKG
 else
 	$(SWIFT) build --build-tests
 endif
+
+standalone: setup ## Build every package on its own manifest, as its users would (CI runs this).
+	@for dir in Packages/*/ tools/*/; do \
+	  printf '%-22s ' "$$dir"; \
+	  $(SWIFT) build --package-path $$dir > .build/standalone.log 2>&1 || { echo failed; cat .build/standalone.log; exit 1; }; \
+	  echo ok; \
+	done
 
 test: setup ## Run every package's tests in one build; ends with one total line.
 	@mkdir -p .build

@@ -28,7 +28,7 @@ let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Stock", uses: ["Menu"]),
   DomainPackage(name: "Payment", uses: []),
   DomainPackage(name: "Clock", uses: []),
-  DomainPackage(name: "Journal", uses: []),
+  DomainPackage(name: "Journal", uses: ["JournalIO"]),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
@@ -72,6 +72,9 @@ let package = Package(
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
   ],
   targets: domainTargets + testingLibraries + [
+    // The journal's system calls: a service domain of its own, linked by the
+    // journal's environment (docs/journal.md).
+    .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO", swiftSettings: features),
     // The composition root.
     .target(name: "CoroutineRuntimeShim", path: "Packages/KioskApp/Sources/CoroutineRuntimeShim"),
     .target(
@@ -111,7 +114,7 @@ let package = Package(
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["KioskApp", "LinkGenCore"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: features
     ),

@@ -16,8 +16,10 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [.library(name: "Journal", targets: ["Journal"])],
   targets: [
-    .target(name: "Journal", dependencies: [], swiftSettings: features),
-    .testTarget(name: "JournalTests", dependencies: ["Journal"], swiftSettings: features),
+    // The journal's system calls, a service domain linked by the journal's environment.
+    .target(name: "JournalIO", swiftSettings: features),
+    .target(name: "Journal", dependencies: ["JournalIO"], swiftSettings: features),
+    .testTarget(name: "JournalTests", dependencies: ["Journal", "JournalIO"], swiftSettings: features),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import JournalIO
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import JournalIO
 import LinkGenCore
 
 #if canImport(Glibc)

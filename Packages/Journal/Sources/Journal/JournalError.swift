@@ -1,3 +1,5 @@
+import JournalIO
+
 /// Why the journal could not open, append or repair. Every case reads as one line.
 public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `open` failed.

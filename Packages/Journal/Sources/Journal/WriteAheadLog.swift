@@ -1,3 +1,5 @@
+import JournalIO
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -15,8 +17,13 @@
 /// - `append` returns only after the record is written and `fdatasync`
 ///   returned. A failed write or sync is reported, the tail is cut back
 ///   (best effort), and the journal refuses further appends: no silent retry.
-public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
-  private let io: IO
+///
+/// Generic over the environment that supplies its system calls: the journal
+/// uses the Service Linker pattern for its own I/O. Production links the real
+/// calls (`DurableJournal`); fault tests store a faulty `JournalFileIO` instead.
+public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
+  private let environment: Environment
+  private var io: Environment.JournalIOImpl { environment.fileIO }
   private let descriptor: Int32
   private let seed: UInt32
   /// The journal file.
@@ -31,7 +38,8 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
   public private(set) var hasFailed = false
 
   /// Opens the journal at `path`, creating it when missing, and recovers it.
-  public init(path: String, io: IO) throws(JournalError) {
+  public init(path: String, environment: Environment) throws(JournalError) {
+    let io = environment.fileIO
     let (descriptor, created) = try Self.openLocked(path, io: io)
     do throws(JournalError) {
       var bytes = try Self.readAll(descriptor, io: io)
@@ -62,7 +70,7 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
         if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
         bytes.removeSubrange(scan.goodEnd...)
       }
-      self.io = io
+      self.environment = environment
       self.descriptor = descriptor
       self.seed = seed
       self.path = path
@@ -116,7 +124,8 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
 
   /// Keeps a backup copy of a journal with mid-log corruption, then truncates
   /// the journal to its last good record. Only runs when asked (`kiosk repair`).
-  public static func repair(path: String, io: IO) throws(JournalError) -> JournalRepair {
+  public static func repair(path: String, environment: Environment) throws(JournalError) -> JournalRepair {
+    let io = environment.fileIO
     let (descriptor, _) = try openLocked(path, io: io)
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
@@ -149,7 +158,8 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
 
   // MARK: System calls, with EINTR and short writes handled
 
-  private static func openLocked(_ path: String, io: IO) throws(JournalError) -> (Int32, created: Bool) {
+  private static func openLocked(_ path: String, io: some JournalFileIO) throws(JournalError) -> (Int32, created: Bool)
+  {
     var created = false
     var descriptor: Int32
     switch io.open(path, flags: O_RDWR | O_CLOEXEC, mode: 0) {
@@ -170,7 +180,7 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
     return (descriptor, created)
   }
 
-  private static func readAll(_ descriptor: Int32, io: IO) throws(JournalError) -> [UInt8] {
+  private static func readAll(_ descriptor: Int32, io: some JournalFileIO) throws(JournalError) -> [UInt8] {
     let size: Int
     switch io.size(descriptor) {
     case .success(let value): size = value
@@ -196,7 +206,9 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
     return bytes
   }
 
-  private static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: IO) throws(JournalError) {
+  private static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: some JournalFileIO)
+    throws(JournalError)
+  {
     var written = 0
     var failure: Errno?
     bytes.withUnsafeBytes { buffer in
@@ -232,7 +244,7 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
   }
 
   /// Makes the file's directory entry durable after creating it.
-  private static func synchronizeDirectory(of path: String, io: IO) throws(JournalError) {
+  private static func synchronizeDirectory(of path: String, io: some JournalFileIO) throws(JournalError) {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     switch io.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0) {
@@ -245,16 +257,16 @@ public struct WriteAheadLog<IO: JournalFileIO>: ~Copyable {
 }
 
 /// The journal on the real file system.
-public typealias DurableJournal = WriteAheadLog<PosixFileIO>
+public typealias DurableJournal = WriteAheadLog<PosixJournalEnvironment>
 
-extension WriteAheadLog where IO == PosixFileIO {
+extension WriteAheadLog where Environment == PosixJournalEnvironment {
   /// Opens the journal at `path` on the real file system.
   public init(path: String) throws(JournalError) {
-    try self.init(path: path, io: PosixFileIO())
+    try self.init(path: path, environment: PosixJournalEnvironment())
   }
 
   /// Repairs the journal at `path` on the real file system.
   public static func repair(path: String) throws(JournalError) -> JournalRepair {
-    try repair(path: path, io: PosixFileIO())
+    try repair(path: path, environment: PosixJournalEnvironment())
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import JournalIO
 
 /// The real system calls, with faults a test can arm: the seam's test link.
 final class FaultyFileIO: JournalFileIO {
@@ -57,4 +58,17 @@ final class FaultyFileIO: JournalFileIO {
   func lockExclusively(_ descriptor: Int32) -> Result<Void, Errno> { real.lockExclusively(descriptor) }
   func size(_ descriptor: Int32) -> Result<Int, Errno> { real.size(descriptor) }
   func close(_ descriptor: Int32) { real.close(descriptor) }
+}
+
+/// A journal environment whose system calls are a `FaultyFileIO`: the fault
+/// tests' substitution, one stored property in place of the Posix link.
+struct FaultyEnvironment: HasJournalIO {
+  let fileIO: FaultyFileIO
+}
+
+extension WriteAheadLog where Environment == FaultyEnvironment {
+  /// Opens the journal at `path` on `io`.
+  init(path: String, io: FaultyFileIO) throws(JournalError) {
+    try self.init(path: path, environment: FaultyEnvironment(fileIO: io))
+  }
 }

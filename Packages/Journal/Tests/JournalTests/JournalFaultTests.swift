@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import JournalIO
 import Testing
 
 @Test func aFailedSyncIsNotCommittedAndTheJournalRefusesMore() throws {

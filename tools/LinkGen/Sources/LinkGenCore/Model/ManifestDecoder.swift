@@ -28,7 +28,6 @@ struct ParsedManifest {
   struct WorldSource {
     var world: World
     var nameLocation: SourceLocation
-    var moduleLocation: SourceLocation
     /// Each composed domain with where it was named.
     var domainEntries: [(String, SourceLocation)]
     /// Each pick: service name, its location, link name, its location.
@@ -294,10 +293,8 @@ struct NodeReader {
     let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
     guard let fields = fields(of: entry.value, allowed: Self.worldKeys, in: context) else { return nil }
     var module: String?
-    var moduleLocation = entry.keyLocation
     if let field = fields["module"] {
       module = identifier(field, in: context)
-      moduleLocation = field.value.location
     } else {
       error("missing required key 'module' in \(context)", entry.keyLocation)
     }
@@ -332,7 +329,7 @@ struct NodeReader {
       name: entry.key, module: module, domains: domainEntries.map(\.0),
       links: Dictionary(linkEntries.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }), doc: doc)
     return ParsedManifest.WorldSource(
-      world: world, nameLocation: entry.keyLocation, moduleLocation: moduleLocation,
+      world: world, nameLocation: entry.keyLocation,
       domainEntries: domainEntries, linkEntries: linkEntries)
   }
 

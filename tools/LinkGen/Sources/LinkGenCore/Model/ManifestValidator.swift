@@ -79,10 +79,6 @@ struct ManifestValidator {
   private mutating func check(_ source: ParsedManifest.WorldSource, domains: [String: Domain]) {
     let world = source.world
     let context = "world '\(world.name)'"
-    if domains[world.module] != nil {
-      error(
-        "module '\(world.module)' of \(context) is a domain; a world lives in its own module", source.moduleLocation)
-    }
     var composed: Set<String> = []
     for (name, location) in source.domainEntries {
       guard domains[name] != nil else {
