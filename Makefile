@@ -57,6 +57,7 @@ else
 endif
 
 standalone: setup ## Build every package on its own manifest, as its users would (CI runs this).
+	@mkdir -p .build
 	@for dir in Packages/*/ tools/*/; do \
 	  printf '%-22s ' "$$dir"; \
 	  $(SWIFT) build --package-path $$dir > .build/standalone.log 2>&1 || { echo failed; cat .build/standalone.log; exit 1; }; \
