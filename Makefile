@@ -12,7 +12,7 @@ SWIFT ?= swift
 BIN := .build/debug
 LINKGEN := $(BIN)/linkgen
 FORMAT_FLAGS := --enable-experimental-feature CoroutineAccessors
-FORMAT_PATHS := Package.swift Packages Tests tools Generated
+FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
 .PHONY: help setup generate check lint format build standalone test run domain linkgen bench
@@ -44,12 +44,13 @@ lint: ## swift format lint --strict over every source and generated file.
 	@$(SWIFT) format lint --strict --recursive $(FORMAT_FLAGS) $(FORMAT_PATHS) && echo "lint: clean"
 
 format: ## Reformat the sources in place.
-	@$(SWIFT) format format --in-place --recursive $(FORMAT_FLAGS) Package.swift Packages Tests tools
+	@$(SWIFT) format format --in-place --recursive $(FORMAT_FLAGS) Package.swift Packages Tests tools Benchmarks
 
 build: setup ## Build everything, or one package alone with PKG=Name.
 ifdef PKG
 	@if [ -d Packages/$(PKG) ]; then dir=Packages/$(PKG); \
 	 elif [ -d tools/$(PKG) ]; then dir=tools/$(PKG); \
+	 elif [ -f $(PKG)/Package.swift ]; then dir=$(PKG); \
 	 else echo "error: no package '$(PKG)' in Packages/ or tools/"; exit 2; fi; \
 	 $(SWIFT) build --package-path $$dir
 else
@@ -58,7 +59,7 @@ endif
 
 standalone: setup ## Build every package on its own manifest, as its users would (CI runs this).
 	@mkdir -p .build
-	@for dir in Packages/*/ tools/*/; do \
+	@for dir in Packages/*/ tools/*/ Benchmarks/; do \
 	  printf '%-22s ' "$$dir"; \
 	  $(SWIFT) build --package-path $$dir > .build/standalone.log 2>&1 || { echo failed; cat .build/standalone.log; exit 1; }; \
 	  echo ok; \

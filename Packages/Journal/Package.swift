@@ -14,7 +14,10 @@ let features: [SwiftSetting] = [
 let package = Package(
   name: "Journal",
   platforms: [.macOS(.v15)],
-  products: [.library(name: "Journal", targets: ["Journal"])],
+  products: [
+    .library(name: "Journal", targets: ["Journal"]),
+    .library(name: "JournalIO", targets: ["JournalIO"]),
+  ],
   targets: [
     // The journal's system calls, a service domain linked by the journal's environment.
     .target(name: "JournalIO", swiftSettings: features),

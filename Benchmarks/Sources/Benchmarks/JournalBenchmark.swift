@@ -68,7 +68,8 @@ enum JournalBenchmark {
       ["measure", "journal", "baseline", "ratio", "goal"],
       [
         [
-          "per-command append + `fdatasync` (µs per record)", format(1e6 / singleRate), format(1e6 * raw / Double(records / rounds * rounds)),
+          "per-command append + `fdatasync` (µs per record)", format(1e6 / singleRate),
+          format(1e6 * raw / Double(records / rounds * rounds)),
           format(single / raw, decimals: 2) + " (journal / raw write + fdatasync)",
           "≤ 1.2",
         ],
@@ -77,7 +78,8 @@ enum JournalBenchmark {
           format(groupRate / singleRate, decimals: 1) + "x (64 per sync / 1 per sync)", "≥ 20x",
         ],
         [
-          "replay on open, \(format(Double(replayRecords), decimals: 0)) records (records/s)", format(replayRate, decimals: 0),
+          "replay on open, \(format(Double(replayRecords), decimals: 0)) records (records/s)",
+          format(replayRate, decimals: 0),
           format(readRate, decimals: 0), format(replayRate / readRate, decimals: 2) + " (replay / raw read)",
           "≥ 1,000,000 records/s",
         ],

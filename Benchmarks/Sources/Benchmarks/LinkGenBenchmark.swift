@@ -44,7 +44,8 @@ enum LinkGenBenchmark {
     }
     var text = markdownTable(
       [
-        "domains", "files", "ms, parse + emit (memory)", "ms, first generate", "ms, baseline: mkdir + write the same files",
+        "domains", "files", "ms, parse + emit (memory)", "ms, first generate",
+        "ms, baseline: mkdir + write the same files",
         "ratio", "ms, no-op rerun",
       ], rows)
     if let realManifest {
@@ -57,7 +58,8 @@ enum LinkGenBenchmark {
             _ = try GeneratedTree(root: workspace.root).apply(Generator.files(for: try workspace.loadManifest()))
           })
       }
-      text += "\n\nNo-op `generate` on the real manifest (best of 5): \(format(best * 1e3, decimals: 2)) ms (goal: under 50 ms)."
+      text +=
+        "\n\nNo-op `generate` on the real manifest (best of 5): \(format(best * 1e3, decimals: 2)) ms (goal: under 50 ms)."
     }
     return text
   }

@@ -29,7 +29,9 @@ enum SnapshotBenchmark {
       }
       blackHole(world.stock)
       first = first ?? result.nanoseconds
-      rows.append([format(Double(size), decimals: 0), format(result.nanoseconds), format(result.nanoseconds / first!, decimals: 2)])
+      rows.append([
+        format(Double(size), decimals: 0), format(result.nanoseconds), format(result.nanoseconds / first!, decimals: 2),
+      ])
     }
     return markdownTable(["menu items", "ns per snapshot + write + restore", "ratio to the smallest"], rows)
   }

@@ -30,7 +30,8 @@ print(access.table)
 print("\nGoal: (a)/(b) at most 1.05. Measured: \(format(access.ratio, decimals: 3)).\n")
 
 print("## Snapshots\n")
-print(SnapshotBenchmark.run(sizes: smoke ? [10, 100] : [1_000, 10_000, 100_000, 1_000_000], iterations: 1_000 * scale))
+print(
+  SnapshotBenchmark.run(sizes: smoke ? [10, 100] : [1_000, 10_000, 100_000, 1_000_000], iterations: 1_000 * scale))
 print("\nGoal: flat (1M / 1k at most 2).\n")
 
 print("## Journal\n")

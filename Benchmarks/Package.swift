@@ -1,0 +1,34 @@
+// swift-tools-version: 6.2
+// `kiosk-bench`: every benchmark, as markdown. `make bench` builds it in release
+// through the root package; this manifest builds it on its own.
+import PackageDescription
+
+// Experimental features, and why this package needs each:
+// - CoroutineAccessors: `BenchWorld` witnesses `{ read }` / `{ read set }` capabilities.
+// - SuppressedAssociatedTypes: the payment capability allows `~Copyable` implementations.
+let features: [SwiftSetting] = [
+  .enableExperimentalFeature("CoroutineAccessors"),
+  .enableExperimentalFeature("SuppressedAssociatedTypes"),
+]
+
+let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+
+let package = Package(
+  name: "Benchmarks",
+  platforms: [.macOS(.v15)],
+  products: [.executable(name: "kiosk-bench", targets: ["Benchmarks"])],
+  dependencies: domains.map { .package(path: "../Packages/\($0)") } + [
+    .package(path: "../Packages/KioskApp"), .package(path: "../tools/LinkGen"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: domains.map { .product(name: $0, package: $0) } + [
+        .product(name: "KioskApp", package: "KioskApp"), .product(name: "LinkGenCore", package: "LinkGen"),
+        .product(name: "JournalIO", package: "Journal"),
+      ],
+      swiftSettings: features
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
