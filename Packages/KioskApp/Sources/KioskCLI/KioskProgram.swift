@@ -35,7 +35,10 @@ struct KioskProgram {
       let command = try KioskCommand(words: words)
       switch command {
       case .help:
-        print(KioskCommand.usage)
+        print(
+          json
+            ? Output(lines: [], json: ["command": .string("help"), "usage": .string(KioskCommand.usage)]).jsonLine
+            : KioskCommand.usage)
         return .success
       case .repair: return try repair()
       case .demo: return try Demo(json: json).run()
