@@ -23,18 +23,24 @@ enum LinkGenBenchmark {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
+        // Deleting the last round's trees leaves the disk busy (the file system is
+        // mounted with `discard`); let it settle so each phase is timed alone.
+        sync()
         inMemory = min(
           inMemory, try JournalBenchmark.timed { files = Generator.files(for: try ManifestDecoder.decode(manifest)) })
+        sync()
         first = min(
           first,
           try JournalBenchmark.timed {
             _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
           })
+        sync()
         again = min(
           again,
           try JournalBenchmark.timed {
             _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
           })
+        sync()
         raw = min(raw, try rawCreate(files, under: root.appendingPathComponent("raw")))
       }
       rows.append([
