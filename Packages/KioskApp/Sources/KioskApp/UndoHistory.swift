@@ -27,15 +27,6 @@ public struct UndoHistory: Sendable {
 
   mutating func pop() -> Entry? { entries.popLast() }
 
-  /// Whether `record` goes on the stack: every state change but the first
-  /// record and undos themselves (there is no redo).
-  static func isUndoable(_ record: KioskRecord) -> Bool {
-    switch record {
-    case .initialized, .undone: false
-    default: true
-    }
-  }
-
   /// For each record, whether replay must snapshot before it: the ones a later
   /// `undone` reverts, and the ones still on the stack at the end (live undo
   /// may reach them). Replay copies no slice for any other record.
