@@ -137,7 +137,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let kiosk = KioskBinary(journal: journal.path)
   let run = try kiosk.run(["open", "Eve"], environment: ["KIOSK_JOURNAL": journal.path])
   #expect(run.output == "opened tab #1 for Eve\n")
-  #expect(try kiosk("board").output == "#1 Eve:  — 0\n")
+  #expect(try kiosk("board").output == "#1 Eve: nothing yet — 0\n")
 }
 
 @Test func twoInvocationsAtOnceOneGetsTheLockError() throws {

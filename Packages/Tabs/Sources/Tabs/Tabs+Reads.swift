@@ -8,7 +8,8 @@ extension HasTabs where Self: HasMenu & ~Copyable {
     guard let tab = tabs.open[id] else { return "no such tab" }
     let names = tab.lines.compactMap { menu.items[$0]?.name }
     let status = tab.settled ? " (settled)" : ""
-    return "#\(id.raw) \(tab.customer): \(names.joined(separator: ", ")) — \(price(of: tab.lines))\(status)"
+    let items = names.isEmpty ? "nothing yet" : names.joined(separator: ", ")
+    return "#\(id.raw) \(tab.customer): \(items) — \(price(of: tab.lines))\(status)"
   }
 }
 

@@ -49,5 +49,7 @@ import Testing
   try world.add(espresso, to: grace)
   #expect(world.summary(of: ada) == "#1 Ada: Latte, Espresso — 8")
   #expect(world.summary(of: Tab.ID(raw: 5)) == "no such tab")
-  #expect(renderBoard(world) == "#1 Ada: Latte, Espresso — 8\n#2 Grace: Espresso — 3")
+  let empty = world.openTab(for: "Eve")
+  #expect(world.summary(of: empty) == "#3 Eve: nothing yet — 0")
+  #expect(renderBoard(world) == "#1 Ada: Latte, Espresso — 8\n#2 Grace: Espresso — 3\n#3 Eve: nothing yet — 0")
 }
