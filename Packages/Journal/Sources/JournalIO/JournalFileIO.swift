@@ -51,11 +51,13 @@ public struct PosixFileIO: JournalFileIO, Sendable {
   /// Creates the seam.
   public init() {}
 
+  /// `open(2)`.
   public func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno> {
     let descriptor = Glibc.open(path, flags, mode)
     return descriptor >= 0 ? .success(descriptor) : .failure(.current)
   }
 
+  /// `pread(2)`.
   public func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Result<
     Int, Errno
   > {
@@ -63,32 +65,39 @@ public struct PosixFileIO: JournalFileIO, Sendable {
     return count >= 0 ? .success(count) : .failure(.current)
   }
 
+  /// `pwrite(2)`.
   public func write(_ descriptor: Int32, from buffer: UnsafeRawBufferPointer, at offset: Int) -> Result<Int, Errno> {
     let count = pwrite(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
     return count >= 0 ? .success(count) : .failure(.current)
   }
 
+  /// `fdatasync(2)`.
   public func synchronizeData(_ descriptor: Int32) -> Result<Void, Errno> {
     fdatasync(descriptor) == 0 ? .success(()) : .failure(.current)
   }
 
+  /// `fsync(2)`.
   public func synchronize(_ descriptor: Int32) -> Result<Void, Errno> {
     fsync(descriptor) == 0 ? .success(()) : .failure(.current)
   }
 
+  /// `ftruncate(2)`.
   public func truncate(_ descriptor: Int32, to size: Int) -> Result<Void, Errno> {
     ftruncate(descriptor, off_t(size)) == 0 ? .success(()) : .failure(.current)
   }
 
+  /// `flock(2)`, exclusive and non-blocking.
   public func lockExclusively(_ descriptor: Int32) -> Result<Void, Errno> {
     flock(descriptor, LOCK_EX | LOCK_NB) == 0 ? .success(()) : .failure(.current)
   }
 
+  /// `fstat(2)`'s size.
   public func size(_ descriptor: Int32) -> Result<Int, Errno> {
     var status = stat()
     return fstat(descriptor, &status) == 0 ? .success(Int(status.st_size)) : .failure(.current)
   }
 
+  /// `close(2)`.
   public func close(_ descriptor: Int32) {
     _ = Glibc.close(descriptor)
   }

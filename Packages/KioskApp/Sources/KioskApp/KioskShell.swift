@@ -16,6 +16,7 @@ import Tabs
 public final class KioskShell {
   @ObservationIgnored private var world: KioskWorld
   @ObservationIgnored private var history: UndoHistory
+  /// Every journaled record, oldest first (what `history` and `verify` read).
   @ObservationIgnored public private(set) var records: [KioskRecord]
 
   /// Bumped after every change to the world; observe it to redraw.
