@@ -60,7 +60,8 @@ struct HandWrittenWorld {
     tabs.open[tab]!.lines.append(item)
   }
 
-  mutating func settle(_ id: Tab.ID) throws -> Receipt {
+  /// The read phase, concrete: checks the tab and the stock, prices the lines.
+  func settlement(for id: Tab.ID) throws -> (total: Decimal, needs: [Ingredient: Int]) {
     guard let tab = tabs.open[id] else { throw KioskError.unknownTab(id) }
     guard !tab.settled else { throw KioskError.alreadySettled(id) }
     var needs: [Ingredient: Int] = [:]
@@ -68,11 +69,19 @@ struct HandWrittenWorld {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
     }
     if let short = stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
-    let total = tab.lines.reduce(Decimal.zero) { $0 + (menu.items[$1]?.price ?? 0) }
-    let reference = try gateway.charge(total)
-    let receipt = Receipt(tab: id, total: total, chargedAt: frozenNow, reference: reference)
+    return (tab.lines.reduce(Decimal.zero) { $0 + (menu.items[$1]?.price ?? 0) }, needs)
+  }
+
+  /// The write phase, concrete.
+  mutating func commit(_ id: Tab.ID, needs: [Ingredient: Int]) {
     for (ingredient, count) in needs { stock.units[ingredient, default: 0] -= count }
     tabs.open[id]?.settled = true
+  }
+
+  mutating func settle(_ id: Tab.ID) throws -> Receipt {
+    let (total, needs) = try settlement(for: id)
+    let receipt = Receipt(tab: id, total: total, chargedAt: frozenNow, reference: try gateway.charge(total))
+    commit(id, needs: needs)
     return receipt
   }
 }
@@ -96,19 +105,11 @@ struct ExistentialWorld {
   var gateway: any PaymentGateway = MockGateway()
   var clock: any KioskClock = FixedClock(frozenNow: Date(timeIntervalSince1970: 1_750_000_000))
 
+  /// The same phases as (b); the charge and the time go through existentials.
   mutating func settle(_ id: Tab.ID) throws -> Receipt {
-    guard let tab = base.tabs.open[id] else { throw KioskError.unknownTab(id) }
-    guard !tab.settled else { throw KioskError.alreadySettled(id) }
-    var needs: [Ingredient: Int] = [:]
-    for line in tab.lines {
-      for (ingredient, count) in base.menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
-    }
-    if let short = base.stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
-    let total = tab.lines.reduce(Decimal.zero) { $0 + (base.menu.items[$1]?.price ?? 0) }
-    let reference = try gateway.charge(total)
-    let receipt = Receipt(tab: id, total: total, chargedAt: clock.now(), reference: reference)
-    for (ingredient, count) in needs { base.stock.units[ingredient, default: 0] -= count }
-    base.tabs.open[id]?.settled = true
+    let (total, needs) = try base.settlement(for: id)
+    let receipt = Receipt(tab: id, total: total, chargedAt: clock.now(), reference: try gateway.charge(total))
+    base.commit(id, needs: needs)
     return receipt
   }
 }
@@ -136,19 +137,12 @@ struct ClosureWorld {
   var base: HandWrittenWorld
   var dependencies: ClosureDependencies
 
+  /// The same phases as (b); the charge and the time go through closures.
   mutating func settle(_ id: Tab.ID) throws -> Receipt {
-    guard let tab = base.tabs.open[id] else { throw KioskError.unknownTab(id) }
-    guard !tab.settled else { throw KioskError.alreadySettled(id) }
-    var needs: [Ingredient: Int] = [:]
-    for line in tab.lines {
-      for (ingredient, count) in base.menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
-    }
-    if let short = base.stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
-    let total = tab.lines.reduce(Decimal.zero) { $0 + (base.menu.items[$1]?.price ?? 0) }
-    let reference = try dependencies.charge(total)
-    let receipt = Receipt(tab: id, total: total, chargedAt: dependencies.now(), reference: reference)
-    for (ingredient, count) in needs { base.stock.units[ingredient, default: 0] -= count }
-    base.tabs.open[id]?.settled = true
+    let (total, needs) = try base.settlement(for: id)
+    let receipt = Receipt(
+      tab: id, total: total, chargedAt: dependencies.now(), reference: try dependencies.charge(total))
+    base.commit(id, needs: needs)
     return receipt
   }
 }

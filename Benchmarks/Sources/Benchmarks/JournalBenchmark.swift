@@ -53,7 +53,7 @@ enum JournalBenchmark {
     var replayBest = Double.infinity
     var readBest = Double.infinity
     for _ in 0..<3 {
-      readBest = min(readBest, try timed { blackHole(FileManager.default.contents(atPath: replayPath)!.count) })
+      readBest = min(readBest, timed { blackHole(FileManager.default.contents(atPath: replayPath)!.count) })
       replayBest = min(
         replayBest,
         try timed {
@@ -95,13 +95,5 @@ enum JournalBenchmark {
         guard written == recordSize, fdatasync(descriptor) == 0 else { throw Errno.current }
       }
     }
-  }
-
-  static func timed(_ body: () throws -> Void) throws -> Double {
-    let clock = ContinuousClock()
-    let start = clock.now
-    try body()
-    let elapsed = start.duration(to: clock.now)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 }

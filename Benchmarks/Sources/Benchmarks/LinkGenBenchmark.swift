@@ -27,17 +27,17 @@ enum LinkGenBenchmark {
         // mounted with `discard`); let it settle so each phase is timed alone.
         sync()
         inMemory = min(
-          inMemory, try JournalBenchmark.timed { files = Generator.files(for: try ManifestDecoder.decode(manifest)) })
+          inMemory, try timed { files = Generator.files(for: try ManifestDecoder.decode(manifest)) })
         sync()
         first = min(
           first,
-          try JournalBenchmark.timed {
+          try timed {
             _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
           })
         sync()
         again = min(
           again,
-          try JournalBenchmark.timed {
+          try timed {
             _ = try GeneratedTree(root: root).apply(Generator.files(for: try ManifestDecoder.decode(manifest)))
           })
         sync()
@@ -60,7 +60,7 @@ enum LinkGenBenchmark {
       for _ in 0..<5 {
         best = min(
           best,
-          try JournalBenchmark.timed {
+          try timed {
             _ = try GeneratedTree(root: workspace.root).apply(Generator.files(for: try workspace.loadManifest()))
           })
       }
@@ -72,7 +72,7 @@ enum LinkGenBenchmark {
 
   /// The file-system floor: create the folders and write the files, nothing else.
   static func rawCreate(_ files: [String: String], under root: URL) throws -> Double {
-    try JournalBenchmark.timed {
+    try timed {
       var folders: Set<String> = []
       for (path, text) in files {
         let target = root.appendingPathComponent(path)

@@ -24,6 +24,15 @@ func measure(iterations: Int, repeats: Int, _ body: (Int) -> Void) -> Measuremen
   return Measurement(nanoseconds: seconds * 1e9 / Double(iterations))
 }
 
+/// Seconds `body` takes, once.
+func timed(_ body: () throws -> Void) rethrows -> Double {
+  let clock = ContinuousClock()
+  let start = clock.now
+  try body()
+  let elapsed = start.duration(to: clock.now)
+  return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
 /// A markdown table.
 func markdownTable(_ header: [String], _ rows: [[String]]) -> String {
   var lines = ["| " + header.joined(separator: " | ") + " |"]

@@ -34,14 +34,16 @@ struct CommandRunner {
   // MARK: Reads
 
   private func menu() -> Output {
-    let items = shell.snapshot.menu.items.sorted { $0.key < $1.key }
-    let rows = items.map { id, item in
-      [String(id.raw), item.name, money(item.price), shell.isAvailable(id) ? "yes" : "no"]
+    let items = shell.snapshot.menu.items.sorted { $0.key < $1.key }.map {
+      ($0.key, $0.value, shell.isAvailable($0.key))
     }
-    let json = items.map { id, item in
+    let rows = items.map { id, item, available in
+      [String(id.raw), item.name, money(item.price), available ? "yes" : "no"]
+    }
+    let json = items.map { id, item, available in
       JSONValue.object([
         "id": .number(id.raw), "name": .string(item.name), "price": .string(money(item.price)),
-        "available": .bool(shell.isAvailable(id)),
+        "available": .bool(available),
       ])
     }
     return Output(
@@ -74,11 +76,13 @@ struct CommandRunner {
   }
 
   private func history() -> Output {
-    let lines = shell.records.enumerated().map { index, record in
-      "\(String(index + 1).padding(toLength: 5, withPad: " ", startingAt: 0))\(describe(record))"
+    let menu = shell.snapshot.menu
+    let described = shell.records.map { describe($0, menu: menu) }
+    let lines = described.enumerated().map { index, text in
+      "\(String(index + 1).padding(toLength: 5, withPad: " ", startingAt: 0))\(text)"
     }
-    let json = shell.records.enumerated().map { index, record in
-      JSONValue.object(["sequence": .number(index + 1), "record": .string(describe(record))])
+    let json = described.enumerated().map { index, text in
+      JSONValue.object(["sequence": .number(index + 1), "record": .string(text)])
     }
     return Output(lines: lines, json: ["command": .string("history"), "records": .array(json)])
   }
@@ -169,22 +173,23 @@ struct CommandRunner {
 
   private func undo() throws -> Output {
     guard let undone = try shell.undo() else { throw KioskFailure.domain("nothing to undo") }
-    var line = "undid: \(describe(undone.record))"
+    let undid = describe(undone.record, menu: shell.snapshot.menu)
+    var line = "undid: \(undid)"
     if let refund = undone.refund { line += "; refunded as \(refund)" }
-    var json: [String: JSONValue] = ["command": .string("undo"), "undid": .string(describe(undone.record))]
+    var json: [String: JSONValue] = ["command": .string("undo"), "undid": .string(undid)]
     json["refund"] = undone.refund.map(JSONValue.string) ?? .null
     return Output(lines: [line], json: json)
   }
 
   // MARK: Records in words
 
-  func describe(_ record: KioskRecord) -> String {
+  func describe(_ record: KioskRecord, menu: MenuState) -> String {
     switch record {
     case .initialized(let menu, let stock):
       return "initialized: \(menu.items.count) menu items, \(stock.units.values.reduce(0, +)) units of stock"
     case .opened(let tab, let customer): return "open tab #\(tab.raw) for \(customer)"
     case .added(let item, let tab):
-      let name = shell.snapshot.menu.items[item]?.name ?? "item \(item.raw)"
+      let name = menu.items[item]?.name ?? "item \(item.raw)"
       return "add \(name) to tab #\(tab.raw)"
     case .settled(let receipt):
       return

@@ -29,7 +29,7 @@ struct Demo {
       } catch {
         let failure = KioskFailure(error)
         print(
-          json ? "{\"error\":\"\(failure.message)\"}" : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
+          json ? failure.jsonLine : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
       }
       if !json { print() }
     }

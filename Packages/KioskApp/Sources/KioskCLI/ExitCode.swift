@@ -28,6 +28,11 @@ struct KioskFailure: Error {
     self.message = message
   }
 
+  /// The failure as `--json` prints it: `{"error":…,"exitCode":…}`.
+  var jsonLine: String {
+    Output(lines: [], json: ["error": .string(message), "exitCode": .number(Int(code.rawValue))]).jsonLine
+  }
+
   static func usage(_ message: String) -> KioskFailure { KioskFailure(code: .usage, message: message) }
   static func domain(_ message: String) -> KioskFailure { KioskFailure(code: .domain, message: message) }
 

@@ -55,11 +55,12 @@ struct KioskProgram {
 
   /// Recovers the kiosk from the journal (creating it with the default menu).
   func openKiosk() throws -> KioskShell {
-    let journal = try DurableJournal(path: journalPath)
-    if journal.recovery.droppedBytes > 0 {
-      warn("recovered the journal: dropped a torn tail of \(journal.recovery.droppedBytes) bytes")
+    let shell = try KioskShell(
+      journal: try DurableJournal(path: journalPath), gateway: StripeGateway(sessionToken: Self.sessionToken()))
+    if shell.droppedBytes > 0 {
+      warn("recovered the journal: dropped a torn tail of \(shell.droppedBytes) bytes")
     }
-    return try KioskShell(journal: journal, gateway: StripeGateway(sessionToken: Self.sessionToken()))
+    return shell
   }
 
   /// A fresh processor session per run, so references never repeat across runs.
@@ -95,7 +96,7 @@ struct KioskProgram {
       } catch {
         let failure = KioskFailure(error)
         if failure.code == .journal { return report(failure) }
-        print(json ? errorJSON(failure) : "error: \(failure.message)")
+        print(json ? failure.jsonLine : "error: \(failure.message)")
       }
       fflush(nil)
     }
@@ -103,13 +104,8 @@ struct KioskProgram {
   }
 
   private func report(_ failure: KioskFailure) -> ExitCode {
-    warn(json ? errorJSON(failure) : "kiosk: \(failure.message)")
+    warn(json ? failure.jsonLine : "kiosk: \(failure.message)")
     return failure.code
-  }
-
-  private func errorJSON(_ failure: KioskFailure) -> String {
-    Output(lines: [], json: ["error": .string(failure.message), "exitCode": .number(Int(failure.code.rawValue))])
-      .jsonLine
   }
 }
 
