@@ -15,19 +15,15 @@ FORMAT_FLAGS := --enable-experimental-feature CoroutineAccessors
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build standalone test run domain linkgen bench
+.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo "  make build PKG=Menu   build one package on its own"
 	@echo "  make domain NAME=Loyalty [KIND=state|service]   add a domain"
 
-setup: ## Install what the build needs (libyaml-dev) when it is missing.
-	@command -v $(SWIFT) >/dev/null || { echo "error: swift is not on PATH (Swift 6.3.1 is required)"; exit 1; }
-	@pkg-config --exists yaml-0.1 || { \
-	  echo "setup: installing libyaml-dev"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libyaml-dev pkg-config; }
+setup: ## Check for what the build needs; print, then run, the command that installs what is missing.
+	@scripts/setup.sh
 
 linkgen: setup ## Build the linkgen tool.
 	@mkdir -p .build
@@ -39,6 +35,7 @@ generate: linkgen ## Write Generated/ from codegen.yaml.
 check: linkgen ## Fail on stale Generated/, a perimeter leak, or lint findings.
 	@$(LINKGEN) check
 	@$(MAKE) --no-print-directory lint
+	@python3 scripts/test_summary_test.py 2>&1 | tail -1 | sed 's/^/test counting: /'
 
 lint: ## swift format lint --strict over every source and generated file.
 	@$(SWIFT) format lint --strict --recursive $(FORMAT_FLAGS) $(FORMAT_PATHS) && echo "lint: clean"
@@ -65,18 +62,11 @@ standalone: setup ## Build every package on its own manifest, as its users would
 	  echo ok; \
 	done
 
-test: setup ## Run every package's tests in one build; ends with one total line.
-	@mkdir -p .build
-	@$(SWIFT) build --build-tests
-	@status=0; $(SWIFT) test --skip-build 2>&1 | tee .build/test.log || status=$$?; \
-	 total=$$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' .build/test.log | tail -1); \
-	 failed=$$(grep '^✘ Test .* failed after' .build/test.log | grep -vc '^✘ Test run with' || true); \
-	 xpassed=$$(sed -n "s/.*Executed \([0-9]*\) tests\{0,1\}, with \([0-9]*\) failures\{0,1\}.*/\1 \2/p" .build/test.log | tail -1); \
-	 xtotal=$${xpassed% *}; xfailed=$${xpassed#* }; \
-	 total=$$(( $${total:-0} + $${xtotal:-0} )); failed=$$(( failed + $${xfailed:-0} )); \
-	 if [ $$status -ne 0 ] && [ $$failed -eq 0 ]; then failed=1; fi; \
-	 echo "$$(( total - failed )) passed, $$failed failed"; \
-	 exit $$status
+test: setup ## Every test, nested SwiftPM builds included (CI runs this); ends with one total line.
+	@scripts/test.sh
+
+test-fast: setup ## The inner loop: every test but the nested SwiftPM builds, which it counts as skipped.
+	@SKIP_NESTED_BUILDS=1 scripts/test.sh
 
 run: setup ## Build the kiosk and run its demo.
 	@mkdir -p .build

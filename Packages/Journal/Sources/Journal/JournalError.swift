@@ -4,7 +4,7 @@ import JournalIO
 public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `open` failed.
   case cannotOpen(path: String, Errno)
-  /// Another process holds the journal's lock.
+  /// Another holder kept the journal's lock for longer than the open was willing to wait.
   case locked(path: String)
   /// The file does not start with a journal header.
   case notAJournal(path: String)
@@ -30,7 +30,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let path, let errno): "cannot open journal '\(path)': \(errno)"
-    case .locked: "journal is locked by another process"
+    case .locked(let path): "journal '\(path)' is locked by another process"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
       "journal format version \(version) is not supported (this kiosk reads version 1)"

@@ -12,8 +12,12 @@ import JournalIO
 /// - Opening recovers: every valid record is kept; a torn tail is truncated and
 ///   counted in `recovery.droppedBytes`; a bad record followed by valid ones is
 ///   refused with `corruptRecord` (see `repair`).
-/// - The writer holds an exclusive `flock` for its whole life; a second one
-///   gets `locked` at once.
+/// - The writer holds an exclusive `flock` for its whole life. Opening waits
+///   up to `lockWait` for a lock another holder has, then fails with `locked`:
+///   a `flock` belongs to the open file description, and a child process that
+///   is between `fork` and `exec` holds a copy of it for a moment, even with
+///   `O_CLOEXEC`, so a writer that closes and reopens must not fail on that
+///   moment (docs/journal.md, "Locking").
 /// - `append` returns only after the record is written and `fdatasync`
 ///   returned. A failed write or sync is reported, the tail is cut back
 ///   (best effort), and the journal refuses further appends: no silent retry.
@@ -37,10 +41,14 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// Set by a failed write or sync; appends are refused from then on.
   public private(set) var hasFailed = false
 
+  /// How long opening waits for the lock by default before it reports `locked`.
+  public static var defaultLockWait: Duration { .seconds(2) }
+
   /// Opens the journal at `path`, creating it when missing, and recovers it.
-  public init(path: String, environment: Environment) throws(JournalError) {
+  /// Waits up to `lockWait` for another holder to release the file's lock.
+  public init(path: String, environment: Environment, lockWait: Duration = defaultLockWait) throws(JournalError) {
     let io = environment.fileIO
-    let (descriptor, created) = try Self.openLocked(path, io: io)
+    let (descriptor, created) = try Self.openLocked(path, io: io, wait: lockWait)
     do throws(JournalError) {
       var bytes = try Self.readAll(descriptor, io: io)
       var dropped = 0
@@ -124,9 +132,11 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   /// Keeps a backup copy of a journal with mid-log corruption, then truncates
   /// the journal to its last good record. Only runs when asked (`kiosk repair`).
-  public static func repair(path: String, environment: Environment) throws(JournalError) -> JournalRepair {
+  public static func repair(
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait
+  ) throws(JournalError) -> JournalRepair {
     let io = environment.fileIO
-    let (descriptor, _) = try openLocked(path, io: io)
+    let (descriptor, _) = try openLocked(path, io: io, wait: lockWait)
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
     let salt = try validateHeader(bytes, path: path)
@@ -158,8 +168,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   // MARK: System calls, with EINTR and short writes handled
 
-  private static func openLocked(_ path: String, io: some JournalFileIO) throws(JournalError) -> (Int32, created: Bool)
-  {
+  private static func openLocked(
+    _ path: String, io: some JournalFileIO, wait: Duration
+  ) throws(JournalError) -> (Int32, created: Bool) {
     var created = false
     var descriptor: Int32
     switch io.open(path, flags: O_RDWR | O_CLOEXEC, mode: 0) {
@@ -173,11 +184,31 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       }
     case .failure(let errno): throw .cannotOpen(path: path, errno)
     }
-    if case .failure(let errno) = io.lockExclusively(descriptor) {
+    do throws(JournalError) {
+      try lock(descriptor, path: path, io: io, wait: wait)
+    } catch {
       io.close(descriptor)
-      throw errno.code == EWOULDBLOCK ? .locked(path: path) : .cannotOpen(path: path, errno)
+      throw error
     }
     return (descriptor, created)
+  }
+
+  /// Takes the exclusive lock, retrying every few milliseconds until `wait` has passed.
+  private static func lock(_ descriptor: Int32, path: String, io: some JournalFileIO, wait: Duration)
+    throws(JournalError)
+  {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: wait)
+    while true {
+      switch io.lockExclusively(descriptor) {
+      case .success: return
+      case .failure(let errno) where errno.code == EINTR: continue
+      case .failure(let errno) where errno.code == EWOULDBLOCK:
+        guard clock.now < deadline else { throw .locked(path: path) }
+        usleep(5_000)
+      case .failure(let errno): throw .cannotOpen(path: path, errno)
+      }
+    }
   }
 
   private static func readAll(_ descriptor: Int32, io: some JournalFileIO) throws(JournalError) -> [UInt8] {
@@ -260,13 +291,13 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 public typealias DurableJournal = WriteAheadLog<PosixJournalEnvironment>
 
 extension WriteAheadLog where Environment == PosixJournalEnvironment {
-  /// Opens the journal at `path` on the real file system.
-  public init(path: String) throws(JournalError) {
-    try self.init(path: path, environment: PosixJournalEnvironment())
+  /// Opens the journal at `path` on the real file system, waiting up to `lockWait` for its lock.
+  public init(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) {
+    try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
   }
 
   /// Repairs the journal at `path` on the real file system.
-  public static func repair(path: String) throws(JournalError) -> JournalRepair {
-    try repair(path: path, environment: PosixJournalEnvironment())
+  public static func repair(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) -> JournalRepair {
+    try repair(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
   }
 }

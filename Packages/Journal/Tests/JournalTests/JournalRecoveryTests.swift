@@ -107,12 +107,3 @@ import Testing
   #expect(try file.recoveredTexts() == texts(1...1))
   #expect(try DurableJournal.repair(path: file.path) == JournalRepair(keptRecords: 1, droppedBytes: 0, backupPath: nil))
 }
-
-@Test func aSecondWriterIsRefusedAtOnce() throws {
-  let file = try JournalFile()
-  let first = try DurableJournal(path: file.path)
-  #expect(throws: JournalError.locked(path: file.path)) { _ = try DurableJournal(path: file.path) }
-  _ = consume first
-  let again = try DurableJournal(path: file.path)
-  #expect(again.recovery.count == 0)
-}

@@ -10,7 +10,7 @@ enum KioskCommand: Equatable {
 
   /// The commands the usage text lists, in order.
   static let usage = """
-    usage: kiosk [--journal PATH] [--json] <command> [arguments]
+    usage: kiosk [--journal PATH] [--json] [--wait SECONDS] <command> [arguments]
 
     commands:
       menu                       items, prices, and whether each can be made now
@@ -29,6 +29,7 @@ enum KioskCommand: Equatable {
       help                       this text
 
     The journal is ./kiosk.journal, or $KIOSK_JOURNAL, or --journal PATH.
+    A command waits up to --wait SECONDS (default 2) for another process's lock.
     Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 74 journal error.
     """
 

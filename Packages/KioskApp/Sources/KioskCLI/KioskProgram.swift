@@ -8,6 +8,8 @@ import Payment
 struct KioskProgram {
   var journalPath: String
   var json = false
+  /// How long a command waits for another process to release the journal.
+  var lockWait = DurableJournal.defaultLockWait
   var words: [String] = []
 
   /// Parses `--journal PATH`, `--json` and the command words.
@@ -21,6 +23,11 @@ struct KioskProgram {
       case "--journal":
         guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("'--journal' needs a path") }
         journalPath = path
+      case "--wait":
+        guard let text = remaining.popFirst(), let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+          throw .usage("'--wait' needs a number of seconds from 0 to 86400")
+        }
+        lockWait = .milliseconds(Int64(seconds * 1_000))
       case "--help": words = ["help"]
       default: throw .usage("unknown option '\(argument)'; run 'kiosk help'")
       }
@@ -56,7 +63,8 @@ struct KioskProgram {
   /// Recovers the kiosk from the journal (creating it with the default menu).
   func openKiosk() throws -> KioskShell {
     let shell = try KioskShell(
-      journal: try DurableJournal(path: journalPath), gateway: StripeGateway(sessionToken: Self.sessionToken()))
+      journal: try DurableJournal(path: journalPath, lockWait: lockWait),
+      gateway: StripeGateway(sessionToken: Self.sessionToken()))
     if shell.droppedBytes > 0 {
       warn("recovered the journal: dropped a torn tail of \(shell.droppedBytes) bytes")
     }
@@ -69,7 +77,7 @@ struct KioskProgram {
   }
 
   private func repair() throws -> ExitCode {
-    let report = try DurableJournal.repair(path: journalPath)
+    let report = try DurableJournal.repair(path: journalPath, lockWait: lockWait)
     if let backup = report.backupPath {
       print(
         "repaired: kept \(report.keptRecords) records, cut \(report.droppedBytes) bytes; the original is at \(backup)")

@@ -149,9 +149,9 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   try input.fileHandleForWriting.write(contentsOf: Data("board\n".utf8))
   _ = output.fileHandleForReading.availableData  // its answer: it has the lock now
   let before = journal.bytes
-  let second = try kiosk("open", "Bob")
+  let second = try kiosk("--wait", "0.2", "open", "Bob")
   #expect(second.status == 74)
-  #expect(second.errors == "kiosk: journal is locked by another process\n")
+  #expect(second.errors == "kiosk: journal '\(journal.path)' is locked by another process\n")
   #expect(journal.bytes == before)
   try input.fileHandleForWriting.close()
   holder.waitUntilExit()

@@ -1,0 +1,63 @@
+import Foundation
+import Journal
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Test func aSecondWriterIsRefusedOnceItsWaitRunsOut() throws {
+  let file = try JournalFile()
+  let first = try DurableJournal(path: file.path)
+  #expect(throws: JournalError.locked(path: file.path)) {
+    _ = try DurableJournal(path: file.path, lockWait: .milliseconds(50))
+  }
+  _ = consume first
+  let again = try DurableJournal(path: file.path, lockWait: .zero)
+  #expect(again.recovery.count == 0)
+}
+
+@Test func theLockedErrorNamesTheJournal() {
+  #expect(
+    JournalError.locked(path: "/tmp/k.journal").description == "journal '/tmp/k.journal' is locked by another process")
+}
+
+/// The flake that once hit reopen tests: a `flock` belongs to the open file
+/// description, and a child forked by another thread of the same process holds a
+/// copy of every descriptor until it calls `exec` (`O_CLOEXEC` acts only then).
+/// Here the child stays between `fork` and `exec` until the test lets it go, so
+/// the window is as wide as the test wants: a reopen that does not wait fails,
+/// one that waits succeeds as soon as the child is gone.
+@Test func aReopenWaitsOutAChildThatHoldsTheLockBetweenForkAndExec() throws {
+  let file = try JournalFile()
+  var journal = try DurableJournal(path: file.path)
+  try journal.append(Array("before the fork".utf8))
+
+  var release: [Int32] = [0, 0]
+  #expect(pipe(&release) == 0)
+  let child = fork()
+  if child == 0 {
+    // The child: nothing but async-signal-safe calls, then exit without exec.
+    close(release[1])
+    var byte: UInt8 = 0
+    _ = read(release[0], &byte, 1)
+    _exit(0)
+  }
+  #expect(child > 0)
+  close(release[0])
+  _ = consume journal
+
+  // Proof of the cause: the child's copy of the descriptor still holds the lock.
+  #expect(throws: JournalError.locked(path: file.path)) {
+    _ = try DurableJournal(path: file.path, lockWait: .zero)
+  }
+
+  // The fix: a reopen that waits gets the lock once the child exits.
+  close(release[1])
+  let reopened = try DurableJournal(path: file.path, lockWait: .seconds(30))
+  #expect(reopened.recovery.payloads.map { String(decoding: $0, as: UTF8.self) } == ["before the fork"])
+  var status: Int32 = 0
+  #expect(waitpid(child, &status, 0) == child)
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make setup`, run by every target that builds: checks for what the build
+# needs and, when something is missing, prints the exact command it runs to
+# install it before running it. Silent when everything is there.
+set -euo pipefail
+
+command -v swift >/dev/null || { echo "setup: error: swift is not on PATH (Swift 6.3.1 is required)" >&2; exit 1; }
+
+missing=()
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
+command -v python3 >/dev/null || missing+=(python3)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo "
+update="${sudo}apt-get update -qq"
+install="${sudo}apt-get install -y -qq ${missing[*]}"
+echo "setup: missing ${missing[*]}; running:"
+echo "  $update"
+echo "  $install"
+$update
+$install

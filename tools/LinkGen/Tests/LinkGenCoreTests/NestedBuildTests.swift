@@ -1,0 +1,147 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+extension Tag {
+  /// Tests that run a whole SwiftPM build of generated code: slow, so
+  /// `make test-fast` skips them (`SKIP_NESTED_BUILDS=1`).
+  @Tag static var nestedBuild: Tag
+}
+
+/// Whether this run builds generated packages with SwiftPM (`make test`), or
+/// skips those builds (`make test-fast` sets `SKIP_NESTED_BUILDS=1`).
+let nestedBuildsEnabled = ProcessInfo.processInfo.environment["SKIP_NESTED_BUILDS"].map { $0.isEmpty } ?? true
+
+/// The tests that compile what linkgen writes. Each one builds one throwaway
+/// package, and the cases inside it share that package's build: one cold build
+/// per test, then incremental ones. Serialized so that two nested builds never
+/// compete for the two cores with each other.
+@Suite(
+  .serialized, .tags(.nestedBuild),
+  .enabled(if: nestedBuildsEnabled, "SKIP_NESTED_BUILDS is set: make test-fast skips SwiftPM builds"))
+struct NestedBuildTests {
+  /// A root package in the layout `new-domain` expects: the domain list it
+  /// edits, each listed package's sources and tests compiled as targets.
+  static let umbrellaManifest = """
+    // swift-tools-version: 6.2
+    import PackageDescription
+
+    let features: [SwiftSetting] = [
+      .enableExperimentalFeature("CoroutineAccessors"),
+      .enableExperimentalFeature("SuppressedAssociatedTypes"),
+    ]
+
+    struct DomainPackage {
+      let name: String
+      let uses: [String]
+    }
+
+    let domainPackages: [DomainPackage] = [
+      // linkgen:domains-end (new domains go above this line)
+    ]
+
+    let package = Package(
+      name: "Scaffolds",
+      platforms: [.macOS(.v15)],
+      targets: domainPackages.flatMap { domain in
+        [
+          Target.target(
+            name: domain.name, path: "Packages/\\(domain.name)/Sources/\\(domain.name)", swiftSettings: features),
+          Target.testTarget(
+            name: "\\(domain.name)Tests", dependencies: [.target(name: domain.name)],
+            path: "Packages/\\(domain.name)/Tests/\\(domain.name)Tests", swiftSettings: features),
+        ]
+      }
+    )
+
+    """
+
+  /// Scaffolds one domain of each kind into a throwaway root and runs `swift
+  /// test` there once: every scaffold must compile against its generated
+  /// capabilities and its one test must pass, with no hand edit, and the root
+  /// manifest `new-domain` edited must list them.
+  @Test func everyScaffoldKindBuildsAndPassesItsOwnTest() throws {
+    let root = try TemporaryRoot()
+    try root.write("codegen.yaml", commentedManifest)
+    try root.write("Package.swift", Self.umbrellaManifest)
+    let names = ScaffoldKind.allCases.map { "Loyalty\($0.rawValue.capitalized)" }
+    for (kind, name) in zip(ScaffoldKind.allCases, names) {
+      let (status, _, errors) = root.run(["new-domain", name, "--kind", kind.rawValue])
+      #expect(status == .success, "\(errors)")
+    }
+    let (status, text) = try swift(["test", "--package-path", root.url.path])
+    #expect(status == 0, "\(text)")
+    for name in names {
+      #expect(text.contains("\(name)Tests"), "no test of \(name) ran:\n\(text)")
+    }
+    #expect(text.contains("passed after"))
+  }
+
+  /// A service whose hand-written protocol drifts from codegen.yaml must not
+  /// compile: the generated requirement check (manifest → protocol) and the
+  /// generated mock and witness (protocol → manifest) catch both directions.
+  /// Both directions build the same package in turn, so the second build is
+  /// incremental.
+  @Test func aProtocolThatDriftsFromTheManifestDoesNotCompile() throws {
+    let root = try TemporaryRoot()
+    try root.write(
+      "codegen.yaml",
+      """
+      domains:
+        Probe:
+          service: KioskProbe
+          mock: true
+          links: { Live: { impl: LiveProbe } }
+          requirements:
+            charge: { parameters: ["_ amount: Int"], returns: String, mutating: true }
+
+      """)
+    #expect(root.run(["generate"]).0 == .success)
+    try root.write(
+      "Package.swift",
+      """
+      // swift-tools-version: 6.2
+      import PackageDescription
+      let features: [SwiftSetting] = [.enableExperimentalFeature("CoroutineAccessors")]
+      let package = Package(
+        name: "Probe",
+        platforms: [.macOS(.v15)],
+        targets: [
+          .target(name: "Probe", swiftSettings: features),
+          .target(name: "ProbeTesting", dependencies: ["Probe"], swiftSettings: features),
+        ]
+      )
+
+      """)
+    for (module, folder) in [("Probe", "Probe"), ("ProbeTesting", "ProbeTesting")] {
+      try FileManager.default.createDirectory(
+        at: root.url.appendingPathComponent("Sources/\(module)"), withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: root.url.appendingPathComponent("Sources/\(module)/Generated").path,
+        withDestinationPath: "../../Generated/\(folder)")
+    }
+    let drifts = [
+      ("mutating func charge(_ amount: Int) -> Int", "KioskProbe+Requirements.swift"),
+      ("mutating func charge(_ amount: Int) -> String\n  func refund() -> Bool", "does not conform"),
+    ]
+    for (protocolBody, expected) in drifts {
+      try root.write(
+        "Sources/Probe/Probe.swift",
+        """
+        public protocol KioskProbe {
+          \(protocolBody)
+        }
+        public struct LiveProbe: KioskProbe {
+          public init() {}
+          public mutating func charge(_ amount: Int) -> String { "" }
+          public mutating func charge(_ amount: Int) -> Int { 0 }
+          public func refund() -> Bool { true }
+        }
+
+        """)
+      let (status, text) = try swift(["build", "--package-path", root.url.path])
+      #expect(status != 0, "the drift compiled:\n\(text)")
+      #expect(text.contains(expected), "\(text)")
+    }
+  }
+}
