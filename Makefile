@@ -11,7 +11,6 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BIN := .build/debug
 LINKGEN := $(BIN)/linkgen
-FORMAT_FLAGS := --enable-experimental-feature CoroutineAccessors
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
@@ -38,10 +37,10 @@ check: linkgen ## Fail on stale Generated/, a perimeter leak, or lint findings.
 	@python3 scripts/test_summary_test.py 2>&1 | tail -1 | sed 's/^/test counting: /'
 
 lint: ## swift format lint --strict over every source and generated file.
-	@$(SWIFT) format lint --strict --recursive $(FORMAT_FLAGS) $(FORMAT_PATHS) && echo "lint: clean"
+	@$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS) && echo "lint: clean"
 
 format: ## Reformat the sources in place.
-	@$(SWIFT) format format --in-place --recursive $(FORMAT_FLAGS) Package.swift Packages Tests tools Benchmarks
+	@$(SWIFT) format format --in-place --recursive Package.swift Packages Tests tools Benchmarks
 
 build: setup ## Build everything, or one package alone with PKG=Name.
 ifdef PKG

@@ -7,15 +7,16 @@
 // builds alone (`make build PKG=Menu`); this manifest points at the same sources.
 import PackageDescription
 
-// Experimental features, and why the domain code needs each:
-// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
-//   witnessed by stored properties and `read`/`modify` accessors, so neither a
-//   read nor an in-place write copies a slice.
-// - SuppressedAssociatedTypes: a service capability can link a `~Copyable` implementation.
-let features: [SwiftSetting] = [
-  .enableExperimentalFeature("CoroutineAccessors"),
-  .enableExperimentalFeature("SuppressedAssociatedTypes"),
-]
+// No module needs an experimental feature but those that declare or use the
+// `~Copyable` payment service (`HasPayment`): they enable
+// SuppressedAssociatedTypes, so that its associated type may suppress Copyable.
+let paymentFeatures: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
+
+/// The modules that declare or use `HasPayment`.
+let paymentModules: Set<String> = ["Payment", "PaymentTesting", "Tabs"]
+
+/// The settings of a module: `paymentFeatures` where it declares or uses `HasPayment`.
+func settings(_ module: String) -> [SwiftSetting] { paymentModules.contains(module) ? paymentFeatures : [] }
 
 /// A domain package under Packages/: its name and the domains it imports.
 struct DomainPackage {
@@ -42,7 +43,7 @@ let testingLibraries: [Target] = ["Payment", "Clock"].map { domain in
     name: "\(domain)Testing",
     dependencies: [.target(name: domain)],
     path: "Packages/\(domain)/Sources/\(domain)Testing",
-    swiftSettings: features
+    swiftSettings: settings("\(domain)Testing")
   )
 }
 
@@ -52,13 +53,13 @@ let domainTargets: [Target] = domainPackages.flatMap { domain in
       name: domain.name,
       dependencies: domain.uses.map { .target(name: $0) },
       path: "Packages/\(domain.name)/Sources/\(domain.name)",
-      swiftSettings: features
+      swiftSettings: settings(domain.name)
     ),
     Target.testTarget(
       name: "\(domain.name)Tests",
       dependencies: [.target(name: domain.name)] + domain.uses.map { .target(name: $0) },
       path: "Packages/\(domain.name)/Tests/\(domain.name)Tests",
-      swiftSettings: features
+      swiftSettings: settings(domain.name)
     ),
   ]
 }
@@ -74,31 +75,27 @@ let package = Package(
   targets: domainTargets + testingLibraries + [
     // The journal's system calls: a service domain of its own, linked by the
     // journal's environment (docs/journal.md).
-    .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO", swiftSettings: features),
+    .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO"),
     // The composition root.
-    .target(name: "CoroutineRuntimeShim", path: "Packages/KioskApp/Sources/CoroutineRuntimeShim"),
     .target(
       name: "KioskApp",
-      dependencies: kioskDomains.map { .target(name: $0) } + ["CoroutineRuntimeShim"],
+      dependencies: kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
-      swiftSettings: features
+      swiftSettings: paymentFeatures
     ),
     .executableTarget(
       name: "KioskCLI",
       dependencies: ["KioskApp"],
       path: "Packages/KioskApp/Sources/KioskCLI",
-      swiftSettings: features
+      swiftSettings: paymentFeatures
     ),
     .testTarget(
       name: "KioskAppTests",
       dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
-      swiftSettings: features
+      swiftSettings: paymentFeatures
     ),
-    // End-to-end tests of the built `kiosk`. No experimental features here, on
-    // purpose: with CoroutineAccessors on, calls to methods of non-resilient
-    // Foundation classes such as `Process` dispatch through the wrong vtable slot
-    // on Swift 6.3.1 (see docs/ARCHITECTURE.md).
+    // End-to-end tests of the built `kiosk`.
     .testTarget(
       name: "KioskCLITests",
       dependencies: ["KioskCLI", "Benchmarks"],
@@ -109,14 +106,14 @@ let package = Package(
       name: "IntegrationTests",
       dependencies: ["KioskApp", "PaymentTesting", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
       path: "Tests/IntegrationTests",
-      swiftSettings: features
+      swiftSettings: paymentFeatures
     ),
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["KioskApp", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
-      swiftSettings: features
+      swiftSettings: paymentFeatures
     ),
     // linkgen.
     .systemLibrary(

@@ -3,13 +3,9 @@
 // through the root package; this manifest builds it on its own.
 import PackageDescription
 
-// Experimental features, and why this package needs each:
-// - CoroutineAccessors: `BenchWorld` witnesses `{ read }` / `{ read set }` capabilities.
-// - SuppressedAssociatedTypes: the payment capability allows `~Copyable` implementations.
-let features: [SwiftSetting] = [
-  .enableExperimentalFeature("CoroutineAccessors"),
-  .enableExperimentalFeature("SuppressedAssociatedTypes"),
-]
+// SuppressedAssociatedTypes, the one experimental feature, and only because
+// `BenchWorld` consumes the `~Copyable` payment service (`HasPayment`).
+let features: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
 
 let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
 

@@ -9,5 +9,5 @@ public protocol HasClock: ~Copyable {
   associatedtype ClockImpl: KioskClock
 
   /// The linked Clock service.
-  var clock: ClockImpl { read }
+  var clock: ClockImpl { get }
 }

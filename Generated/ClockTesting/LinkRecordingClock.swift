@@ -7,12 +7,12 @@ import Clock
 /// `clockMock` and the link projects that storage in place.
 public protocol LinkRecordingClock: HasClock, ~Copyable where ClockImpl == KioskClockMock {
   /// Storage for the linked `KioskClockMock`; its state lives in the world.
-  var clockMock: KioskClockMock { read }
+  var clockMock: KioskClockMock { get }
 }
 
 extension LinkRecordingClock where Self: ~Copyable {
   /// The stored `KioskClockMock`, projected without a copy.
   @inlinable public var clock: KioskClockMock {
-    read { yield clockMock }
+    _read { yield clockMock }
   }
 }

@@ -7,12 +7,12 @@ import Clock
 /// `clockWitness` and the link projects that storage in place.
 public protocol LinkWitnessClock: HasClock, ~Copyable where ClockImpl == KioskClockWitness {
   /// Storage for the linked `KioskClockWitness`; its state lives in the world.
-  var clockWitness: KioskClockWitness { read }
+  var clockWitness: KioskClockWitness { get }
 }
 
 extension LinkWitnessClock where Self: ~Copyable {
   /// The stored `KioskClockWitness`, projected without a copy.
   @inlinable public var clock: KioskClockWitness {
-    read { yield clockWitness }
+    _read { yield clockWitness }
   }
 }

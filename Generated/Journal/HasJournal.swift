@@ -6,5 +6,5 @@
 /// Resource capability: a unique handle, reached by mutation (`journal` is `~Copyable`-friendly).
 public protocol HasJournal: ~Copyable {
   /// The Journal resource, borrowed or mutated in place; never copied.
-  var journal: DurableJournal { read set }
+  var journal: DurableJournal { get set }
 }

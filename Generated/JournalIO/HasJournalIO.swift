@@ -9,5 +9,5 @@ public protocol HasJournalIO: ~Copyable {
   associatedtype JournalIOImpl: JournalFileIO
 
   /// The linked JournalIO service.
-  var fileIO: JournalIOImpl { read }
+  var fileIO: JournalIOImpl { get }
 }

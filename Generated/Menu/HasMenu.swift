@@ -6,7 +6,7 @@
 /// Read capability: generic code constrained on `HasMenu` may read `menu`.
 public protocol HasMenu: ~Copyable {
   /// The Menu slice, read in place.
-  var menu: MenuState { read }
+  var menu: MenuState { get }
 }
 
 /// Items for sale, their prices and their recipes.
@@ -14,5 +14,5 @@ public protocol HasMenu: ~Copyable {
 /// Write capability: a `where` clause naming `HasMutableMenu` declares a writer of `menu`.
 public protocol HasMutableMenu: HasMenu, ~Copyable {
   /// The Menu slice, read and written in place.
-  var menu: MenuState { read set }
+  var menu: MenuState { get set }
 }

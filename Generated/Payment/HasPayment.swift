@@ -9,5 +9,5 @@ public protocol HasPayment: ~Copyable {
   associatedtype PaymentImpl: PaymentGateway & ~Copyable
 
   /// The linked Payment service.
-  var payment: PaymentImpl { read set }
+  var payment: PaymentImpl { get set }
 }

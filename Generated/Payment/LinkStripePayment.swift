@@ -7,13 +7,13 @@
 /// `stripeGateway` and the link projects that storage in place.
 public protocol LinkStripePayment: HasPayment, ~Copyable where PaymentImpl == StripeGateway {
   /// Storage for the linked `StripeGateway`; its state lives in the world.
-  var stripeGateway: StripeGateway { read set }
+  var stripeGateway: StripeGateway { get set }
 }
 
 extension LinkStripePayment where Self: ~Copyable {
   /// The stored `StripeGateway`, projected without a copy.
   @inlinable public var payment: StripeGateway {
-    read { yield stripeGateway }
-    modify { yield &stripeGateway }
+    _read { yield stripeGateway }
+    _modify { yield &stripeGateway }
   }
 }

@@ -7,13 +7,13 @@ import Payment
 /// `paymentMock` and the link projects that storage in place.
 public protocol LinkRecordingPayment: HasPayment, ~Copyable where PaymentImpl == PaymentGatewayMock {
   /// Storage for the linked `PaymentGatewayMock`; its state lives in the world.
-  var paymentMock: PaymentGatewayMock { read set }
+  var paymentMock: PaymentGatewayMock { get set }
 }
 
 extension LinkRecordingPayment where Self: ~Copyable {
   /// The stored `PaymentGatewayMock`, projected without a copy.
   @inlinable public var payment: PaymentGatewayMock {
-    read { yield paymentMock }
-    modify { yield &paymentMock }
+    _read { yield paymentMock }
+    _modify { yield &paymentMock }
   }
 }

@@ -7,13 +7,13 @@ import Payment
 /// `paymentWitness` and the link projects that storage in place.
 public protocol LinkWitnessPayment: HasPayment, ~Copyable where PaymentImpl == PaymentGatewayWitness {
   /// Storage for the linked `PaymentGatewayWitness`; its state lives in the world.
-  var paymentWitness: PaymentGatewayWitness { read set }
+  var paymentWitness: PaymentGatewayWitness { get set }
 }
 
 extension LinkWitnessPayment where Self: ~Copyable {
   /// The stored `PaymentGatewayWitness`, projected without a copy.
   @inlinable public var payment: PaymentGatewayWitness {
-    read { yield paymentWitness }
-    modify { yield &paymentWitness }
+    _read { yield paymentWitness }
+    _modify { yield &paymentWitness }
   }
 }

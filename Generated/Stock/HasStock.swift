@@ -6,7 +6,7 @@
 /// Read capability: generic code constrained on `HasStock` may read `stock`.
 public protocol HasStock: ~Copyable {
   /// The Stock slice, read in place.
-  var stock: StockState { read }
+  var stock: StockState { get }
 }
 
 /// Ingredient units on hand.
@@ -14,5 +14,5 @@ public protocol HasStock: ~Copyable {
 /// Write capability: a `where` clause naming `HasMutableStock` declares a writer of `stock`.
 public protocol HasMutableStock: HasStock, ~Copyable {
   /// The Stock slice, read and written in place.
-  var stock: StockState { read set }
+  var stock: StockState { get set }
 }

@@ -6,7 +6,7 @@
 /// Read capability: generic code constrained on `HasTabs` may read `tabs`.
 public protocol HasTabs: ~Copyable {
   /// The Tabs slice, read in place.
-  var tabs: TabsState { read }
+  var tabs: TabsState { get }
 }
 
 /// Open and settled customer tabs, and the next tab number.
@@ -14,5 +14,5 @@ public protocol HasTabs: ~Copyable {
 /// Write capability: a `where` clause naming `HasMutableTabs` declares a writer of `tabs`.
 public protocol HasMutableTabs: HasTabs, ~Copyable {
   /// The Tabs slice, read and written in place.
-  var tabs: TabsState { read set }
+  var tabs: TabsState { get set }
 }

@@ -2,15 +2,6 @@
 // The Clock domain. Builds alone: `make build PKG=Clock`.
 import PackageDescription
 
-// Experimental features, and why this package needs each:
-// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
-//   witnessed by `read`/`modify`, so slices are reached without a copy.
-// - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
-let features: [SwiftSetting] = [
-  .enableExperimentalFeature("CoroutineAccessors"),
-  .enableExperimentalFeature("SuppressedAssociatedTypes"),
-]
-
 let package = Package(
   name: "Clock",
   platforms: [.macOS(.v15)],
@@ -20,9 +11,9 @@ let package = Package(
     .library(name: "ClockTesting", targets: ["ClockTesting"]),
   ],
   targets: [
-    .target(name: "Clock", dependencies: [], swiftSettings: features),
-    .target(name: "ClockTesting", dependencies: ["Clock"], swiftSettings: features),
-    .testTarget(name: "ClockTests", dependencies: ["Clock"], swiftSettings: features),
+    .target(name: "Clock", dependencies: []),
+    .target(name: "ClockTesting", dependencies: ["Clock"]),
+    .testTarget(name: "ClockTests", dependencies: ["Clock"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -2,14 +2,9 @@
 // The Payment domain. Builds alone: `make build PKG=Payment`.
 import PackageDescription
 
-// Experimental features, and why this package needs each:
-// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
-//   witnessed by `read`/`modify`, so slices are reached without a copy.
-// - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
-let features: [SwiftSetting] = [
-  .enableExperimentalFeature("CoroutineAccessors"),
-  .enableExperimentalFeature("SuppressedAssociatedTypes"),
-]
+// SuppressedAssociatedTypes, the one experimental feature, and only because
+// this package declares `HasPayment`, whose linked gateway may be `~Copyable`.
+let features: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
 
 let package = Package(
   name: "Payment",

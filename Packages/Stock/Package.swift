@@ -2,15 +2,6 @@
 // The Stock domain. Builds alone: `make build PKG=Stock`.
 import PackageDescription
 
-// Experimental features, and why this package needs each:
-// - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
-//   witnessed by `read`/`modify`, so slices are reached without a copy.
-// - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
-let features: [SwiftSetting] = [
-  .enableExperimentalFeature("CoroutineAccessors"),
-  .enableExperimentalFeature("SuppressedAssociatedTypes"),
-]
-
 let package = Package(
   name: "Stock",
   platforms: [.macOS(.v15)],
@@ -19,8 +10,8 @@ let package = Package(
     .package(path: "../Menu")
   ],
   targets: [
-    .target(name: "Stock", dependencies: [.product(name: "Menu", package: "Menu")], swiftSettings: features),
-    .testTarget(name: "StockTests", dependencies: ["Stock"], swiftSettings: features),
+    .target(name: "Stock", dependencies: [.product(name: "Menu", package: "Menu")]),
+    .testTarget(name: "StockTests", dependencies: ["Stock"]),
   ],
   swiftLanguageModes: [.v6]
 )

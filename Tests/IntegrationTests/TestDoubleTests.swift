@@ -36,7 +36,7 @@ import Testing
 
 @Test func aMockWithoutAHandlerAnswersTheZeroAndStillRecords() async throws {
   let mock = PaymentGatewayMock()
-  var gateway = mock
+  let gateway = mock
   #expect(try gateway.refund("ch_1", amount: 2) == "")
   #expect(try await mock.authorize(3) == false)
   #expect(mock.refundArgValues.map(\.reference) == ["ch_1"])
@@ -69,8 +69,7 @@ import Testing
   #expect(try await !witness.authorize(11))
 }
 
-/// Collects log lines from `@Sendable` closures. (`Mutex`, not `NSLock`: this
-/// module enables CoroutineAccessors; see docs/ARCHITECTURE.md.)
+/// Collects log lines from `@Sendable` closures.
 final class LogLines: Sendable {
   private let storage = Mutex<[String]>([])
   func append(_ line: String) { storage.withLock { $0.append(line) } }
@@ -117,4 +116,22 @@ final class Counter: Sendable {
   }
   var witness = failing.retryingCharge(attempts: 2)
   #expect(throws: PaymentError.declined(reason: "attempt 2")) { try witness.charge(1) }
+}
+
+/// This module enables SuppressedAssociatedTypes (it uses `HasPayment`). The
+/// experimental feature once used here, CoroutineAccessors, made such calls land
+/// in the wrong method (`Process.run()` in `Process.interrupt()`); this pins
+/// that a module with the project's only remaining feature calls Foundation's
+/// classes correctly.
+@Test func aModuleThatUsesTheNoncopyablePaymentCapabilityRunsAChildProcess() throws {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/bin/sh")
+  process.arguments = ["-c", "echo child says hello; exit 3"]
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  #expect(text == "child says hello\n")
+  #expect(process.terminationStatus == 3)
 }

@@ -17,8 +17,8 @@ struct TestWorld: ~Copyable {
 
   private let journalBox: UniqueBox<DurableJournal>
   var journal: DurableJournal {
-    read { yield journalBox.value }
-    modify { yield &journalBox.value }
+    _read { yield journalBox.value }
+    _modify { yield &journalBox.value }
   }
 
   /// The journal file, removed by `deinit`.

@@ -4,6 +4,10 @@ import JournalIO
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The journal against the raw system calls, on the same bytes, in one run.

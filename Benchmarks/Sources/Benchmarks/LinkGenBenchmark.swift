@@ -5,6 +5,10 @@ import LinkGenCore
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// linkgen on synthetic manifests of growing size, and a no-op run on the real one.

@@ -2,6 +2,10 @@ import JournalIO
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A crash-safe, append-only journal of records: framed, checksummed, synced.

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -53,7 +55,13 @@ public struct PosixFileIO: JournalFileIO, Sendable {
 
   /// `open(2)`.
   public func open(_ path: String, flags: Int32, mode: mode_t) -> Result<Int32, Errno> {
-    let descriptor = Glibc.open(path, flags, mode)
+    #if canImport(Glibc)
+      let descriptor = Glibc.open(path, flags, mode)
+    #elseif canImport(Musl)
+      let descriptor = Musl.open(path, flags, mode)
+    #elseif canImport(Darwin)
+      let descriptor = Darwin.open(path, flags, mode)
+    #endif
     return descriptor >= 0 ? .success(descriptor) : .failure(.current)
   }
 
@@ -71,9 +79,13 @@ public struct PosixFileIO: JournalFileIO, Sendable {
     return count >= 0 ? .success(count) : .failure(.current)
   }
 
-  /// `fdatasync(2)`.
+  /// `fdatasync(2)`; on Darwin, `fcntl(F_FULLFSYNC)`, since its `fsync` does not reach the disk.
   public func synchronizeData(_ descriptor: Int32) -> Result<Void, Errno> {
-    fdatasync(descriptor) == 0 ? .success(()) : .failure(.current)
+    #if canImport(Darwin)
+      fcntl(descriptor, F_FULLFSYNC) != -1 ? .success(()) : .failure(.current)
+    #else
+      fdatasync(descriptor) == 0 ? .success(()) : .failure(.current)
+    #endif
   }
 
   /// `fsync(2)`.
@@ -99,6 +111,12 @@ public struct PosixFileIO: JournalFileIO, Sendable {
 
   /// `close(2)`.
   public func close(_ descriptor: Int32) {
-    _ = Glibc.close(descriptor)
+    #if canImport(Glibc)
+      _ = Glibc.close(descriptor)
+    #elseif canImport(Musl)
+      _ = Musl.close(descriptor)
+    #elseif canImport(Darwin)
+      _ = Darwin.close(descriptor)
+    #endif
   }
 }

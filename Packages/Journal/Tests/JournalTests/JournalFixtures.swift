@@ -16,7 +16,7 @@ final class JournalFile {
 
   var bytes: [UInt8] {
     get { Array(FileManager.default.contents(atPath: path) ?? Data()) }
-    set { FileManager.default.createFile(atPath: path, contents: Data(newValue)) }
+    set { _ = FileManager.default.createFile(atPath: path, contents: Data(newValue)) }
   }
 
   /// Writes `count` records, `record 1` … `record N`, and closes the journal.

@@ -25,8 +25,8 @@ public struct KioskWorld: ~Copyable {
 
   /// The journal resource, reached in place through the box.
   public var journal: DurableJournal {
-    read { yield journalBox.value }
-    modify { yield &journalBox.value }
+    _read { yield journalBox.value }
+    _modify { yield &journalBox.value }
   }
 
   /// A world with the given slices, appending to `journal`.

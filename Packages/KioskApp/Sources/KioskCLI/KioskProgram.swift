@@ -118,17 +118,8 @@ struct KioskProgram {
 }
 
 /// One line on standard error.
-///
-/// `write(2)`, not `FileHandle`: this module enables CoroutineAccessors, which
-/// on Swift 6.3.1 breaks calls into non-resilient Foundation classes.
 func warn(_ line: String) {
-  var bytes = Array((line + "\n").utf8)
-  var offset = 0
-  while offset < bytes.count {
-    let written = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress! + offset, $0.count - offset) }
-    guard written > 0 else { return }
-    offset += written
-  }
+  FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 extension String {

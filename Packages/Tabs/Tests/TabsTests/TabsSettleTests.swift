@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Menu
 import Payment
@@ -107,4 +108,69 @@ func storageAddress<Key, Value>(of dictionary: [Key: Value]) -> UInt {
   try world.restock(.milk, count: 1)
   #expect(storageAddress(of: world.stock.units) != before)
   #expect(kept.units[.milk] == 10)
+}
+
+/// The slices kept in one stored value, as a world might when a slice lives
+/// inside another structure: the capabilities are then witnessed by accessors.
+struct SliceStorage {
+  var menu = MenuState()
+  var tabs = TabsState()
+  var stock = StockState()
+}
+
+/// Witnesses the write capabilities with `_read` / `_modify`, as linkgen's
+/// stored links and the kiosk's journal do: still in place.
+struct YieldingWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, LinkMockPayment, LinkFixedClock {
+  var storage = SliceStorage()
+  var menu: MenuState {
+    _read { yield storage.menu }
+    _modify { yield &storage.menu }
+  }
+  var tabs: TabsState {
+    _read { yield storage.tabs }
+    _modify { yield &storage.tabs }
+  }
+  var stock: StockState {
+    _read { yield storage.stock }
+    _modify { yield &storage.stock }
+  }
+  let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
+}
+
+/// Witnesses the stock capability with a computed `get` / `set`: the one
+/// spelling the project never uses on a capability, because it copies.
+struct ComputedWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock, LinkMockPayment, LinkFixedClock {
+  var storage = SliceStorage()
+  var menu = MenuState()
+  var tabs = TabsState()
+  var stock: StockState {
+    get { storage.stock }
+    set { storage.stock = newValue }
+  }
+  let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
+}
+
+@Test func yieldingAccessorWitnessesWriteInPlace() throws {
+  var world = YieldingWorld()
+  world.menu = sampleMenu
+  world.stock.units = Dictionary(uniqueKeysWithValues: Ingredient.allCases.map { ($0, 1_000) })
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  let stockBuffer = storageAddress(of: world.storage.stock.units)
+  let tabsBuffer = storageAddress(of: world.storage.tabs.open)
+  _ = try world.settle(tab)
+  #expect(world.storage.stock.units[.milk] == 998)
+  #expect(storageAddress(of: world.storage.stock.units) == stockBuffer)
+  #expect(storageAddress(of: world.storage.tabs.open) == tabsBuffer)
+}
+
+@Test func aComputedGetSetWitnessCopiesTheSliceOnEveryWrite() throws {
+  // The control for the in-place tests: the probe sees the copy that a computed
+  // witness makes (get returns a second reference, the write copies, set stores it).
+  var world = ComputedWorld()
+  world.storage.stock.units = [.milk: 10]
+  let before = storageAddress(of: world.storage.stock.units)
+  try world.restock(.milk, count: 1)
+  #expect(world.storage.stock.units[.milk] == 11)
+  #expect(storageAddress(of: world.storage.stock.units) != before)
 }

@@ -26,11 +26,6 @@ struct NestedBuildTests {
     // swift-tools-version: 6.2
     import PackageDescription
 
-    let features: [SwiftSetting] = [
-      .enableExperimentalFeature("CoroutineAccessors"),
-      .enableExperimentalFeature("SuppressedAssociatedTypes"),
-    ]
-
     struct DomainPackage {
       let name: String
       let uses: [String]
@@ -46,10 +41,10 @@ struct NestedBuildTests {
       targets: domainPackages.flatMap { domain in
         [
           Target.target(
-            name: domain.name, path: "Packages/\\(domain.name)/Sources/\\(domain.name)", swiftSettings: features),
+            name: domain.name, path: "Packages/\\(domain.name)/Sources/\\(domain.name)"),
           Target.testTarget(
             name: "\\(domain.name)Tests", dependencies: [.target(name: domain.name)],
-            path: "Packages/\\(domain.name)/Tests/\\(domain.name)Tests", swiftSettings: features),
+            path: "Packages/\\(domain.name)/Tests/\\(domain.name)Tests"),
         ]
       }
     )
@@ -102,13 +97,12 @@ struct NestedBuildTests {
       """
       // swift-tools-version: 6.2
       import PackageDescription
-      let features: [SwiftSetting] = [.enableExperimentalFeature("CoroutineAccessors")]
       let package = Package(
         name: "Probe",
         platforms: [.macOS(.v15)],
         targets: [
-          .target(name: "Probe", swiftSettings: features),
-          .target(name: "ProbeTesting", dependencies: ["Probe"], swiftSettings: features),
+          .target(name: "Probe"),
+          .target(name: "ProbeTesting", dependencies: ["Probe"]),
         ]
       )
 

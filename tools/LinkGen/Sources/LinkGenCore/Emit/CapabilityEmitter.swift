@@ -11,7 +11,7 @@ enum CapabilityEmitter {
         "/// Read capability: generic code constrained on `\(domain.readCapability)` may read `\(domain.property)`.")
       out.block("public protocol \(domain.readCapability): ~Copyable") { out in
         out.line("/// The \(domain.name) slice, read in place.")
-        out.line("var \(domain.property): \(type) { read }")
+        out.line("var \(domain.property): \(type) { get }")
       }
       out.line()
       out.doc(domain.doc)
@@ -21,7 +21,7 @@ enum CapabilityEmitter {
       )
       out.block("public protocol \(domain.writeCapability): \(domain.readCapability), ~Copyable") { out in
         out.line("/// The \(domain.name) slice, read and written in place.")
-        out.line("var \(domain.property): \(type) { read set }")
+        out.line("var \(domain.property): \(type) { get set }")
       }
     case .service(let service):
       let suppression = service.isNoncopyable ? " & ~Copyable" : ""
@@ -42,7 +42,7 @@ enum CapabilityEmitter {
         "/// Resource capability: a unique handle, reached by mutation (`\(domain.property)` is `~Copyable`-friendly).")
       out.block("public protocol \(domain.readCapability): ~Copyable") { out in
         out.line("/// The \(domain.name) resource, borrowed or mutated in place; never copied.")
-        out.line("var \(domain.property): \(type) { read set }")
+        out.line("var \(domain.property): \(type) { get set }")
       }
     }
     return out.text
@@ -51,10 +51,14 @@ enum CapabilityEmitter {
   /// `PaymentImpl`: the associated type a service capability declares.
   static func implType(_ domain: Domain) -> String { "\(domain.name)Impl" }
 
+  /// The requirement's accessors. Stable Swift spellings: a world witnesses them
+  /// with a stored property, or with `_read` / `_modify` where the value lives
+  /// elsewhere; either reads and writes in place. Only a computed `get`/`set`
+  /// witness would copy.
   static func accessors(_ access: Access) -> String {
     switch access {
-    case .read: "read"
-    case .mutate: "read set"
+    case .read: "get"
+    case .mutate: "get set"
     }
   }
 }

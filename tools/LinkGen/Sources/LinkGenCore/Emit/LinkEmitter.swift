@@ -33,8 +33,8 @@ enum LinkEmitter {
       if let stores = link.stores {
         out.line("/// The stored `\(link.impl)`, projected without a copy.")
         out.block("@inlinable public var \(domain.property): \(link.impl)") { out in
-          out.line("read { yield \(stores) }")
-          if service.access == .mutate { out.line("modify { yield &\(stores) }") }
+          out.line("_read { yield \(stores) }")
+          if service.access == .mutate { out.line("_modify { yield &\(stores) }") }
         }
       } else {
         let arguments = link.demands.map { "\($0.name): \($0.name)" }.joined(separator: ", ")

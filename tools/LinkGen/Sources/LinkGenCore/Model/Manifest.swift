@@ -157,9 +157,9 @@ public struct Parameter: Equatable, Sendable {
 
 /// Read-only or read-write access to a service.
 public enum Access: String, Equatable, Sendable, CaseIterable {
-  /// `{ read }`.
+  /// `{ get }`.
   case read
-  /// `{ read set }`.
+  /// `{ get set }`.
   case mutate
 }
 

@@ -52,22 +52,13 @@ struct DomainTemplates {
     // The \(name) domain. Builds alone: `make build PKG=\(name)`.
     import PackageDescription
 
-    // Experimental features, and why this package needs each:
-    // - CoroutineAccessors: capabilities are `{ read }` / `{ read set }` requirements
-    //   witnessed by `read`/`modify`, so slices are reached without a copy.
-    // - SuppressedAssociatedTypes: service capabilities allow `~Copyable` implementations.
-    let features: [SwiftSetting] = [
-      .enableExperimentalFeature("CoroutineAccessors"),
-      .enableExperimentalFeature("SuppressedAssociatedTypes"),
-    ]
-
     let package = Package(
       name: "\(name)",
       platforms: [.macOS(.v15)],
       products: [.library(name: "\(name)", targets: ["\(name)"])],
       targets: [
-        .target(name: "\(name)", swiftSettings: features),
-        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"], swiftSettings: features),
+        .target(name: "\(name)"),
+        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
       ],
       swiftLanguageModes: [.v6]
     )
@@ -99,9 +90,7 @@ struct DomainTemplates {
 
       /// The count recorded for `key`, zero when there is none. Reads: \(property).
       @inlinable public func count(for key: String) -> Int {
-        // Not `counts[key, default: 0]`: through a `{ read }` requirement that
-        // spelling crashes the Swift 6.3.1 compiler in IRGen.
-        \(property).counts[key] ?? 0
+        \(property).counts[key, default: 0]
       }
     }
 

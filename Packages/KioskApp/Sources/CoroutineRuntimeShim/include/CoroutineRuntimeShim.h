@@ -1,1 +1,0 @@
-// See CoroutineRuntimeShim.c.
