@@ -34,9 +34,11 @@ if command -v valgrind >/dev/null; then
     echo "Instructions per workload, from \`valgrind --tool=callgrind\` runs of N and 2N"
     echo "iterations (the difference divided by N, so set-up cancels out). Counts, not"
     echo "seconds: repeatable on a noisy machine. Allocations are calls to"
-    echo "\`malloc\` from anywhere; coroutine frames are calls to \`_swift_coro_malloc\` (a"
-    echo "coroutine accessor's frame); witness-thunk calls are calls into protocol witness thunks (\`…TW\` symbols):"
-    echo "capability accesses that were not inlined into the specialized code."
+    echo "\`malloc\` from anywhere; coroutine frames are calls to the runtime's coroutine-frame"
+    echo "allocators (\`_swift_coro_malloc\`, \`swift_coroFrameAlloc\`): a heap-allocated accessor frame,"
+    echo "which must read 0; witness-thunk calls are calls into protocol witness thunks (\`…TW\` symbols):"
+    echo "capability accesses that were not inlined into the specialized code. Goal: (a) within"
+    echo "1.01x of (b) in instructions, with the same allocations; \`make bench\` fails loudly otherwise."
     echo
     echo "| variant | instructions per workload | ratio to (b) | allocations per workload | of which coroutine frames | witness-thunk calls per workload |"
     echo "|---|---|---|---|---|---|"
@@ -64,13 +66,23 @@ if command -v valgrind >/dev/null; then
     }
     ir[$v]=$(( ($(total "$tmp/cg.$v.2") - $(total "$tmp/cg.$v.1")) / n ))
     allocs[$v]=$(( ($(calls "$tmp/cg.$v.2" '^malloc$') - $(calls "$tmp/cg.$v.1" '^malloc$')) / n ))
-    coro[$v]=$(( ($(calls "$tmp/cg.$v.2" '^_swift_coro_malloc$') - $(calls "$tmp/cg.$v.1" '^_swift_coro_malloc$')) / n ))
+    frames='^(_swift_coro_malloc|swift_coroFrameAlloc)$'
+    coro[$v]=$(( ($(calls "$tmp/cg.$v.2" "$frames") - $(calls "$tmp/cg.$v.1" "$frames")) / n ))
     witness[$v]=$(( ($(calls "$tmp/cg.$v.2" 'TW$') - $(calls "$tmp/cg.$v.1" 'TW$')) / n ))
   done
   for v in a b c d; do
     ratio=$(awk -v x="${ir[$v]}" -v y="${ir[b]}" 'BEGIN { printf "%.3f", x / y }')
     echo "| ($v) | ${ir[$v]} | $ratio | ${allocs[$v]} | ${coro[$v]} | ${witness[$v]} |" >> "$tmp/report.md"
   done
+  # The zero-cost guard: generic capabilities (a) against hand-written code (b).
+  if [ "${allocs[a]}" -gt "${allocs[b]}" ] || [ "${coro[a]}" -ne 0 ]; then
+    zero_cost="FAILED: (a) makes ${allocs[a]} allocations per workload (${coro[a]} coroutine frames) against ${allocs[b]} for (b)"
+  elif awk -v x="${ir[a]}" -v y="${ir[b]}" 'BEGIN { exit !(x / y > 1.01) }'; then
+    zero_cost="FAILED: (a) costs more than 1.01x the instructions of (b)"
+  else
+    zero_cost="held: (a) is within 1.01x of (b) in instructions, with ${allocs[a]} allocations against ${allocs[b]} and no coroutine frames"
+  fi
+  printf '\nZero-cost guard: %s.\n' "$zero_cost" >> "$tmp/report.md"
 else
   printf '\n## Access cost in instructions\n\nvalgrind is not installed; skipped.\n' >> "$tmp/report.md"
 fi
@@ -99,3 +111,6 @@ incremental=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
 cp "$tmp/report.md" "$out"
 echo "bench: wrote $out" >&2
 cat "$out"
+case "${zero_cost:-}" in
+  FAILED*) echo "bench: ZERO-COST GUARD $zero_cost" >&2; exit 1 ;;
+esac

@@ -48,7 +48,7 @@ extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
         stockRef.value.units[ingredient, default: 0] -= count
       }
     }
-    tabs.open[settlement.tab]?.settled = true
+    tabs.markSettled(settlement.tab)
   }
 }
 

@@ -11,6 +11,16 @@ public struct TabsState: Codable, Equatable, Sendable {
     self.nextID = nextID
   }
 
+  /// Marks a tab settled; nothing happens for an unknown id.
+  ///
+  /// A method on the slice, so that a caller writing through a capability makes
+  /// one access with one end: an optional-chain write through the capability
+  /// (`tabs.open[id]?.settled = true`) ends its access on two paths, and Swift
+  /// 6.3.1 then calls the accessor instead of inlining it (docs/ARCHITECTURE.md).
+  @inlinable public mutating func markSettled(_ id: Tab.ID) {
+    open[id]?.settled = true
+  }
+
   /// Hands out the next id.
   public mutating func issueID() -> Tab.ID {
     defer { nextID += 1 }
