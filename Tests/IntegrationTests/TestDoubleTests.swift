@@ -119,7 +119,7 @@ final class Counter: Sendable {
 }
 
 /// This module enables SuppressedAssociatedTypes (it uses `HasPayment`). The
-/// experimental feature once used here, CoroutineAccessors, made such calls land
+/// experimental coroutine-accessor feature once used here made such calls land
 /// in the wrong method (`Process.run()` in `Process.interrupt()`); this pins
 /// that a module with the project's only remaining feature calls Foundation's
 /// classes correctly.
