@@ -27,9 +27,9 @@ struct DomainPackage {
 let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Menu", uses: []),
   DomainPackage(name: "Stock", uses: ["Menu"]),
-  DomainPackage(name: "Payment", uses: []),
-  DomainPackage(name: "Clock", uses: []),
   DomainPackage(name: "Journal", uses: ["JournalIO"]),
+  DomainPackage(name: "Payment", uses: ["Journal", "JournalIO"]),
+  DomainPackage(name: "Clock", uses: []),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]

@@ -8,20 +8,20 @@ import Payment
 import Stock
 import Tabs
 
-/// The production world: Stripe payments, the system clock.
+/// The production world: the local processor, the system clock.
 ///
 /// The link map of `KioskWorld`: every capability it grants and every implementation it picks.
 /// - Clock: `SystemClock` as `KioskClock`
 /// - Journal: resource `DurableJournal` in `journal`
 /// - Menu: state `MenuState` in `menu`, read and write
-/// - Payment: `StripeGateway` as `PaymentGateway`, stored in `stripeGateway`
+/// - Payment: `LocalProcessor` as `PaymentGateway`, stored in `processor`
 /// - Stock: state `StockState` in `stock`, read and write
 /// - Tabs: state `TabsState` in `tabs`, read and write
 extension KioskWorld:
   LinkSystemClock,
   HasJournal,
   HasMutableMenu,
-  LinkStripePayment,
+  LinkLocalPayment,
   HasMutableStock,
   HasMutableTabs
 {}

@@ -11,13 +11,17 @@ enum PaymentGatewayDeclaredRequirements {
       (conformer: inout Conformer, amount: Decimal) async throws(PaymentError) -> Bool in
       try await conformer.authorize(amount)
     }
-    let _: (inout Conformer, Decimal) throws(PaymentError) -> String = {
-      (conformer: inout Conformer, amount: Decimal) throws(PaymentError) -> String in
-      try conformer.charge(amount)
+    let _: (inout Conformer, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
+      (conformer: inout Conformer, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String in
+      try conformer.charge(amount, key: key)
     }
-    let _: (inout Conformer, String, Decimal) throws(PaymentError) -> String = {
-      (conformer: inout Conformer, reference: String, amount: Decimal) throws(PaymentError) -> String in
-      try conformer.refund(reference, amount: amount)
+    let _: (inout Conformer, String, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
+      (conformer: inout Conformer, reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String in
+      try conformer.refund(reference, amount: amount, key: key)
+    }
+    let _: (inout Conformer, IdempotencyKey) throws(PaymentError) -> PaymentStatus = {
+      (conformer: inout Conformer, key: IdempotencyKey) throws(PaymentError) -> PaymentStatus in
+      try conformer.status(of: key)
     }
   }
 }

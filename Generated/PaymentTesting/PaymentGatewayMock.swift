@@ -17,11 +17,14 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
     var authorizeArgValues: [Decimal] = []
     var authorizeHandler: (@Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool)?
     var chargeCallCount = 0
-    var chargeArgValues: [Decimal] = []
-    var chargeHandler: (@Sendable (_ amount: Decimal) throws(PaymentError) -> String)?
+    var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] = []
+    var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)?
     var refundCallCount = 0
-    var refundArgValues: [(reference: String, amount: Decimal)] = []
-    var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal) throws(PaymentError) -> String)?
+    var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] = []
+    var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)?
+    var statusCallCount = 0
+    var statusArgValues: [IdempotencyKey] = []
+    var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)?
   }
 
   private let state = Mutex(State())
@@ -56,22 +59,22 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public var chargeCallCount: Int { state.withLock { $0.chargeCallCount } }
 
   /// The arguments of each `charge` call, oldest first.
-  public var chargeArgValues: [Decimal] { state.withLock { $0.chargeArgValues } }
+  public var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] { state.withLock { $0.chargeArgValues } }
 
   /// What `charge` does; unset, it returns the result type's zero.
-  public var chargeHandler: (@Sendable (_ amount: Decimal) throws(PaymentError) -> String)? {
+  public var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)? {
     get { state.withLock { $0.chargeHandler } }
     set { state.withLock { $0.chargeHandler = newValue } }
   }
 
   /// Records the call, then runs `chargeHandler`.
-  public func charge(_ amount: Decimal) throws(PaymentError) -> String {
+  public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     let handler = state.withLock { state in
       state.chargeCallCount += 1
-      state.chargeArgValues.append(amount)
+      state.chargeArgValues.append((amount: amount, key: key))
       return state.chargeHandler
     }
-    if let handler { return try handler(amount) }
+    if let handler { return try handler(amount, key) }
     return ""
   }
 
@@ -79,22 +82,45 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public var refundCallCount: Int { state.withLock { $0.refundCallCount } }
 
   /// The arguments of each `refund` call, oldest first.
-  public var refundArgValues: [(reference: String, amount: Decimal)] { state.withLock { $0.refundArgValues } }
+  public var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] { state.withLock { $0.refundArgValues } }
 
   /// What `refund` does; unset, it returns the result type's zero.
-  public var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal) throws(PaymentError) -> String)? {
+  public var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)? {
     get { state.withLock { $0.refundHandler } }
     set { state.withLock { $0.refundHandler = newValue } }
   }
 
   /// Records the call, then runs `refundHandler`.
-  public func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
+  public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     let handler = state.withLock { state in
       state.refundCallCount += 1
-      state.refundArgValues.append((reference: reference, amount: amount))
+      state.refundArgValues.append((reference: reference, amount: amount, key: key))
       return state.refundHandler
     }
-    if let handler { return try handler(reference, amount) }
+    if let handler { return try handler(reference, amount, key) }
     return ""
+  }
+
+  /// How many times `status` was called.
+  public var statusCallCount: Int { state.withLock { $0.statusCallCount } }
+
+  /// The arguments of each `status` call, oldest first.
+  public var statusArgValues: [IdempotencyKey] { state.withLock { $0.statusArgValues } }
+
+  /// What `status` does; unset, it returns the result type's zero.
+  public var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)? {
+    get { state.withLock { $0.statusHandler } }
+    set { state.withLock { $0.statusHandler = newValue } }
+  }
+
+  /// Records the call, then runs `statusHandler`.
+  public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus {
+    let handler = state.withLock { state in
+      state.statusCallCount += 1
+      state.statusArgValues.append(key)
+      return state.statusHandler
+    }
+    if let handler { return try handler(key) }
+    fatalError("PaymentGatewayMock.status needs statusHandler: 'PaymentStatus' has no default value")
   }
 }

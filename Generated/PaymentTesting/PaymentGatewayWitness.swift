@@ -16,9 +16,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     /// The `authorize` endpoint.
     public var authorize: @Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool
     /// The `charge` endpoint.
-    public var charge: @Sendable (_ amount: Decimal) throws(PaymentError) -> String
+    public var charge: @Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String
     /// The `refund` endpoint.
-    public var refund: @Sendable (_ reference: String, _ amount: Decimal) throws(PaymentError) -> String
+    public var refund: @Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String
+    /// The `status` endpoint.
+    public var status: @Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus
   }
 
   /// The closures the requirements call; assign one to replace it.
@@ -27,10 +29,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   /// A witness from one closure per endpoint.
   public init(
     authorize: @escaping @Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool,
-    charge: @escaping @Sendable (_ amount: Decimal) throws(PaymentError) -> String,
-    refund: @escaping @Sendable (_ reference: String, _ amount: Decimal) throws(PaymentError) -> String
+    charge: @escaping @Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String,
+    refund: @escaping @Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String,
+    status: @escaping @Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus
   ) {
-    endpoints = Endpoints(authorize: authorize, charge: charge, refund: refund)
+    endpoints = Endpoints(authorize: authorize, charge: charge, refund: refund, status: status)
   }
 
   /// Calls the `authorize` endpoint.
@@ -39,13 +42,18 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   }
 
   /// Calls the `charge` endpoint.
-  public mutating func charge(_ amount: Decimal) throws(PaymentError) -> String {
-    return try endpoints.charge(amount)
+  public mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    return try endpoints.charge(amount, key)
   }
 
   /// Calls the `refund` endpoint.
-  public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
-    return try endpoints.refund(reference, amount)
+  public mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    return try endpoints.refund(reference, amount, key)
+  }
+
+  /// Calls the `status` endpoint.
+  public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus {
+    return try endpoints.status(key)
   }
 
   /// A witness whose every endpoint records a test failure, pinned to the line that
@@ -60,15 +68,20 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
           "PaymentGatewayWitness.authorize is unimplemented: assign it in this test", sourceLocation: location)
         return false
       },
-      charge: { (_) throws(PaymentError) -> String in
+      charge: { (_, _) throws(PaymentError) -> String in
         Issue.record(
           "PaymentGatewayWitness.charge is unimplemented: assign it in this test", sourceLocation: location)
         return ""
       },
-      refund: { (_, _) throws(PaymentError) -> String in
+      refund: { (_, _, _) throws(PaymentError) -> String in
         Issue.record(
           "PaymentGatewayWitness.refund is unimplemented: assign it in this test", sourceLocation: location)
         return ""
+      },
+      status: { (_) throws(PaymentError) -> PaymentStatus in
+        Issue.record(
+          "PaymentGatewayWitness.status is unimplemented: assign it in this test", sourceLocation: location)
+        fatalError("PaymentGatewayWitness.status is unimplemented and 'PaymentStatus' has no default")
       }
     )
   }
@@ -114,13 +127,13 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   public func loggingCharge(to log: @escaping @Sendable (String) -> Void) -> Self {
     var copy = self
     let original = endpoints.charge
-    copy.endpoints.charge = { (amount) throws(PaymentError) -> String in
+    copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
       do throws(PaymentError) {
-        let result = try original(amount)
-        log("charge(\(amount)) -> \(result)")
+        let result = try original(amount, key)
+        log("charge(\(amount), \(key)) -> \(result)")
         return result
       } catch {
-        log("charge(\(amount)) threw \(error)")
+        log("charge(\(amount), \(key)) threw \(error)")
         throw error
       }
     }
@@ -133,11 +146,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     precondition(attempts >= 1, "retryingCharge needs at least one attempt")
     var copy = self
     let original = endpoints.charge
-    copy.endpoints.charge = { (amount) throws(PaymentError) -> String in
+    copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
       var attempt = 1
       while true {
         do throws(PaymentError) {
-          return try original(amount)
+          return try original(amount, key)
         } catch {
           if attempt >= attempts { throw error }
           attempt += 1
@@ -151,13 +164,13 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   public func loggingRefund(to log: @escaping @Sendable (String) -> Void) -> Self {
     var copy = self
     let original = endpoints.refund
-    copy.endpoints.refund = { (reference, amount) throws(PaymentError) -> String in
+    copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
       do throws(PaymentError) {
-        let result = try original(reference, amount)
-        log("refund(\(reference), \(amount)) -> \(result)")
+        let result = try original(reference, amount, key)
+        log("refund(\(reference), \(amount), \(key)) -> \(result)")
         return result
       } catch {
-        log("refund(\(reference), \(amount)) threw \(error)")
+        log("refund(\(reference), \(amount), \(key)) threw \(error)")
         throw error
       }
     }
@@ -170,11 +183,48 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     precondition(attempts >= 1, "retryingRefund needs at least one attempt")
     var copy = self
     let original = endpoints.refund
-    copy.endpoints.refund = { (reference, amount) throws(PaymentError) -> String in
+    copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
       var attempt = 1
       while true {
         do throws(PaymentError) {
-          return try original(reference, amount)
+          return try original(reference, amount, key)
+        } catch {
+          if attempt >= attempts { throw error }
+          attempt += 1
+        }
+      }
+    }
+    return copy
+  }
+
+  /// This witness with `status` logging each call and its outcome to `log`.
+  public func loggingStatus(to log: @escaping @Sendable (String) -> Void) -> Self {
+    var copy = self
+    let original = endpoints.status
+    copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
+      do throws(PaymentError) {
+        let result = try original(key)
+        log("status(\(key)) -> \(result)")
+        return result
+      } catch {
+        log("status(\(key)) threw \(error)")
+        throw error
+      }
+    }
+    return copy
+  }
+
+  /// This witness with `status` tried up to `attempts` times while it throws; the last
+  /// error is rethrown.
+  public func retryingStatus(attempts: Int) -> Self {
+    precondition(attempts >= 1, "retryingStatus needs at least one attempt")
+    var copy = self
+    let original = endpoints.status
+    copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
+      var attempt = 1
+      while true {
+        do throws(PaymentError) {
+          return try original(key)
         } catch {
           if attempt >= attempts { throw error }
           attempt += 1

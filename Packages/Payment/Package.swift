@@ -14,8 +14,11 @@ let package = Package(
     // The generated recording mock and closure witness, for tests.
     .library(name: "PaymentTesting", targets: ["PaymentTesting"]),
   ],
+  // The local processor keeps its ledger in the journal's framing: reuse, not a copy.
+  dependencies: [.package(path: "../Journal")],
   targets: [
-    .target(name: "Payment", dependencies: [], swiftSettings: features),
+    .target(
+      name: "Payment", dependencies: [.product(name: "Journal", package: "Journal")], swiftSettings: features),
     .target(name: "PaymentTesting", dependencies: ["Payment"], swiftSettings: features),
     .testTarget(name: "PaymentTests", dependencies: ["Payment"], swiftSettings: features),
   ],

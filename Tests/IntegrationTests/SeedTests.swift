@@ -15,7 +15,7 @@ import Testing
 
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
-  let receipt = try world.settle(tab)
+  let receipt = try world.settle(tab, key: key(for: tab))
 
   #expect(receipt.total == 5)
   #expect(receipt.reference == "mock_ok")
@@ -35,7 +35,7 @@ import Testing
 
   let checkpoint = world.snapshot
   world.stock.units[.milk] = 1
-  #expect(throws: StockState.Shortage.self) { try world.settle(tab) }
+  #expect(throws: StockState.Shortage.self) { try world.settle(tab, key: key(for: tab)) }
   world.restore(checkpoint)
   #expect(world.snapshot == checkpoint)
 }

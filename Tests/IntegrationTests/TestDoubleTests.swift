@@ -12,24 +12,24 @@ import Testing
   var world = StripeTestWorld()
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
-  let receipt = try world.settle(tab)
-  #expect(receipt == Receipt(tab: tab, total: 4.5, chargedAt: frozen, reference: "ch_test_1"))
+  let receipt = try world.settle(tab, key: key(for: tab))
+  #expect(receipt == Receipt(tab: tab, total: 4.5, chargedAt: frozen, reference: "ch_test_1", key: key(for: tab)))
   #expect(world.stripeGateway.nonce == 1)
 }
 
 @Test func theRecordingMockSeesOneChargeOfTheTotalAndOneLookAtTheClock() throws {
   var world = RecordingWorld()
-  world.paymentMock.chargeHandler = { amount in "ch_recorded_\(amount)" }
+  world.paymentMock.chargeHandler = { amount, _ in "ch_recorded_\(amount)" }
   world.clockMock.nowHandler = { frozen }
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
   try world.add(espresso, to: tab)
-  let receipt = try world.settle(tab)
+  let receipt = try world.settle(tab, key: key(for: tab))
 
   #expect(receipt.reference == "ch_recorded_7.5")
   #expect(receipt.chargedAt == frozen)
   #expect(world.paymentMock.chargeCallCount == 1)
-  #expect(world.paymentMock.chargeArgValues == [7.5])
+  #expect(world.paymentMock.chargeArgValues.map(\.amount) == [7.5])
   #expect(world.paymentMock.refundCallCount == 0)
   #expect(world.clockMock.nowCallCount == 1)
 }
@@ -37,7 +37,7 @@ import Testing
 @Test func aMockWithoutAHandlerAnswersTheZeroAndStillRecords() async throws {
   let mock = PaymentGatewayMock()
   let gateway = mock
-  #expect(try gateway.refund("ch_1", amount: 2) == "")
+  #expect(try gateway.refund("ch_1", amount: 2, key: IdempotencyKey("k_1")) == "")
   #expect(try await mock.authorize(3) == false)
   #expect(mock.refundArgValues.map(\.reference) == ["ch_1"])
   #expect(mock.refundArgValues.map(\.amount) == [2])
@@ -46,11 +46,11 @@ import Testing
 
 @Test func overridingOneWitnessEndpointLeavesTheOthersUnimplementedButUntouched() throws {
   var witness = PaymentGatewayWitness.unimplemented()
-  witness.endpoints.charge = { amount in "ch_witness_\(amount)" }
+  witness.endpoints.charge = { amount, _ in "ch_witness_\(amount)" }
   var world = WitnessWorld(paymentWitness: witness)
   let tab = world.openTab(for: "Grace")
   try world.add(espresso, to: tab)
-  #expect(try world.settle(tab).reference == "ch_witness_3")  // settle charges; it never refunds
+  #expect(try world.settle(tab, key: key(for: tab)).reference == "ch_witness_3")  // settle charges; it never refunds
 }
 
 @Test func anEndpointTheTestDidNotSetFailsTheTest() throws {
@@ -58,7 +58,7 @@ import Testing
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
   withKnownIssue("PaymentGatewayWitness.charge is unimplemented") {
-    _ = try world.settle(tab)
+    _ = try world.settle(tab, key: key(for: tab))
   }
 }
 
@@ -91,31 +91,31 @@ final class Counter: Sendable {
   let log = LogLines()
   let calls = Counter()
   var flaky = PaymentGatewayWitness.unimplemented()
-  flaky.endpoints.charge = { (amount) throws(PaymentError) -> String in
+  flaky.endpoints.charge = { (amount, _) throws(PaymentError) -> String in
     if calls.next() < 3 { throw .declined(reason: "timeout") }
     return "ch_\(amount)"
   }
   // Log every attempt, retry up to three times, log the outcome the caller sees.
   var witness = flaky.loggingCharge { log.append("attempt: \($0)") }.retryingCharge(attempts: 3)
     .loggingCharge { log.append("caller: \($0)") }
-  #expect(try witness.charge(5) == "ch_5")
+  #expect(try witness.charge(5, key: IdempotencyKey("k_5")) == "ch_5")
   #expect(
     log.lines == [
-      "attempt: charge(5) threw declined(reason: \"timeout\")",
-      "attempt: charge(5) threw declined(reason: \"timeout\")",
-      "attempt: charge(5) -> ch_5",
-      "caller: charge(5) -> ch_5",
+      "attempt: charge(5, k_5) threw payment declined: timeout",
+      "attempt: charge(5, k_5) threw payment declined: timeout",
+      "attempt: charge(5, k_5) -> ch_5",
+      "caller: charge(5, k_5) -> ch_5",
     ])
 }
 
 @Test func retryingGivesUpAfterItsAttemptsAndRethrowsTheLastError() {
   let calls = Counter()
   var failing = PaymentGatewayWitness.unimplemented()
-  failing.endpoints.charge = { (_) throws(PaymentError) -> String in
+  failing.endpoints.charge = { (_, _) throws(PaymentError) -> String in
     throw .declined(reason: "attempt \(calls.next())")
   }
   var witness = failing.retryingCharge(attempts: 2)
-  #expect(throws: PaymentError.declined(reason: "attempt 2")) { try witness.charge(1) }
+  #expect(throws: PaymentError.declined(reason: "attempt 2")) { try witness.charge(1, key: IdempotencyKey("k_1")) }
 }
 
 /// This module enables SuppressedAssociatedTypes (it uses `HasPayment`). The

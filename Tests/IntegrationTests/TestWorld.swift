@@ -33,3 +33,6 @@ struct TestWorld: ~Copyable {
 
   deinit { try? FileManager.default.removeItem(atPath: journalPath) }
 }
+
+/// A distinct idempotency key per tab, as the kiosk's journal would give.
+func key(for tab: Tab.ID) -> IdempotencyKey { IdempotencyKey("k_tab_\(tab.raw)") }

@@ -27,7 +27,7 @@ func workloadThroughCapabilities(_ world: inout BenchWorld, iterations: Int) -> 
   for _ in 0..<iterations {
     let tab = world.openTab(for: "Ada")
     for item in benchItems { try! world.add(item, to: tab) }
-    total += try! world.settle(tab).total
+    total += try! world.settle(tab, key: key(for: tab)).total
     world.tabs.open[tab] = nil
   }
   return total
@@ -80,7 +80,8 @@ struct HandWrittenWorld {
 
   mutating func settle(_ id: Tab.ID) throws -> Receipt {
     let (total, needs) = try settlement(for: id)
-    let receipt = Receipt(tab: id, total: total, chargedAt: frozenNow, reference: try gateway.charge(total))
+    let receipt = Receipt(
+      tab: id, total: total, chargedAt: frozenNow, reference: try gateway.charge(total, key: key(for: id)))
     commit(id, needs: needs)
     return receipt
   }
@@ -108,7 +109,8 @@ struct ExistentialWorld {
   /// The same phases as (b); the charge and the time go through existentials.
   mutating func settle(_ id: Tab.ID) throws -> Receipt {
     let (total, needs) = try base.settlement(for: id)
-    let receipt = Receipt(tab: id, total: total, chargedAt: clock.now(), reference: try gateway.charge(total))
+    let receipt = Receipt(
+      tab: id, total: total, chargedAt: clock.now(), reference: try gateway.charge(total, key: key(for: id)))
     base.commit(id, needs: needs)
     return receipt
   }
@@ -129,7 +131,7 @@ func workloadExistentials(_ world: inout ExistentialWorld, iterations: Int) -> D
 // MARK: (d) a struct of closures
 
 struct ClosureDependencies {
-  var charge: (Decimal) throws -> String
+  var charge: (Decimal, IdempotencyKey) throws -> String
   var now: () -> Date
 }
 
@@ -141,7 +143,7 @@ struct ClosureWorld {
   mutating func settle(_ id: Tab.ID) throws -> Receipt {
     let (total, needs) = try base.settlement(for: id)
     let receipt = Receipt(
-      tab: id, total: total, chargedAt: dependencies.now(), reference: try dependencies.charge(total))
+      tab: id, total: total, chargedAt: dependencies.now(), reference: try dependencies.charge(total, key(for: id)))
     base.commit(id, needs: needs)
     return receipt
   }
@@ -189,7 +191,8 @@ enum AccessVariant: String, CaseIterable {
       var gateway = MockGateway()
       let clock = FixedClock(frozenNow: Date(timeIntervalSince1970: 1_750_000_000))
       var world = ClosureWorld(
-        base: hand, dependencies: ClosureDependencies(charge: { try gateway.charge($0) }, now: { clock.now() }))
+        base: hand, dependencies: ClosureDependencies(charge: { try gateway.charge($0, key: $1) }, now: { clock.now() })
+      )
       return workloadClosures(&world, iterations: iterations)
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Menu
+import Payment
 import Stock
 import Tabs
 
@@ -11,3 +12,6 @@ struct BenchWorld {
   var stock: StockState
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
 }
+
+/// A distinct idempotency key per tab, as the kiosk's journal would give.
+func key(for tab: Tab.ID) -> IdempotencyKey { IdempotencyKey("k_tab_\(tab.raw)") }

@@ -36,6 +36,8 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   private let seed: UInt32
   /// The journal file.
   public let path: String
+  /// The random salt in the journal's header: tells this journal from any other.
+  public let salt: UInt64
   /// What opening found.
   public let recovery: JournalRecovery
   /// The sequence number of the last committed record (0 when empty).
@@ -86,6 +88,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       self.descriptor = descriptor
       self.seed = seed
       self.path = path
+      self.salt = salt
       self.end = bytes.count
       self.lastSequence = UInt64(scan.payloadRanges.count)
       self.recovery = JournalRecovery(

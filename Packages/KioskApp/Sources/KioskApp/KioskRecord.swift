@@ -1,5 +1,6 @@
 import Foundation
 import Menu
+import Payment
 import Stock
 import Tabs
 
@@ -12,13 +13,80 @@ public enum KioskRecord: Codable, Equatable, Sendable {
   case opened(tab: Tab.ID, customer: String)
   /// An item was added to a tab.
   case added(item: Item.ID, tab: Tab.ID)
-  /// A tab was settled: the receipt carries the charge reference and the time.
+  /// The last `item` was taken off a tab.
+  case removed(item: Item.ID, tab: Tab.ID)
+  /// Money is about to move: journaled, and synced, before the gateway is
+  /// called with `intent.key`. Its outcome is a later record with the same key
+  /// (`settled`, `undone` or `paymentAbandoned`); one without is open, and
+  /// reconciliation asks the processor about it (docs/journal.md).
+  case paymentIntent(PaymentIntent)
+  /// An intent under which no money moved (declined, or unknown to the
+  /// processor when reconciled); it changes nothing else.
+  case paymentAbandoned(key: IdempotencyKey, reason: String)
+  /// A tab was settled: the receipt carries the charge reference, the time and
+  /// the intent's key.
   case settled(Receipt)
   /// A delivery was added to stock.
   case restocked(ingredient: Ingredient, count: Int)
   /// The last command still on the undo stack was reverted; `refund` is the
-  /// gateway's reference when that command was a settle.
-  case undone(refund: String?)
+  /// gateway's reference when that command was a settle, and `key` its intent's key.
+  case undone(refund: String?, key: IdempotencyKey? = nil)
+}
+
+/// What the kiosk is about to ask the processor to do, under which key.
+public struct PaymentIntent: Codable, Equatable, Sendable {
+  /// Which way the money moves.
+  public enum Kind: String, Codable, Sendable {
+    /// Settle a tab: take `amount` from the customer.
+    case charge
+    /// Undo a settle: give back `amount` of the charge `charge`.
+    case refund
+  }
+
+  /// Which way the money moves.
+  public var kind: Kind
+  /// The idempotency key: the journal's salt and this intent's sequence number.
+  public var key: IdempotencyKey
+  /// The tab it is for.
+  public var tab: Tab.ID
+  /// How much.
+  public var amount: Decimal
+  /// For a refund, the charge's reference.
+  public var charge: String?
+
+  /// Creates an intent.
+  public init(kind: Kind, key: IdempotencyKey, tab: Tab.ID, amount: Decimal, charge: String? = nil) {
+    self.kind = kind
+    self.key = key
+    self.tab = tab
+    self.amount = amount
+    self.charge = charge
+  }
+}
+
+extension KioskRecord {
+  /// The key of the intent this record is the outcome of, if any.
+  public var outcomeKey: IdempotencyKey? {
+    switch self {
+    case .settled(let receipt): receipt.key
+    case .undone(_, let key): key
+    case .paymentAbandoned(let key, _): key
+    default: nil
+    }
+  }
+
+  /// The intents in `records` that have no outcome yet, oldest first.
+  public static func openIntents(in records: some Sequence<KioskRecord>) -> [PaymentIntent] {
+    var open: [PaymentIntent] = []
+    for record in records {
+      if case .paymentIntent(let intent) = record {
+        open.append(intent)
+      } else if let key = record.outcomeKey {
+        open.removeAll { $0.key == key }
+      }
+    }
+    return open
+  }
 }
 
 /// A record that does not apply to the state replay has reached: the journal
@@ -48,6 +116,8 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
       guard id == expected else { throw ReplayFailure("opened tab #\(id.raw), the journal says #\(expected.raw)") }
     case .added(let item, let tab):
       try add(item, to: tab)
+    case .removed(let item, let tab):
+      try remove(item, from: tab)
     case .settled(let receipt):
       let settlement = try settlement(for: receipt.tab)
       guard settlement.total == receipt.total else {
@@ -56,7 +126,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
       commit(settlement)
     case .restocked(let ingredient, let count):
       try restock(ingredient, count: count)
-    case .undone:
+    case .undone, .paymentIntent, .paymentAbandoned:
       break
     }
   }

@@ -22,6 +22,8 @@ public enum KioskReplay {
         case .undone:
           guard let entry = history.pop(), let before = entry.before else { throw ReplayFailure("nothing to undo") }
           world.restore(before)
+        case .paymentIntent, .paymentAbandoned:
+          guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
         default:
           guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
           let before = plan[index] ? world.snapshot : nil

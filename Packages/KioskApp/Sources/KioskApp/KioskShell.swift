@@ -9,6 +9,12 @@ import Tabs
 /// with a checkpoint, journals it durably before acknowledging it, rolls back
 /// on any error, keeps the undo history, and tells observers when state changed.
 ///
+/// Money moves intent first (docs/journal.md): a `paymentIntent` record with
+/// its idempotency key is synced before the processor is called, and the
+/// outcome is journaled after; opening the kiosk, and every command while one
+/// is open, first reconciles the intents that have no outcome by asking the
+/// processor about their keys.
+///
 /// The world never leaves the main actor, so it needs no locks and no
 /// `Sendable` conformance. Observation tracks `revision`; the world itself is
 /// `~Copyable` and ignored by the macro.
@@ -18,6 +24,13 @@ public final class KioskShell {
   @ObservationIgnored private var history: UndoHistory
   /// Every journaled record, oldest first (what `history` and `verify` read).
   @ObservationIgnored public private(set) var records: [KioskRecord]
+  /// Intents journaled without an outcome yet, oldest first.
+  @ObservationIgnored public private(set) var openIntents: [PaymentIntent]
+  /// What reconciliation resolved since the shell opened, oldest first.
+  @ObservationIgnored public private(set) var reconciled: [Reconciliation] = []
+  /// Test seam: runs at each step of a payment; a throw there stands for a
+  /// crash at that step (the test then drops the shell and reopens).
+  @ObservationIgnored public var paymentStepHook: ((PaymentStep) throws -> Void)?
 
   /// Bumped after every change to the world; observe it to redraw.
   public private(set) var revision = 0
@@ -25,29 +38,45 @@ public final class KioskShell {
   /// Bytes of a torn tail the journal dropped when it was opened.
   public let droppedBytes: Int
 
-  /// Opens the kiosk on `journal`: replays its records, or, for a new journal,
-  /// journals `menu` and `stock` as the first record.
+  /// Opens the kiosk on `journal` and `processor`: replays its records, or, for
+  /// a new journal, journals `menu` and `stock` as the first record; then
+  /// reconciles any open intent with the processor.
   public init(
-    journal: consuming DurableJournal, gateway: consuming StripeGateway = StripeGateway(),
+    journal: consuming DurableJournal, processor: consuming LocalProcessor,
     menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock
   ) throws {
     droppedBytes = journal.recovery.droppedBytes
     var records = try KioskReplay.records(of: journal)
-    var world = KioskWorld(stripeGateway: gateway, journal: journal)
+    var world = KioskWorld(processor: processor, journal: journal)
     if records.isEmpty {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
       try world.journal.append(first)
       records = [first]
     }
     history = try KioskReplay.replay(records, into: &world)
+    openIntents = KioskRecord.openIntents(in: records)
     self.records = records
     self.world = world
+    try reconcileOpenIntents()
   }
+
+  /// Opens the kiosk with the processor ledger beside the journal (`<journal>.processor`).
+  public convenience init(journal: consuming DurableJournal) throws {
+    let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: journal.path))
+    try self.init(journal: journal, processor: processor)
+  }
+
+  // MARK: Running commands
 
   /// Runs `command` on the world; it returns the record to journal and a result.
   /// The record is appended and synced before the result is returned; if the
   /// command or the append throws, the world is restored and nothing is kept.
   private func execute<Result>(_ command: (inout KioskWorld) throws -> (KioskRecord, Result)) throws -> Result {
+    try reconcileOpenIntents()
+    return try commit(command)
+  }
+
+  private func commit<Result>(_ command: (inout KioskWorld) throws -> (KioskRecord, Result)) throws -> Result {
     let checkpoint = world.snapshot
     do {
       let (record, result) = try command(&world)
@@ -60,6 +89,20 @@ public final class KioskShell {
       world.restore(checkpoint)
       throw error
     }
+  }
+
+  /// Journals a record that changes no slice (an intent, an abandonment).
+  private func journal(_ record: KioskRecord) throws {
+    try world.journal.append(record)
+    records.append(record)
+    if case .paymentIntent(let intent) = record { openIntents.append(intent) }
+    if let key = record.outcomeKey { openIntents.removeAll { $0.key == key } }
+  }
+
+  /// The key for an intent about to be journaled: the journal's salt and the
+  /// intent record's own sequence number, so it is unique and recomputable.
+  private var nextKey: IdempotencyKey {
+    IdempotencyKey(journalSalt: world.journal.salt, sequence: world.journal.lastSequence + 1)
   }
 
   /// Opens a tab and returns its id.
@@ -78,11 +121,39 @@ public final class KioskShell {
     }
   }
 
-  /// Settles a tab: charges it and returns the receipt.
-  public func settle(_ tab: Tab.ID) throws -> Receipt {
+  /// Takes the last `item` off a tab.
+  public func remove(_ item: Item.ID, from tab: Tab.ID) throws {
     try execute { world in
-      let receipt = try world.settle(tab)
-      return (.settled(receipt), receipt)
+      try world.remove(item, from: tab)
+      return (.removed(item: item, tab: tab), ())
+    }
+  }
+
+  /// Settles a tab: journals the intent, charges it under the intent's key,
+  /// journals the receipt, and returns it.
+  ///
+  /// Every check runs before the intent, so a refused settle journals nothing.
+  /// A decline journals `paymentAbandoned`. A processor that does not answer
+  /// (`PaymentError.timedOut`) or an outcome that cannot be journaled leaves the
+  /// intent open for reconciliation: nothing is guessed.
+  public func settle(_ tab: Tab.ID) throws -> Receipt {
+    try reconcileOpenIntents()
+    let settlement = try world.settlement(for: tab)
+    let key = nextKey
+    try journal(.paymentIntent(PaymentIntent(kind: .charge, key: key, tab: tab, amount: settlement.total)))
+    try paymentStepHook?(.afterIntent)
+    do {
+      let receipt = try commit { world in
+        let receipt = try world.settle(tab, key: key)
+        try paymentStepHook?(.afterEffect)
+        return (.settled(receipt), receipt)
+      }
+      openIntents.removeAll { $0.key == key }
+      try paymentStepHook?(.afterOutcome)
+      return receipt
+    } catch PaymentError.declined(let reason) {
+      try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
+      throw PaymentError.declined(reason: reason)
     }
   }
 
@@ -110,23 +181,82 @@ public final class KioskShell {
 
   /// Reverts the last command still on the undo stack; nil when there is none.
   ///
-  /// Undoing a settle refunds the charge through the gateway (the money goes
-  /// back to the customer), then puts the tab back open and the stock back.
-  /// The undo is itself journaled, with the refund's reference.
+  /// Undoing a settle moves money back, intent first like a settle: the refund
+  /// intent is journaled, the processor refunds under its key, and the undo is
+  /// journaled with the refund's reference before the tab reopens and the
+  /// stock comes back.
   public func undo() throws -> Undone? {
-    guard let entry = history.entries.last, let before = entry.before else { return nil }
+    try reconcileOpenIntents()
+    guard let entry = history.entries.last, entry.before != nil else { return nil }
     var refund: String?
+    var key: IdempotencyKey?
     if case .settled(let receipt) = entry.record {
-      refund = try world.payment.refund(receipt.reference, amount: receipt.total)
+      let refundKey = nextKey
+      key = refundKey
+      try journal(
+        .paymentIntent(
+          PaymentIntent(
+            kind: .refund, key: refundKey, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)))
+      try paymentStepHook?(.afterIntent)
+      do {
+        refund = try world.payment.refund(receipt.reference, amount: receipt.total, key: refundKey)
+      } catch PaymentError.declined(let reason) {
+        try journal(.paymentAbandoned(key: refundKey, reason: "declined: \(reason)"))
+        throw PaymentError.declined(reason: reason)
+      }
+      try paymentStepHook?(.afterEffect)
     }
-    let record = KioskRecord.undone(refund: refund)
+    try completeUndo(refund: refund, key: key)
+    try paymentStepHook?(.afterOutcome)
+    return Undone(record: entry.record, refund: refund)
+  }
+
+  /// Journals the undo of the newest history entry and reverts it.
+  private func completeUndo(refund: String?, key: IdempotencyKey?) throws {
+    guard let before = history.entries.last?.before else { return }
+    let record = KioskRecord.undone(refund: refund, key: key)
     try world.journal.append(record)
     world.restore(before)
     _ = history.pop()
     records.append(record)
+    if let key { openIntents.removeAll { $0.key == key } }
     revision += 1
-    return Undone(record: entry.record, refund: refund)
   }
+
+  // MARK: Reconciliation
+
+  /// Resolves every open intent by asking the processor what happened to its
+  /// key, and journals the answer: a charge that went through completes its
+  /// settle, a refund that went through completes its undo, and a key the
+  /// processor does not know is abandoned. Throws when the processor cannot
+  /// answer: the intent stays open and the command that asked is refused.
+  public func reconcileOpenIntents() throws {
+    while let intent = openIntents.first {
+      let status = try world.payment.status(of: intent.key)
+      switch (intent.kind, status) {
+      case (.charge, .charged(let reference, let amount)):
+        _ = try commit { world in
+          let settlement = try world.settlement(for: intent.tab)
+          world.commit(settlement)
+          let receipt = Receipt(
+            tab: intent.tab, total: amount, chargedAt: world.clock.now(), reference: reference, key: intent.key)
+          return (.settled(receipt), receipt)
+        }
+        openIntents.removeFirst()
+        reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
+      case (.refund, .refunded(let reference, _, _)):
+        try completeUndo(refund: reference, key: intent.key)
+        reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
+      case (_, .unknown):
+        try journal(.paymentAbandoned(key: intent.key, reason: "the processor has no record of the key"))
+        reconciled.append(Reconciliation(intent: intent, resolution: .abandoned))
+      case (.charge, .refunded), (.refund, .charged):
+        throw KioskShellError.keyMismatch(intent.key)
+      }
+    }
+  }
+
+  // MARK: Reads
 
   /// How many commands `undo` can revert.
   public var undoDepth: Int { history.entries.count }
@@ -147,5 +277,52 @@ public final class KioskShell {
   public func isAvailable(_ item: Item.ID) -> Bool {
     _ = revision
     return world.isAvailable(item)
+  }
+
+  /// The processor's ledger, oldest first.
+  public var processorLedger: [LocalProcessor.Entry] { world.processor.entries }
+
+  /// The processor's ledger and the journal side by side.
+  public var paymentAudit: PaymentAudit { PaymentAudit(ledger: world.processor.entries, records: records) }
+
+  /// Makes the processor act out `fault` from now on (nil: behave).
+  public func setProcessorFault(_ fault: LocalProcessor.Fault?) { world.processor.fault = fault }
+}
+
+/// A step of a payment, where `KioskShell.paymentStepHook` runs.
+public enum PaymentStep: Sendable, Equatable {
+  /// The intent is durable; the processor has not been called.
+  case afterIntent
+  /// The processor moved the money; its outcome is not journaled yet.
+  case afterEffect
+  /// The outcome is durable; the command is not acknowledged yet.
+  case afterOutcome
+}
+
+/// What reconciliation did with one open intent.
+public struct Reconciliation: Equatable, Sendable {
+  /// The intent.
+  public var intent: PaymentIntent
+  /// What became of it.
+  public var resolution: Resolution
+
+  /// How an intent was resolved.
+  public enum Resolution: Equatable, Sendable {
+    /// The processor had moved the money: the settle or undo was completed with its reference.
+    case completed(reference: String)
+    /// The processor had no record of the key: nothing moved, and the intent was closed.
+    case abandoned
+  }
+}
+
+/// Errors of the shell itself.
+public enum KioskShellError: Error, Equatable, CustomStringConvertible {
+  /// The processor used an intent's key for the other kind of movement.
+  case keyMismatch(IdempotencyKey)
+
+  public var description: String {
+    switch self {
+    case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
+    }
   }
 }

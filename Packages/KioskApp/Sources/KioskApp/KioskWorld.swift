@@ -18,8 +18,8 @@ public struct KioskWorld: ~Copyable {
   public var tabs: TabsState
   /// The stock slice.
   public var stock: StockState
-  /// The payment session, demanded by `LinkStripePayment`. Not in snapshots.
-  public var stripeGateway: StripeGateway
+  /// The payment processor and its ledger, demanded by `LinkLocalPayment`. Not in snapshots.
+  public var processor: LocalProcessor
 
   private let journalBox: UniqueBox<DurableJournal>
 
@@ -32,12 +32,12 @@ public struct KioskWorld: ~Copyable {
   /// A world with the given slices, appending to `journal`.
   public init(
     menu: MenuState = MenuState(), tabs: TabsState = TabsState(), stock: StockState = StockState(),
-    stripeGateway: consuming StripeGateway = StripeGateway(), journal: consuming DurableJournal
+    processor: consuming LocalProcessor, journal: consuming DurableJournal
   ) {
     self.menu = menu
     self.tabs = tabs
     self.stock = stock
-    self.stripeGateway = stripeGateway
+    self.processor = processor
     self.journalBox = UniqueBox(journal)
   }
 }

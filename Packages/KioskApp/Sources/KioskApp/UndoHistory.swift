@@ -37,6 +37,7 @@ public struct UndoHistory: Sendable {
       switch record {
       case .initialized: stack.removeAll()
       case .undone: if let reverted = stack.popLast() { needed[reverted] = true }
+      case .paymentIntent, .paymentAbandoned: break
       default:
         stack.append(index)
         if stack.count > depth { stack.removeFirst() }

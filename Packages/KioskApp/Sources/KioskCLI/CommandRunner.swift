@@ -17,6 +17,7 @@ struct CommandRunner {
     case .board: return board()
     case .history: return history()
     case .verify: return try verify()
+    case .reconcile: return try reconcile()
     case .restock(let name, let count): return try restock(name, count)
     case .open(let customer):
       let id = try shell.openTab(for: customer)
@@ -24,6 +25,7 @@ struct CommandRunner {
         lines: ["opened tab #\(id.raw) for \(customer)"],
         json: ["command": .string("open"), "tab": .number(id.raw), "customer": .string(customer)])
     case .add(let tabNumber, let itemName): return try add(itemName, to: Tab.ID(raw: tabNumber))
+    case .remove(let tabNumber, let itemName): return try remove(itemName, from: Tab.ID(raw: tabNumber))
     case .settle(let tabNumber): return try settle(Tab.ID(raw: tabNumber))
     case .undo: return try undo()
     case .help, .demo, .shell, .repair:
@@ -97,13 +99,38 @@ struct CommandRunner {
       throw KioskFailure(
         code: .journal, message: "the replayed state \(verification.digest) differs from the open state \(live)")
     }
+    let audit = shell.paymentAudit
+    guard audit.agrees else {
+      throw KioskFailure.domain("the processor and the journal disagree: " + audit.mismatches.joined(separator: "; "))
+    }
     return Output(
       lines: [
-        "verified \(verification.recordCount) records: two replays are byte-identical, state \(verification.digest)"
+        "verified \(verification.recordCount) records: two replays are byte-identical, state \(verification.digest); "
+          + "the processor agrees (\(audit.charges) charges, \(audit.refunds) refunds)"
       ],
       json: [
         "command": .string("verify"), "records": .number(verification.recordCount),
         "digest": .string(verification.digest), "identical": .bool(true),
+      ])
+  }
+
+  /// The processor's ledger against the journal; exit 65 on any mismatch.
+  private func reconcile() throws -> Output {
+    let audit = shell.paymentAudit
+    let summary =
+      "processor: \(audit.charges) charges (\(money(audit.chargedTotal))), \(audit.refunds) refunds "
+      + "(\(money(audit.refundedTotal))); journal: settled \(money(audit.settledTotal)), "
+      + "refunded \(money(audit.undoneTotal))"
+    guard audit.agrees else {
+      throw KioskFailure.domain(([summary] + audit.mismatches.map { "mismatch: \($0)" }).joined(separator: "\n"))
+    }
+    return Output(
+      lines: [summary, "reconciled: every charge and refund maps to exactly one journaled command"],
+      json: [
+        "command": .string("reconcile"), "charges": .number(audit.charges),
+        "chargedTotal": .string(money(audit.chargedTotal)), "refunds": .number(audit.refunds),
+        "refundedTotal": .string(money(audit.refundedTotal)), "settledTotal": .string(money(audit.settledTotal)),
+        "undoneTotal": .string(money(audit.undoneTotal)), "mismatches": .array([]),
       ])
   }
 
@@ -146,6 +173,23 @@ struct CommandRunner {
       ],
       json: [
         "command": .string("add"), "tab": .number(tab.raw), "item": .number(id.raw), "name": .string(item.name),
+        "items": .number(lines.count),
+      ])
+  }
+
+  private func remove(_ name: String, from tab: Tab.ID) throws -> Output {
+    let menu = shell.snapshot.menu
+    let byNumber = Int(name).map { Item.ID(raw: $0) }.flatMap { menu.items[$0] != nil ? $0 : nil }
+    let byName = menu.items.first { $0.value.name.lowercased() == name.lowercased() }?.key
+    guard let id = byNumber ?? byName, let item = menu.items[id] else {
+      throw KioskFailure.domain("no item '\(name)' on the menu")
+    }
+    try shell.remove(id, from: tab)
+    let lines = shell.snapshot.tabs.open[tab]!.lines
+    return Output(
+      lines: ["removed \(item.name) from tab #\(tab.raw): \(lines.count) item\(lines.count == 1 ? "" : "s")"],
+      json: [
+        "command": .string("remove"), "tab": .number(tab.raw), "item": .number(id.raw), "name": .string(item.name),
         "items": .number(lines.count),
       ])
   }
@@ -195,7 +239,13 @@ struct CommandRunner {
       return
         "settle tab #\(receipt.tab.raw): \(money(receipt.total)) as \(receipt.reference) at \(timestamp(receipt.chargedAt))"
     case .restocked(let ingredient, let count): return "restock \(ingredient.rawValue) +\(count)"
-    case .undone(let refund): return "undo" + (refund.map { " (refund \($0))" } ?? "")
+    case .undone(let refund, _): return "undo" + (refund.map { " (refund \($0))" } ?? "")
+    case .removed(let item, let tab):
+      let name = menu.items[item]?.name ?? "item \(item.raw)"
+      return "remove \(name) from tab #\(tab.raw)"
+    case .paymentIntent(let intent):
+      return "\(intent.kind.rawValue) intent for tab #\(intent.tab.raw): \(money(intent.amount)) under \(intent.key)"
+    case .paymentAbandoned(let key, let reason): return "payment \(key) abandoned: \(reason)"
     }
   }
 }

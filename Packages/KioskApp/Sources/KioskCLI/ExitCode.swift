@@ -16,6 +16,9 @@ enum ExitCode: Int32 {
   /// The journal cannot be used: locked, corrupt, unreadable, or a failed write
   /// or sync; nothing was committed.
   case journal = 74
+  /// The payment processor did not answer: the payment's intent is journaled
+  /// and is reconciled on the next run (sysexits' EX_TEMPFAIL).
+  case processorUnavailable = 75
 }
 
 /// A failure with the line to print and the status to exit with.
@@ -47,10 +50,15 @@ struct KioskFailure: Error {
       case .unknownTab(let id): self.init(code: .domain, message: "no tab #\(id.raw)")
       case .alreadySettled(let id): self.init(code: .domain, message: "tab #\(id.raw) is already settled")
       case .unknownItem: self.init(code: .domain, message: "that item cannot be made now")
+      case .emptyTab(let id):
+        self.init(code: .domain, message: "tab #\(id.raw) has no items; there is nothing to charge")
+      case .notOnTab(let id): self.init(code: .domain, message: "that item is not on tab #\(id.raw)")
       }
     case StockState.Shortage.insufficient(let ingredient):
       self.init(code: .domain, message: "not enough \(ingredient.rawValue) in stock")
     case PaymentError.declined(let reason): self.init(code: .domain, message: "payment declined: \(reason)")
+    case PaymentError.timedOut: self.init(code: .processorUnavailable, message: PaymentError.timedOut.description)
+    case let error as KioskShellError: self.init(code: .domain, message: error.description)
     case RestockError.nonPositiveCount(let count):
       self.init(code: .usage, message: "restock count must be at least 1, not \(count)")
     default: self.init(code: .journal, message: "\(error)")

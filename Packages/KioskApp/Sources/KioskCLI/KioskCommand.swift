@@ -2,15 +2,16 @@ import Menu
 
 /// One kiosk command, parsed from its words.
 enum KioskCommand: Equatable {
-  case menu, stock, board, undo, history, verify, help, demo, shell, repair
+  case menu, stock, board, undo, history, verify, reconcile, help, demo, shell, repair
   case restock(ingredient: String, count: Int)
   case open(customer: String)
   case add(tab: Int, item: String)
+  case remove(tab: Int, item: String)
   case settle(tab: Int)
 
   /// The commands the usage text lists, in order.
   static let usage = """
-    usage: kiosk [--journal PATH] [--json] [--wait SECONDS] <command> [arguments]
+    usage: kiosk [--journal PATH] [--processor PATH] [--json] [--wait SECONDS] <command> [arguments]
 
     commands:
       menu                       items, prices, and whether each can be made now
@@ -18,19 +19,23 @@ enum KioskCommand: Equatable {
       restock INGREDIENT COUNT   add a delivery to stock
       open CUSTOMER              open a tab; prints its number
       add TAB ITEM               add an item (by number or name) to a tab
+      remove TAB ITEM            take the last such item off an unsettled tab
       settle TAB                 charge a tab and print its receipt
       board                      every tab, oldest first
       undo                       revert the last command (a settle is refunded)
       history                    the journal, one record per line
-      verify                     replay the journal twice; compare the states byte for byte
+      verify                     replay the journal twice; compare the states byte for byte; reconcile
+      reconcile                  the processor's ledger and the journal side by side; every mismatch
       repair                     keep a backup of a corrupt journal and cut it to the last good record
       demo                       a scripted session on a fresh temporary journal
       shell                      read commands from standard input, one result line each
       help                       this text
 
     The journal is ./kiosk.journal, or $KIOSK_JOURNAL, or --journal PATH.
+    The processor's ledger is JOURNAL.processor, or $KIOSK_PROCESSOR, or --processor PATH.
     A command waits up to --wait SECONDS (default 2) for another process's lock.
-    Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 74 journal error.
+    Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 74 journal error,
+    75 the payment processor did not answer (the payment is reconciled on the next run).
     """
 
   /// Parses a command and its arguments.
@@ -64,6 +69,9 @@ enum KioskCommand: Equatable {
     case "verify":
       try expect(0, "")
       self = .verify
+    case "reconcile":
+      try expect(0, "")
+      self = .reconcile
     case "repair":
       try expect(0, "")
       self = .repair
@@ -84,6 +92,9 @@ enum KioskCommand: Equatable {
     case "add":
       guard arguments.count >= 2 else { throw .usage("usage: kiosk add TAB ITEM") }
       self = .add(tab: try tabNumber(arguments[0]), item: arguments.dropFirst().joined(separator: " "))
+    case "remove":
+      guard arguments.count >= 2 else { throw .usage("usage: kiosk remove TAB ITEM") }
+      self = .remove(tab: try tabNumber(arguments[0]), item: arguments.dropFirst().joined(separator: " "))
     case "settle":
       try expect(1, "TAB")
       self = .settle(tab: try tabNumber(arguments[0]))

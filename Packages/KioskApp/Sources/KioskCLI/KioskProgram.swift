@@ -8,6 +8,10 @@ import Payment
 struct KioskProgram {
   var journalPath: String
   var json = false
+  /// The processor's ledger: `--processor`, `$KIOSK_PROCESSOR`, or beside the journal.
+  var processorPath: String?
+  /// A failure the processor acts out (`$KIOSK_PROCESSOR_FAULT`, for tests).
+  var processorFault: LocalProcessor.Fault?
   /// How long a command waits for another process to release the journal.
   var lockWait = DurableJournal.defaultLockWait
   var words: [String] = []
@@ -15,6 +19,14 @@ struct KioskProgram {
   /// Parses `--journal PATH`, `--json` and the command words.
   init(arguments: [String], environment: [String: String]) throws(KioskFailure) {
     journalPath = environment["KIOSK_JOURNAL"].flatMap { $0.isEmpty ? nil : $0 } ?? "kiosk.journal"
+    processorPath = environment["KIOSK_PROCESSOR"].flatMap { $0.isEmpty ? nil : $0 }
+    if let fault = environment["KIOSK_PROCESSOR_FAULT"], !fault.isEmpty {
+      guard let parsed = LocalProcessor.Fault(rawValue: fault) else {
+        let known = LocalProcessor.Fault.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .usage("KIOSK_PROCESSOR_FAULT must be one of \(known), not '\(fault)'")
+      }
+      processorFault = parsed
+    }
     var remaining = arguments[...]
     while let argument = remaining.first, argument.hasPrefix("--") {
       remaining.removeFirst()
@@ -23,6 +35,9 @@ struct KioskProgram {
       case "--journal":
         guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("'--journal' needs a path") }
         journalPath = path
+      case "--processor":
+        guard let path = remaining.popFirst(), !path.isEmpty else { throw .usage("'--processor' needs a path") }
+        processorPath = path
       case "--wait":
         guard let text = remaining.popFirst(), let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
           throw .usage("'--wait' needs a number of seconds from 0 to 86400")
@@ -60,20 +75,19 @@ struct KioskProgram {
     }
   }
 
-  /// Recovers the kiosk from the journal (creating it with the default menu).
+  /// Recovers the kiosk from the journal (creating it with the default menu),
+  /// with the processor's ledger, and reports what reconciliation resolved.
   func openKiosk() throws -> KioskShell {
-    let shell = try KioskShell(
-      journal: try DurableJournal(path: journalPath, lockWait: lockWait),
-      gateway: StripeGateway(sessionToken: Self.sessionToken()))
+    let journal = try DurableJournal(path: journalPath, lockWait: lockWait)
+    let processor = try LocalProcessor(
+      path: processorPath ?? LocalProcessor.defaultPath(besideJournal: journalPath), lockWait: lockWait,
+      fault: processorFault)
+    let shell = try KioskShell(journal: journal, processor: processor)
     if shell.droppedBytes > 0 {
       warn("recovered the journal: dropped a torn tail of \(shell.droppedBytes) bytes")
     }
+    for item in shell.reconciled { warn(json ? item.jsonLine : item.line) }
     return shell
-  }
-
-  /// A fresh processor session per run, so references never repeat across runs.
-  static func sessionToken() -> String {
-    String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)
   }
 
   private func repair() throws -> ExitCode {

@@ -1,4 +1,5 @@
 import Foundation
+import KioskApp
 
 /// What one command prints: human lines, and the same result as one JSON object.
 struct Output {
@@ -38,4 +39,30 @@ func money(_ amount: Decimal) -> String {
 /// ISO 8601 in UTC, to the second.
 func timestamp(_ date: Date) -> String {
   date.formatted(.iso8601)
+}
+
+extension Reconciliation {
+  /// One line on stderr for what reconciliation did with an intent.
+  var line: String {
+    let what = "\(intent.kind.rawValue) of \(money(intent.amount)) for tab #\(intent.tab.raw) (key \(intent.key))"
+    switch resolution {
+    case .completed(let reference): return "reconciled: \(what): the processor moved it as \(reference); completed"
+    case .abandoned: return "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
+    }
+  }
+
+  /// The same as one JSON object.
+  var jsonLine: String {
+    var object: [String: JSONValue] = [
+      "reconciled": .string(intent.kind.rawValue), "tab": .number(intent.tab.raw),
+      "amount": .string(money(intent.amount)), "key": .string(intent.key.raw),
+    ]
+    switch resolution {
+    case .completed(let reference):
+      object["resolution"] = .string("completed")
+      object["reference"] = .string(reference)
+    case .abandoned: object["resolution"] = .string("abandoned")
+    }
+    return Output(lines: [], json: object).jsonLine
+  }
 }

@@ -33,12 +33,16 @@ import Testing
   #expect(try kiosk("stock").lines.contains("milk        40"))
 
   let history = try kiosk("history")
-  #expect(history.lines.count == 9)
+  #expect(history.lines.count == 11)
   #expect(history.lines[0] == "1    initialized: 5 menu items, 142 units of stock")
-  #expect(history.lines[8] == "9    restock milk +10")
+  #expect(history.lines[6].hasPrefix("7    charge intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[8].hasPrefix("9    refund intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[10] == "11   restock milk +10")
   let verify = try kiosk("verify")
   #expect(verify.status == 0)
-  #expect(verify.output.hasPrefix("verified 9 records: two replays are byte-identical, state crc32c:"))
+  #expect(verify.output.hasPrefix("verified 11 records: two replays are byte-identical, state crc32c:"))
+  #expect(verify.output.hasSuffix("the processor agrees (1 charges, 1 refunds)\n"))
+  #expect(try kiosk("reconcile").status == 0)
 }
 
 /// A journal with a little history, and its bytes.
@@ -93,11 +97,21 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   _ = try kiosk("restock", "cup", "500")
   let many = String(repeating: "add 4 cold brew\n", count: 236)
   #expect(try kiosk("shell", input: many).lines.count == 236)
-  let before = journal.bytes
+  let board = try kiosk("board").output
   let declined = try kiosk("settle", "4")
   #expect(declined.status == 65)
   #expect(declined.errors == "kiosk: payment declined: over the 1000 limit\n")
-  #expect(journal.bytes == before)
+  // The intent was journaled before the processor was asked; the decline closes it.
+  let history = try kiosk("history").lines
+  #expect(history[history.count - 2].contains("charge intent for tab #4: 1003.00 under k_"))
+  #expect(history[history.count - 2].hasSuffix("_\(history.count - 1)"))  // the key names its own record
+  #expect(history.last!.hasSuffix("abandoned: declined: over the 1000 limit"))
+  #expect(try kiosk("board").output == board)
+  #expect(try kiosk("reconcile").status == 0)
+
+  // Removing a line brings the tab under the limit.
+  for _ in 0..<4 { #expect(try kiosk("remove", "4", "cold brew").status == 0) }
+  #expect(try kiosk("settle", "4").status == 0)
 }
 
 @Test func theShellAnswersOneLinePerCommandThroughAPipe() throws {
@@ -111,7 +125,8 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(run.lines[3].hasPrefix("receipt for tab #1 (Ada) |   Latte"))
   #expect(run.lines[4] == "#1 Ada: Latte — 4.5 (settled)")
   #expect(run.lines[6].hasPrefix("INGREDIENT  UNITS | beans       40 | milk        30"))
-  #expect(try kiosk("history").lines.count == 5)  // initialized, open, add, settle, undo
+  // initialized, open, add, charge intent, settle, refund intent, undo
+  #expect(try kiosk("history").lines.count == 7)
 }
 
 @Test func jsonGivesOneObjectPerResult() throws {
@@ -181,7 +196,11 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let board = try kiosk("board")
   #expect(board.status == 0)
   #expect(board.errors.hasPrefix("recovered the journal: dropped a torn tail of "))
-  #expect(board.output == "#1 Ada: Espresso — 3\n#2 Bob: Latte — 4.5\n")
+  // The torn record was the settle's outcome: its intent is durable and the
+  // processor did charge, so reconciliation completes the settle.
+  #expect(board.errors.contains("reconciled: charge of 4.50 for tab #2 (key k_"))
+  #expect(board.output == "#1 Ada: Espresso — 3\n#2 Bob: Latte — 4.5 (settled)\n")
+  #expect(try kiosk("reconcile").status == 0)
 }
 
 @Test func theDemoRunsEveryCommand() throws {

@@ -7,11 +7,16 @@ public struct MockGateway: PaymentGateway, Sendable {
   public init() {}
 
   /// Always `mock_ok`.
-  public mutating func charge(_ amount: Decimal) throws(PaymentError) -> String { "mock_ok" }
+  public mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String { "mock_ok" }
 
   /// Always true.
   public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool { true }
 
   /// Always `mock_refund`.
-  public mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String { "mock_refund" }
+  public mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError)
+    -> String
+  { "mock_refund" }
+
+  /// Always `.unknown`: the mock remembers nothing.
+  public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus { .unknown }
 }

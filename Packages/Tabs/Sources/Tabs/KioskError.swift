@@ -6,4 +6,8 @@ public enum KioskError: Error, Equatable, Sendable {
   case unknownItem
   /// The tab was paid already.
   case alreadySettled(Tab.ID)
+  /// The tab has no items: there is nothing to charge.
+  case emptyTab(Tab.ID)
+  /// The item is not on the tab, so it cannot be removed.
+  case notOnTab(Tab.ID)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Payment
 
 /// What `settle` returns and journals: the money taken and the external outcomes.
 public struct Receipt: Codable, Equatable, Sendable {
@@ -10,12 +11,16 @@ public struct Receipt: Codable, Equatable, Sendable {
   public var chargedAt: Date
   /// The gateway's charge reference.
   public var reference: String
+  /// The idempotency key the charge was made under (nil in journals written
+  /// before keys existed).
+  public var key: IdempotencyKey?
 
   /// Creates a receipt.
-  public init(tab: Tab.ID, total: Decimal, chargedAt: Date, reference: String) {
+  public init(tab: Tab.ID, total: Decimal, chargedAt: Date, reference: String, key: IdempotencyKey? = nil) {
     self.tab = tab
     self.total = total
     self.chargedAt = chargedAt
     self.reference = reference
+    self.key = key
   }
 }

@@ -22,3 +22,12 @@ extension HasMutableTabs where Self: HasMenu & HasStock & ~Copyable {
     tabs.open[tab]!.lines.append(item)
   }
 }
+
+extension HasMutableTabs where Self: ~Copyable {
+
+  /// Takes the last `item` off an unsettled tab: how a tab over the processor's
+  /// limit, or with a wrong line, is fixed. Writes: tabs.
+  @inlinable public mutating func remove(_ item: Item.ID, from tab: Tab.ID) throws(KioskError) {
+    try tabs.removeLine(item, from: tab)
+  }
+}

@@ -28,6 +28,7 @@ extension HasTabs where Self: HasMenu & HasStock & ~Copyable {
   @inlinable public func settlement(for id: Tab.ID) throws -> Settlement {
     guard let tab = tabs.open[id] else { throw KioskError.unknownTab(id) }
     guard !tab.settled else { throw KioskError.alreadySettled(id) }
+    guard !tab.lines.isEmpty else { throw KioskError.emptyTab(id) }
     var needs: [Ingredient: Int] = [:]
     for line in tab.lines {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
@@ -63,10 +64,13 @@ extension HasMutableTabs where Self: HasMutableStock & HasMenu & HasPayment & Ha
   /// that can fail) before the writes, which cannot; a thrown error leaves tabs
   /// and stock exactly as they were. Replay calls `commit` with the recorded
   /// receipt instead, so it never calls the gateway or the clock.
-  @inlinable public mutating func settle(_ id: Tab.ID) throws -> Receipt {
+  ///
+  /// `key` names this charge at the processor: charging again under the same
+  /// key moves no money (the kiosk journals an intent with the key first).
+  @inlinable public mutating func settle(_ id: Tab.ID, key: IdempotencyKey) throws -> Receipt {
     let settlement = try settlement(for: id)
-    let reference = try payment.charge(settlement.total)
-    let receipt = Receipt(tab: id, total: settlement.total, chargedAt: clock.now(), reference: reference)
+    let reference = try payment.charge(settlement.total, key: key)
+    let receipt = Receipt(tab: id, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
     commit(settlement)
     return receipt
   }

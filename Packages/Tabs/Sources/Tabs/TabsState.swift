@@ -1,3 +1,5 @@
+import Menu
+
 /// The tabs slice: every tab by id, and the next id to issue. Plain copyable data.
 public struct TabsState: Codable, Equatable, Sendable {
   /// Open and settled tabs, by id.
@@ -19,6 +21,15 @@ public struct TabsState: Codable, Equatable, Sendable {
   /// 6.3.1 then calls the accessor instead of inlining it (docs/ARCHITECTURE.md).
   @inlinable public mutating func markSettled(_ id: Tab.ID) {
     open[id]?.settled = true
+  }
+
+  /// Removes the last `item` from an unsettled tab (one access through a
+  /// capability, like `markSettled`).
+  @inlinable public mutating func removeLine(_ item: Item.ID, from id: Tab.ID) throws(KioskError) {
+    guard let tab = open[id] else { throw .unknownTab(id) }
+    guard !tab.settled else { throw .alreadySettled(id) }
+    guard let last = tab.lines.lastIndex(of: item) else { throw .notOnTab(id) }
+    open[id]!.lines.remove(at: last)
   }
 
   /// Hands out the next id.

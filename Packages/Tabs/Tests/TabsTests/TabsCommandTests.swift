@@ -34,7 +34,7 @@ import Testing
   #expect(throws: KioskError.unknownItem) { try world.add(Item.ID(raw: 77), to: tab) }
   #expect(world.slices == before)
   try world.add(espresso, to: tab)
-  _ = try world.settle(tab)
+  _ = try world.settle(tab, key: key(for: tab))
   #expect(throws: KioskError.alreadySettled(tab)) { try world.add(espresso, to: tab) }
 }
 

@@ -13,9 +13,9 @@ import Testing
 
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
-  let receipt = try world.settle(tab)
+  let receipt = try world.settle(tab, key: key(for: tab))
 
-  #expect(receipt == Receipt(tab: tab, total: 5, chargedAt: world.frozenNow, reference: "mock_ok"))
+  #expect(receipt == Receipt(tab: tab, total: 5, chargedAt: world.frozenNow, reference: "mock_ok", key: key(for: tab)))
   #expect(world.stock.units == [.beans: 9, .milk: 8, .cup: 9])
   #expect(world.tabs.open[tab]?.settled == true)
 }
@@ -38,7 +38,9 @@ import Testing
   var world = TabsTestWorld()
   world.menu = sampleMenu
   let before = world.slices
-  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 3))) { try world.settle(Tab.ID(raw: 3)) }
+  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 3))) {
+    try world.settle(Tab.ID(raw: 3), key: key(for: Tab.ID(raw: 3)))
+  }
   #expect(world.slices == before)
 }
 
@@ -48,9 +50,9 @@ import Testing
   world.stock.units = [.beans: 5, .cup: 5]
   let tab = world.openTab(for: "Ada")
   try world.add(espresso, to: tab)
-  _ = try world.settle(tab)
+  _ = try world.settle(tab, key: key(for: tab))
   let before = world.slices
-  #expect(throws: KioskError.alreadySettled(tab)) { try world.settle(tab) }
+  #expect(throws: KioskError.alreadySettled(tab)) { try world.settle(tab, key: key(for: tab)) }
   #expect(world.slices == before)
 }
 
@@ -62,7 +64,7 @@ import Testing
   try world.add(latte, to: tab)
   try world.add(latte, to: tab)  // each fits alone; together they need 4 milk
   let before = world.slices
-  #expect(throws: StockState.Shortage.insufficient(.milk)) { try world.settle(tab) }
+  #expect(throws: StockState.Shortage.insufficient(.milk)) { try world.settle(tab, key: key(for: tab)) }
   #expect(world.slices == before)
 }
 
@@ -73,7 +75,7 @@ import Testing
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
   let before = world.slices
-  #expect(throws: PaymentError.declined(reason: "card refused")) { try world.settle(tab) }
+  #expect(throws: PaymentError.declined(reason: "card refused")) { try world.settle(tab, key: key(for: tab)) }
   #expect(world.slices == before)
 }
 
@@ -93,7 +95,7 @@ func storageAddress<Key, Value>(of dictionary: [Key: Value]) -> UInt {
   try world.add(latte, to: tab)
   let stockBuffer = storageAddress(of: world.stock.units)
   let tabsBuffer = storageAddress(of: world.tabs.open)
-  _ = try world.settle(tab)
+  _ = try world.settle(tab, key: key(for: tab))
   #expect(world.stock.units[.milk] == 998)
   #expect(storageAddress(of: world.stock.units) == stockBuffer)
   #expect(storageAddress(of: world.tabs.open) == tabsBuffer)
@@ -158,7 +160,7 @@ struct ComputedWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock
   try world.add(latte, to: tab)
   let stockBuffer = storageAddress(of: world.storage.stock.units)
   let tabsBuffer = storageAddress(of: world.storage.tabs.open)
-  _ = try world.settle(tab)
+  _ = try world.settle(tab, key: key(for: tab))
   #expect(world.storage.stock.units[.milk] == 998)
   #expect(storageAddress(of: world.storage.stock.units) == stockBuffer)
   #expect(storageAddress(of: world.storage.tabs.open) == tabsBuffer)

@@ -16,13 +16,15 @@ struct TabsTestWorld: ~Copyable, HasMutableMenu, HasMutableTabs, HasMutableStock
 
 /// A gateway that refuses every charge.
 struct DecliningGateway: PaymentGateway {
-  mutating func charge(_ amount: Decimal) throws(PaymentError) -> String {
+  mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     throw .declined(reason: "card refused")
   }
 
-  mutating func refund(_ reference: String, amount: Decimal) throws(PaymentError) -> String {
+  mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     throw .declined(reason: "card refused")
   }
+
+  func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus { .unknown }
 
   func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool { false }
 }
@@ -60,3 +62,6 @@ extension TabsTestWorld {
 extension DecliningWorld {
   var slices: Slices { Slices(menu: menu, tabs: tabs, stock: stock) }
 }
+
+/// A distinct idempotency key per tab, as the kiosk's journal would give.
+func key(for tab: Tab.ID) -> IdempotencyKey { IdempotencyKey("k_tab_\(tab.raw)") }

@@ -1,0 +1,101 @@
+import Foundation
+import Payment
+import Tabs
+
+/// The processor's ledger and the journal side by side (`kiosk reconcile`, and
+/// part of `kiosk verify`): every charge maps to exactly one settled tab, every
+/// refund to exactly one undone settle, with the same key and amount, and the
+/// totals agree. Anything else is a mismatch, one line each.
+public struct PaymentAudit: Equatable, Sendable {
+  /// Charges in the ledger, and their total.
+  public var charges: Int = 0
+  /// The ledger's charge total.
+  public var chargedTotal: Decimal = 0
+  /// Refunds in the ledger.
+  public var refunds: Int = 0
+  /// The ledger's refund total.
+  public var refundedTotal: Decimal = 0
+  /// The journal's total of keyed settles.
+  public var settledTotal: Decimal = 0
+  /// The journal's total of refunded settles.
+  public var undoneTotal: Decimal = 0
+  /// Settles journaled before keys existed, which no ledger can confirm.
+  public var unkeyedSettles: Int = 0
+  /// Every disagreement, in a stable order.
+  public var mismatches: [String] = []
+
+  /// Whether the ledger and the journal agree.
+  public var agrees: Bool { mismatches.isEmpty }
+
+  /// Compares `ledger` with `records`.
+  public init(ledger: [LocalProcessor.Entry], records: [KioskRecord]) {
+    var intents: [IdempotencyKey: PaymentIntent] = [:]
+    var settles: [String: [Receipt]] = [:]
+    var undos: [String: [IdempotencyKey]] = [:]
+    for record in records {
+      switch record {
+      case .paymentIntent(let intent): intents[intent.key] = intent
+      case .settled(let receipt):
+        guard receipt.key != nil else {
+          unkeyedSettles += 1
+          continue
+        }
+        settles[receipt.reference, default: []].append(receipt)
+        settledTotal += receipt.total
+      case .undone(let refund?, let key?):
+        undos[refund, default: []].append(key)
+        undoneTotal += intents[key]?.amount ?? 0
+      default: break
+      }
+    }
+    var seenCharges: Set<String> = []
+    var seenRefunds: Set<String> = []
+    for entry in ledger {
+      switch entry.kind {
+      case .charge:
+        charges += 1
+        chargedTotal += entry.amount
+        seenCharges.insert(entry.reference)
+        let matching = settles[entry.reference] ?? []
+        if matching.count != 1 {
+          mismatches.append(
+            "charge \(entry.reference) of \(entry.amount) (key \(entry.key)) settles \(matching.count) tabs in the journal, not 1"
+          )
+        } else if let receipt = matching.first, receipt.key != entry.key || receipt.total != entry.amount {
+          mismatches.append(
+            "charge \(entry.reference): the processor has \(entry.amount) under \(entry.key), "
+              + "the journal \(receipt.total) under \(receipt.key?.raw ?? "no key")")
+        }
+      case .refund:
+        refunds += 1
+        refundedTotal += entry.amount
+        seenRefunds.insert(entry.reference)
+        let matching = undos[entry.reference] ?? []
+        if matching != [entry.key] {
+          mismatches.append(
+            "refund \(entry.reference) of \(entry.amount) (key \(entry.key)) undoes \(matching.count) settles in the journal, not 1"
+          )
+        } else if let intent = intents[entry.key], intent.amount != entry.amount || intent.charge != entry.charge {
+          mismatches.append("refund \(entry.reference): the processor and the journal disagree on its charge or amount")
+        }
+      }
+    }
+    for (reference, receipts) in settles.sorted(by: { $0.key < $1.key }) where !seenCharges.contains(reference) {
+      for receipt in receipts {
+        mismatches.append("tab #\(receipt.tab.raw) is settled with \(reference), which the processor never charged")
+      }
+    }
+    for reference in undos.keys.sorted() where !seenRefunds.contains(reference) {
+      mismatches.append("an undo journals refund \(reference), which the processor never made")
+    }
+    for intent in KioskRecord.openIntents(in: records) {
+      mismatches.append("the \(intent.kind.rawValue) intent \(intent.key) for tab #\(intent.tab.raw) is unresolved")
+    }
+    if chargedTotal != settledTotal {
+      mismatches.append("the processor charged \(chargedTotal) in all, the journal settled \(settledTotal)")
+    }
+    if refundedTotal != undoneTotal {
+      mismatches.append("the processor refunded \(refundedTotal) in all, the journal undid \(undoneTotal)")
+    }
+  }
+}

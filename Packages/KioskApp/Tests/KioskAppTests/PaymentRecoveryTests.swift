@@ -1,0 +1,113 @@
+import Foundation
+import Journal
+import KioskApp
+import Payment
+import Tabs
+import Testing
+
+/// Stands for the process dying at a payment step: the hook throws it, the
+/// test drops the shell (only what is durable survives) and reopens.
+struct SimulatedCrash: Error {}
+
+/// A fault at one step of a money-moving command.
+enum PaymentFault: String, CaseIterable, CustomStringConvertible {
+  /// The till dies after the intent is durable, before the processor is called.
+  case crashAfterIntent
+  /// The till dies after the processor moved the money, before the outcome is journaled.
+  case crashAfterEffect
+  /// The till dies after the outcome is durable, before the command is acknowledged.
+  case crashAfterOutcome
+  /// The outcome cannot be journaled (the append fails after the charge).
+  case appendFailsAfterEffect
+  /// The processor takes the money and the answer is lost.
+  case processorLosesTheAnswer
+  /// The processor does not answer and moves nothing.
+  case processorTimesOut
+
+  var description: String { rawValue }
+
+  @MainActor func arm(_ shell: KioskShell) {
+    switch self {
+    case .crashAfterIntent: shell.paymentStepHook = { if $0 == .afterIntent { throw SimulatedCrash() } }
+    case .crashAfterEffect: shell.paymentStepHook = { if $0 == .afterEffect { throw SimulatedCrash() } }
+    case .crashAfterOutcome: shell.paymentStepHook = { if $0 == .afterOutcome { throw SimulatedCrash() } }
+    case .appendFailsAfterEffect:
+      shell.paymentStepHook = { if $0 == .afterEffect { throw JournalError.failedEarlier } }
+    case .processorLosesTheAnswer: shell.setProcessorFault(.failAfterCharging)
+    case .processorTimesOut: shell.setProcessorFault(.timeout)
+    }
+  }
+
+  /// Whether the processor moved the money under the intent's key.
+  var moneyMoved: Bool { ![.crashAfterIntent, .processorTimesOut].contains(self) }
+}
+
+@MainActor
+@Test(arguments: PaymentFault.allCases)
+func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentFault) throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: tab)
+    fault.arm(shell)
+    if fault == .crashAfterOutcome {
+      #expect(throws: SimulatedCrash.self) { try shell.settle(tab) }
+    } else {
+      #expect(throws: (any Error).self) { try shell.settle(tab) }
+      #expect(shell.openIntents.count == 1, "the intent stays open for reconciliation")
+    }
+  }
+  let reopened = try journal.openShell()
+  let tab = Tab.ID(raw: 1)
+  #expect(reopened.openIntents.isEmpty)
+  #expect(reopened.paymentAudit.agrees, "\(reopened.paymentAudit.mismatches)")
+  #expect(reopened.processorLedger.count == (fault.moneyMoved ? 1 : 0))
+  #expect(reopened.snapshot.tabs.open[tab]?.settled == fault.moneyMoved)
+  if fault != .crashAfterOutcome {
+    #expect(reopened.reconciled.map(\.resolution.isCompleted) == [fault.moneyMoved])
+  }
+  if !fault.moneyMoved {
+    // The tab is still open; settling it now charges exactly once.
+    _ = try reopened.settle(tab)
+    #expect(reopened.processorLedger.count == 1)
+  }
+  #expect(reopened.paymentAudit.agrees)
+}
+
+@MainActor
+@Test(arguments: PaymentFault.allCases)
+func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault: PaymentFault) throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: tab)
+    _ = try shell.settle(tab)
+    fault.arm(shell)
+    #expect(throws: (any Error).self) { try shell.undo() }
+  }
+  let reopened = try journal.openShell()
+  #expect(reopened.openIntents.isEmpty)
+  #expect(reopened.paymentAudit.agrees, "\(reopened.paymentAudit.mismatches)")
+  #expect(reopened.processorLedger.map(\.kind) == (fault.moneyMoved ? [.charge, .refund] : [.charge]))
+  #expect(reopened.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == !fault.moneyMoved)
+}
+
+@MainActor
+@Test func settlingAnEmptyTabIsRefusedAndJournalsNothing() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  let tab = try shell.openTab(for: "Ada")
+  let before = journal.bytes
+  #expect(throws: KioskError.emptyTab(tab)) { try shell.settle(tab) }
+  #expect(journal.bytes == before)
+  #expect(shell.processorLedger.isEmpty)
+}
+
+extension Reconciliation.Resolution {
+  var isCompleted: Bool {
+    if case .completed = self { return true }
+    return false
+  }
+}
