@@ -16,7 +16,7 @@ enum PaymentGatewayDeclaredRequirements {
       try conformer.charge(amount, key: key)
     }
     let _: (inout Conformer, String, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
-      (conformer: inout Conformer, reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String in
+      conformer, reference, amount, key in
       try conformer.refund(reference, amount: amount, key: key)
     }
     let _: (inout Conformer, IdempotencyKey) throws(PaymentError) -> PaymentStatus = {

@@ -21,7 +21,7 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
     var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)?
     var refundCallCount = 0
     var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] = []
-    var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)?
+    var refundHandler: (@Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String)?
     var statusCallCount = 0
     var statusArgValues: [IdempotencyKey] = []
     var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)?
@@ -82,10 +82,12 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public var refundCallCount: Int { state.withLock { $0.refundCallCount } }
 
   /// The arguments of each `refund` call, oldest first.
-  public var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] { state.withLock { $0.refundArgValues } }
+  public var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] {
+    state.withLock { $0.refundArgValues }
+  }
 
   /// What `refund` does; unset, it returns the result type's zero.
-  public var refundHandler: (@Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)? {
+  public var refundHandler: (@Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String)? {
     get { state.withLock { $0.refundHandler } }
     set { state.withLock { $0.refundHandler = newValue } }
   }

@@ -18,7 +18,7 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     /// The `charge` endpoint.
     public var charge: @Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String
     /// The `refund` endpoint.
-    public var refund: @Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String
+    public var refund: @Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String
     /// The `status` endpoint.
     public var status: @Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus
   }
@@ -30,7 +30,7 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   public init(
     authorize: @escaping @Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool,
     charge: @escaping @Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String,
-    refund: @escaping @Sendable (_ reference: String, _ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String,
+    refund: @escaping @Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String,
     status: @escaping @Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus
   ) {
     endpoints = Endpoints(authorize: authorize, charge: charge, refund: refund, status: status)
@@ -47,7 +47,9 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
   }
 
   /// Calls the `refund` endpoint.
-  public mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+  public mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError)
+    -> String
+  {
     return try endpoints.refund(reference, amount, key)
   }
 

@@ -43,3 +43,20 @@ func perimeterRoot() throws -> TemporaryRoot {
   let check = PerimeterCheck(root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds)
   #expect(check.violations() == [])
 }
+
+@Test func dependingOnADomainThatHostsItsOwnWorldIsNotAPerimeterLeak() throws {
+  // Journal is a domain whose module also hosts a world (its I/O environment):
+  // a domain package may depend on it; only a world-hosting non-domain module
+  // is a composition root.
+  let root = try TemporaryRoot()
+  try root.write("Packages/Payment/Package.swift", "dependencies: [.package(path: \"../Journal\")]\n")
+  try root.write("Packages/Tabs/Package.swift", "dependencies: [.package(path: \"../ShopApp\")]\n")
+  let worlds = [
+    World(name: "JournalEnvironment", module: "Journal", domains: [], links: [:]),
+    World(name: "ShopWorld", module: "ShopApp", domains: [], links: [:]),
+  ]
+  let violations = PerimeterCheck(root: root.url, worlds: worlds, domainModules: ["Journal", "Payment", "Tabs"])
+    .violations()
+  #expect(violations.map(\.file) == ["Packages/Tabs/Package.swift"])
+  #expect(violations.map(\.message) == ["a domain package depends on the composition root 'ShopApp'"])
+}

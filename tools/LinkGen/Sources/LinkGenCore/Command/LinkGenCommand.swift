@@ -144,7 +144,9 @@ public struct LinkGenCommand {
   private func check(_ workspace: Workspace) throws -> Status {
     let manifest = try workspace.loadManifest()
     let differences = GeneratedTree(root: workspace.root).differences(from: Generator.files(for: manifest))
-    let violations = PerimeterCheck(root: workspace.root, worlds: manifest.worlds).violations()
+    let violations = PerimeterCheck(
+      root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name))
+    ).violations()
     for violation in violations { standardError(violation.description) }
     if !differences.isEmpty {
       standardError("error: Generated/ is out of date with \(workspace.displayPath):")

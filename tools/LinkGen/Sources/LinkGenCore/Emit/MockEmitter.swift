@@ -19,7 +19,8 @@ enum MockEmitter {
           if !requirement.parameters.isEmpty {
             out.line("var \(requirement.name)ArgValues: [\(requirement.argumentValueType)] = []")
           }
-          out.line("var \(requirement.name)Handler: (\(requirement.closureType))?")
+          let prefix = "    var \(requirement.name)Handler: ()?"
+          out.line("var \(requirement.name)Handler: (\(requirement.closureType(fitting: prefix.count)))?")
         }
       }
       out.line()
@@ -42,12 +43,18 @@ enum MockEmitter {
     if !requirement.parameters.isEmpty {
       out.line()
       out.line("/// The arguments of each `\(name)` call, oldest first.")
-      out.line(
-        "public var \(name)ArgValues: [\(requirement.argumentValueType)] { state.withLock { $0.\(name)ArgValues } }")
+      let declaration = "public var \(name)ArgValues: [\(requirement.argumentValueType)]"
+      let getter = "state.withLock { $0.\(name)ArgValues }"
+      if 2 + declaration.count + getter.count + 6 > SourceWriter.lineLength {
+        out.block(declaration) { out in out.line(getter) }
+      } else {
+        out.line("\(declaration) { \(getter) }")
+      }
     }
     out.line()
     out.line("/// What `\(name)` does; unset, it returns the result type's zero.")
-    out.block("public var \(name)Handler: (\(requirement.closureType))?") { out in
+    let prefix = "  public var \(name)Handler: ()? {"
+    out.block("public var \(name)Handler: (\(requirement.closureType(fitting: prefix.count)))?") { out in
       out.line("get { state.withLock { $0.\(name)Handler } }")
       out.line("set { state.withLock { $0.\(name)Handler = newValue } }")
     }

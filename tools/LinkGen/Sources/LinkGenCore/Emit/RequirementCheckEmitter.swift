@@ -19,7 +19,13 @@ enum RequirementCheckEmitter {
           let closureParameters = (["conformer: inout \(conformer)"] + parameters).joined(separator: ", ")
           let returns = requirement.returns ?? "Void"
           out.line("let _: \(signature)\(requirement.effects) -> \(returns) = {")
-          out.line("  (\(closureParameters))\(requirement.effects) -> \(returns) in")
+          let typedHead = "(\(closureParameters))\(requirement.effects) -> \(returns) in"
+          if 8 + typedHead.count > SourceWriter.lineLength {
+            // The annotation above already states the type; names alone keep the line in bounds.
+            out.line("  \((["conformer"] + requirement.parameters.map(\.name)).joined(separator: ", ")) in")
+          } else {
+            out.line("  \(typedHead)")
+          }
           out.line("  \(requirement.callPrefix)\(requirement.call(on: "conformer"))")
           out.line("}")
         }

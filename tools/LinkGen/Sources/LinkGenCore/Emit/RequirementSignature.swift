@@ -24,6 +24,14 @@ extension Requirement {
     return "@Sendable (\(parameters))\(effects) -> \(returns ?? "Void")"
   }
 
+  /// `closureType`, without the parameter names when a line of `width` more
+  /// characters would pass the line length (a closure type cannot be wrapped).
+  func closureType(fitting width: Int) -> String {
+    guard width + closureType.count > SourceWriter.lineLength else { return closureType }
+    let parameters = self.parameters.map(\.type).joined(separator: ", ")
+    return "@Sendable (\(parameters))\(effects) -> \(returns ?? "Void")"
+  }
+
   /// `amount` or `reference, amount`: the parameters passed on.
   var argumentNames: String { parameters.map(\.name).joined(separator: ", ") }
 

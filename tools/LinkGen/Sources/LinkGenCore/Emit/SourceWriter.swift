@@ -33,8 +33,21 @@ struct SourceWriter {
   }
 
   /// `opening {`, the body one level deeper, then `}`; `opening {}` when the body is empty.
+  /// The line length of the project's `.swift-format`, which generated code must pass.
+  static let lineLength = 120
+
   mutating func block(_ opening: String, _ body: (inout SourceWriter) -> Void) {
-    line("\(opening) {")
+    if let arrow = opening.range(of: " -> ", options: .backwards),
+      depth * 2 + opening.count + 2 > Self.lineLength
+    {
+      // What `swift format` does with a declaration over the line length: the
+      // result type on a line of its own, the brace on the next.
+      line(String(opening[..<arrow.lowerBound]))
+      line("  -> \(opening[arrow.upperBound...])")
+      line("{")
+    } else {
+      line("\(opening) {")
+    }
     let bodyStart = text.utf8.count
     depth += 1
     body(&self)

@@ -16,7 +16,8 @@ enum WitnessEmitter {
       out.block("public struct Endpoints: Sendable") { out in
         for requirement in service.requirements {
           out.line("/// The `\(requirement.name)` endpoint.")
-          out.line("public var \(requirement.name): \(requirement.closureType)")
+          let prefix = "    public var \(requirement.name): "
+          out.line("public var \(requirement.name): \(requirement.closureType(fitting: prefix.count))")
         }
       }
       out.line()
@@ -27,7 +28,9 @@ enum WitnessEmitter {
       out.line("public init(")
       for (index, requirement) in service.requirements.enumerated() {
         let comma = index == service.requirements.count - 1 ? "" : ","
-        out.line("  \(requirement.name): @escaping \(requirement.closureType)\(comma)")
+        let prefix = "    \(requirement.name): @escaping "
+        out.line(
+          "  \(requirement.name): @escaping \(requirement.closureType(fitting: prefix.count + comma.count))\(comma)")
       }
       out.block(")") { out in
         let arguments = service.requirements.map { "\($0.name): \($0.name)" }.joined(separator: ", ")

@@ -26,11 +26,17 @@ public struct PerimeterCheck {
 
   let root: URL
   let worlds: [World]
+  /// Modules that are composition roots: they host a world and are not a
+  /// domain's own module. A domain module may host a world of its own (the
+  /// journal's environment), and depending on that domain is fine.
+  let compositionRoots: Set<String>
 
-  /// A check of the tree under `root` for the worlds of a manifest.
-  public init(root: URL, worlds: [World]) {
+  /// A check of the tree under `root` for the worlds of a manifest whose
+  /// domains are `domainModules`.
+  public init(root: URL, worlds: [World], domainModules: Set<String> = []) {
     self.root = root
     self.worlds = worlds
+    compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
   }
 
   /// Every violation, sorted by file and line.
@@ -48,13 +54,14 @@ public struct PerimeterCheck {
                   "'\(world.name)' is named outside its composition root '\(world.module)'; depend on capabilities instead"
               ))
           }
-          if file.hasSuffix("/Package.swift") {
-            for (line, column) in occurrences(of: "../\(world.module)", in: text, wholeWord: false) {
-              found.append(
-                Violation(
-                  file: file, line: line, column: column,
-                  message: "a domain package depends on the composition root '\(world.module)'"))
-            }
+        }
+        guard file.hasSuffix("/Package.swift") else { continue }
+        for module in compositionRoots.sorted() where !isInside(file, module: module) {
+          for (line, column) in occurrences(of: "../\(module)", in: text, wholeWord: false) {
+            found.append(
+              Violation(
+                file: file, line: line, column: column,
+                message: "a domain package depends on the composition root '\(module)'"))
           }
         }
       }
