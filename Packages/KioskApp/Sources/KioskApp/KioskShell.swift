@@ -82,7 +82,7 @@ public final class KioskShell {
       let (record, result) = try command(&world)
       try world.journal.append(record)
       history.push(UndoHistory.Entry(record: record, before: checkpoint))
-      records.append(record)
+      didJournal(record)
       revision += 1
       return result
     } catch {
@@ -94,6 +94,12 @@ public final class KioskShell {
   /// Journals a record that changes no slice (an intent, an abandonment).
   private func journal(_ record: KioskRecord) throws {
     try world.journal.append(record)
+    didJournal(record)
+  }
+
+  /// Keeps `records` and `openIntents` in step with a record the journal just
+  /// made durable: the one place an intent opens or closes.
+  private func didJournal(_ record: KioskRecord) {
     records.append(record)
     if case .paymentIntent(let intent) = record { openIntents.append(intent) }
     if let key = record.outcomeKey { openIntents.removeAll { $0.key == key } }
@@ -148,7 +154,6 @@ public final class KioskShell {
         try paymentStepHook?(.afterEffect)
         return (.settled(receipt), receipt)
       }
-      openIntents.removeAll { $0.key == key }
       try paymentStepHook?(.afterOutcome)
       return receipt
     } catch PaymentError.declined(let reason) {
@@ -218,8 +223,7 @@ public final class KioskShell {
     try world.journal.append(record)
     world.restore(before)
     _ = history.pop()
-    records.append(record)
-    if let key { openIntents.removeAll { $0.key == key } }
+    didJournal(record)
     revision += 1
   }
 
@@ -242,7 +246,6 @@ public final class KioskShell {
             tab: intent.tab, total: amount, chargedAt: world.clock.now(), reference: reference, key: intent.key)
           return (.settled(receipt), receipt)
         }
-        openIntents.removeFirst()
         reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
       case (.refund, .refunded(let reference, _, _)):
         try completeUndo(refund: reference, key: intent.key)

@@ -48,6 +48,7 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   public private(set) var entries: [Entry]
   private var byKey: [IdempotencyKey: Int] = [:]
   private var refundOf: [String: IdempotencyKey] = [:]
+  private var chargeByReference: [String: Int] = [:]
   /// The largest single charge it approves.
   public let limit: Decimal
   /// The failure to act out on the next calls, if any.
@@ -71,14 +72,12 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   /// Where the kiosk keeps the ledger unless told otherwise: `<journal>.processor`.
   public static func defaultPath(besideJournal journal: String) -> String { journal + ".processor" }
 
-  /// Reads the ledger at `path` without taking it over (for `reconcile` reports).
-  public static func entries(at path: String) throws(JournalError) -> [Entry] {
-    try DurableJournal(path: path).recoveredEntries(as: Entry.self)
-  }
-
   private mutating func remember(_ entry: Entry, at position: Int) {
     byKey[entry.key] = position
-    if entry.kind == .refund, let charge = entry.charge { refundOf[charge] = entry.key }
+    switch entry.kind {
+    case .charge: chargeByReference[entry.reference] = position
+    case .refund: if let charge = entry.charge { refundOf[charge] = entry.key }
+    }
   }
 
   private var referencePrefix: String { String(ledger.salt % 0xFFFF_FFFF, radix: 16) }
@@ -89,17 +88,22 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
     remember(entry, at: entries.count - 1)
   }
 
+  /// The faults that strike before any money moves.
+  private func actOutFaultBeforeMovingMoney() throws(PaymentError) {
+    switch fault {
+    case .decline?: throw .declined(reason: "the processor declines every payment (fault injection)")
+    case .timeout?: throw .timedOut
+    case .failAfterCharging?, nil: break
+    }
+  }
+
   /// Charges `amount` once per key: a repeated key returns the first reference.
   public mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     if let known = byKey[key] {
       guard entries[known].kind == .charge else { throw .declined(reason: "key '\(key)' was used for a refund") }
       return entries[known].reference
     }
-    switch fault {
-    case .decline?: throw .declined(reason: "the processor declines every payment (fault injection)")
-    case .timeout?: throw .timedOut
-    case .failAfterCharging?, nil: break
-    }
+    try actOutFaultBeforeMovingMoney()
     guard amount > 0 else { throw .declined(reason: "nothing to charge") }
     guard amount <= limit else { throw .declined(reason: "over the \(limit) limit") }
     let reference = "ch_\(referencePrefix)_\(ledger.lastSequence + 1)"
@@ -117,14 +121,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
       guard entries[known].kind == .refund else { throw .declined(reason: "key '\(key)' was used for a charge") }
       return entries[known].reference
     }
-    switch fault {
-    case .decline?: throw .declined(reason: "the processor declines every payment (fault injection)")
-    case .timeout?: throw .timedOut
-    case .failAfterCharging?, nil: break
-    }
-    guard let charged = entries.first(where: { $0.kind == .charge && $0.reference == reference }) else {
-      throw .declined(reason: "'\(reference)' is not a charge")
-    }
+    try actOutFaultBeforeMovingMoney()
+    guard let position = chargeByReference[reference] else { throw .declined(reason: "'\(reference)' is not a charge") }
+    let charged = entries[position]
     guard refundOf[reference] == nil else { throw .declined(reason: "'\(reference)' was refunded already") }
     guard amount > 0, amount <= charged.amount else {
       throw .declined(reason: "a refund of \(amount) does not fit the charge of \(charged.amount)")

@@ -19,8 +19,9 @@ enum MockEmitter {
           if !requirement.parameters.isEmpty {
             out.line("var \(requirement.name)ArgValues: [\(requirement.argumentValueType)] = []")
           }
-          let prefix = "    var \(requirement.name)Handler: ()?"
-          out.line("var \(requirement.name)Handler: (\(requirement.closureType(fitting: prefix.count)))?")
+          out.firstFitting(
+            "var \(requirement.name)Handler: (\(requirement.closureType))?",
+            "var \(requirement.name)Handler: (\(requirement.unlabeledClosureType))?")
         }
       }
       out.line()
@@ -45,16 +46,18 @@ enum MockEmitter {
       out.line("/// The arguments of each `\(name)` call, oldest first.")
       let declaration = "public var \(name)ArgValues: [\(requirement.argumentValueType)]"
       let getter = "state.withLock { $0.\(name)ArgValues }"
-      if 2 + declaration.count + getter.count + 6 > SourceWriter.lineLength {
-        out.block(declaration) { out in out.line(getter) }
-      } else {
+      if out.fits("\(declaration) { \(getter) }") {
         out.line("\(declaration) { \(getter) }")
+      } else {
+        out.block(declaration) { out in out.line(getter) }
       }
     }
     out.line()
     out.line("/// What `\(name)` does; unset, it returns the result type's zero.")
-    let prefix = "  public var \(name)Handler: ()? {"
-    out.block("public var \(name)Handler: (\(requirement.closureType(fitting: prefix.count)))?") { out in
+    let handler = "public var \(name)Handler: (\(requirement.closureType))?"
+    let opening =
+      out.fits("\(handler) {") ? handler : "public var \(name)Handler: (\(requirement.unlabeledClosureType))?"
+    out.block(opening) { out in
       out.line("get { state.withLock { $0.\(name)Handler } }")
       out.line("set { state.withLock { $0.\(name)Handler = newValue } }")
     }

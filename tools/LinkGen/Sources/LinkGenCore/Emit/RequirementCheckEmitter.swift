@@ -19,13 +19,10 @@ enum RequirementCheckEmitter {
           let closureParameters = (["conformer: inout \(conformer)"] + parameters).joined(separator: ", ")
           let returns = requirement.returns ?? "Void"
           out.line("let _: \(signature)\(requirement.effects) -> \(returns) = {")
-          let typedHead = "(\(closureParameters))\(requirement.effects) -> \(returns) in"
-          if 8 + typedHead.count > SourceWriter.lineLength {
-            // The annotation above already states the type; names alone keep the line in bounds.
-            out.line("  \((["conformer"] + requirement.parameters.map(\.name)).joined(separator: ", ")) in")
-          } else {
-            out.line("  \(typedHead)")
-          }
+          // The annotation above states the type, so names alone are the fallback.
+          out.firstFitting(
+            "  (\(closureParameters))\(requirement.effects) -> \(returns) in",
+            "  \((["conformer"] + requirement.parameters.map(\.name)).joined(separator: ", ")) in")
           out.line("  \(requirement.callPrefix)\(requirement.call(on: "conformer"))")
           out.line("}")
         }

@@ -24,10 +24,9 @@ extension Requirement {
     return "@Sendable (\(parameters))\(effects) -> \(returns ?? "Void")"
   }
 
-  /// `closureType`, without the parameter names when a line of `width` more
-  /// characters would pass the line length (a closure type cannot be wrapped).
-  func closureType(fitting width: Int) -> String {
-    guard width + closureType.count > SourceWriter.lineLength else { return closureType }
+  /// `closureType` without the parameter names: the shorter spelling, for a
+  /// line that would otherwise pass the line length (a closure type cannot wrap).
+  var unlabeledClosureType: String {
     let parameters = self.parameters.map(\.type).joined(separator: ", ")
     return "@Sendable (\(parameters))\(effects) -> \(returns ?? "Void")"
   }

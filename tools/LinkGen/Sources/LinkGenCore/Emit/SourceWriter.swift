@@ -36,10 +36,17 @@ struct SourceWriter {
   /// The line length of the project's `.swift-format`, which generated code must pass.
   static let lineLength = 120
 
+  /// Whether `text` fits within the line length as a line at the current depth.
+  func fits(_ text: String) -> Bool { depth * 2 + text.count <= Self.lineLength }
+
+  /// Writes the first of `candidates` that fits within the line length, or the
+  /// last one: a generator's fallback spellings, most readable first.
+  mutating func firstFitting(_ candidates: String...) {
+    line(candidates.first(where: fits) ?? candidates.last!)
+  }
+
   mutating func block(_ opening: String, _ body: (inout SourceWriter) -> Void) {
-    if let arrow = opening.range(of: " -> ", options: .backwards),
-      depth * 2 + opening.count + 2 > Self.lineLength
-    {
+    if let arrow = opening.range(of: " -> ", options: .backwards), !fits("\(opening) {") {
       // What `swift format` does with a declaration over the line length: the
       // result type on a line of its own, the brace on the next.
       line(String(opening[..<arrow.lowerBound]))

@@ -16,8 +16,9 @@ enum WitnessEmitter {
       out.block("public struct Endpoints: Sendable") { out in
         for requirement in service.requirements {
           out.line("/// The `\(requirement.name)` endpoint.")
-          let prefix = "    public var \(requirement.name): "
-          out.line("public var \(requirement.name): \(requirement.closureType(fitting: prefix.count))")
+          out.firstFitting(
+            "public var \(requirement.name): \(requirement.closureType)",
+            "public var \(requirement.name): \(requirement.unlabeledClosureType)")
         }
       }
       out.line()
@@ -28,9 +29,9 @@ enum WitnessEmitter {
       out.line("public init(")
       for (index, requirement) in service.requirements.enumerated() {
         let comma = index == service.requirements.count - 1 ? "" : ","
-        let prefix = "    \(requirement.name): @escaping "
-        out.line(
-          "  \(requirement.name): @escaping \(requirement.closureType(fitting: prefix.count + comma.count))\(comma)")
+        out.firstFitting(
+          "  \(requirement.name): @escaping \(requirement.closureType)\(comma)",
+          "  \(requirement.name): @escaping \(requirement.unlabeledClosureType)\(comma)")
       }
       out.block(")") { out in
         let arguments = service.requirements.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
