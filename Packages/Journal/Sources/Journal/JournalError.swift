@@ -4,8 +4,16 @@ import JournalIO
 public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `open` failed.
   case cannotOpen(path: String, Errno)
-  /// Another holder kept the journal's lock for longer than the open was willing to wait.
-  case locked(path: String)
+  /// Another holder kept the journal's lock for longer than the open was
+  /// willing to wait; `holder` is its process id when the system tells.
+  case locked(path: String, holder: Int32? = nil)
+  /// The path is a device, a FIFO or a directory, not a journal file.
+  case notARegularFile(path: String)
+  /// There is no file at the path (for commands that never create one).
+  case missing(path: String)
+  /// Whole records follow the header that were not written for it: the header
+  /// (or the records) came from another journal. Never treated as a torn tail.
+  case foreignRecords(offset: Int)
   /// The file does not start with a journal header.
   case notAJournal(path: String)
   /// The header names a format this code does not read.
@@ -30,7 +38,13 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let path, let errno): "cannot open journal '\(path)': \(errno)"
-    case .locked(let path): "journal '\(path)' is locked by another process"
+    case .locked(let path, let holder?): "journal '\(path)' is locked by another process (pid \(holder))"
+    case .locked(let path, nil): "journal '\(path)' is locked by another process"
+    case .notARegularFile(let path): "'\(path)' is not a regular file"
+    case .missing(let path): "there is no journal at '\(path)'"
+    case .foreignRecords(let offset):
+      "journal records from byte \(offset) on do not belong to its header (copied from another journal?); "
+        + "refusing to read it"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
       "journal format version \(version) is not supported (this kiosk reads version 1)"

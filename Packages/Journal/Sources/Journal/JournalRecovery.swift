@@ -4,10 +4,13 @@ public struct JournalRecovery: Sendable {
   let bytes: [UInt8]
   /// Each valid record's payload range in `bytes`, in sequence order.
   let payloadRanges: [Range<Int>]
-  /// Bytes of a torn tail truncated on open (0 when the file was clean).
+  /// Bytes of a torn tail: truncated when a writer opened the file, left in
+  /// place (and not read) when a reader did. 0 when the file was clean.
   public let droppedBytes: Int
   /// True when this open created the file.
   public let created: Bool
+  /// Where a writer saved the torn tail before cutting it off (nil when none was cut).
+  public var savedTailPath: String? = nil
 
   /// The number of valid records.
   public var count: Int { payloadRanges.count }
@@ -43,6 +46,10 @@ struct JournalScan {
   var goodEnd: Int
   /// The first bad record, if any: its offset, and whether valid records follow it.
   var firstBad: (offset: Int, validRecordsFollow: Bool)?
+  /// Whether the bad part holds two or more whole frames chained by their
+  /// lengths: more than the one record an interrupted append can leave, so
+  /// not a torn tail (records of another journal, behind a copied header).
+  var badPartHoldsWholeFrames = false
 
   init(_ bytes: UnsafeRawBufferPointer, seed: UInt32) {
     var offset = JournalFormat.headerSize
@@ -57,8 +64,24 @@ struct JournalScan {
         continue
       }
       firstBad = (offset, Self.validRecordExists(in: bytes, after: offset, from: expected, seed: seed))
+      badPartHoldsWholeFrames = Self.wholeFrames(in: bytes, from: offset) >= 2
       return
     }
+  }
+
+  /// How many frames, each whole by its length field, follow one another from `offset`.
+  private static func wholeFrames(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int {
+    var count = 0
+    var position = offset
+    while bytes.count - position >= JournalFormat.frameSize {
+      let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+      guard length <= JournalFormat.maxPayload, length <= bytes.count - position - JournalFormat.frameSize,
+        bytes[position + 8] == JournalFormat.commandType
+      else { break }
+      count += 1
+      position += JournalFormat.frameSize + length
+    }
+    return count
   }
 
   /// Whether any whole record with a checksum that matches this file, numbered

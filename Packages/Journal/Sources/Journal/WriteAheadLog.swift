@@ -73,11 +73,12 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       let salt = try Self.validateHeader(bytes, path: path)
       let seed = JournalFormat.recordSeed(salt: salt)
       let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed) }
-      if let bad = scan.firstBad {
-        if bad.validRecordsFollow {
-          throw JournalError.corruptRecord(offset: bad.offset, sequence: UInt64(scan.payloadRanges.count + 1))
-        }
+      var savedTailPath: String?
+      if scan.firstBad != nil {
+        try Self.refuseCorruption(scan)
         dropped += bytes.count - scan.goodEnd
+        // Keep what is cut, beside the journal, before cutting it.
+        savedTailPath = try Self.saveCopy(of: Array(bytes[scan.goodEnd...]), besides: path, suffix: "torn-tail", io: io)
         if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) {
           throw JournalError.writeFailed(errno)
         }
@@ -91,8 +92,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       self.salt = salt
       self.end = bytes.count
       self.lastSequence = UInt64(scan.payloadRanges.count)
-      self.recovery = JournalRecovery(
+      var recovery = JournalRecovery(
         bytes: bytes, payloadRanges: scan.payloadRanges, droppedBytes: dropped, created: created)
+      recovery.savedTailPath = savedTailPath
+      self.recovery = recovery
     } catch {
       io.close(descriptor)
       throw error
@@ -143,7 +146,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     path: String, environment: Environment, lockWait: Duration = defaultLockWait
   ) throws(JournalError) -> JournalRepair {
     let io = environment.fileIO
-    let (descriptor, _) = try openLocked(path, io: io, wait: lockWait)
+    let (descriptor, _) = try openLocked(path, io: io, wait: lockWait, create: false)
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
     let salt = try validateHeader(bytes, path: path)
@@ -151,22 +154,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     guard scan.firstBad != nil else {
       return JournalRepair(keptRecords: scan.payloadRanges.count, droppedBytes: 0, backupPath: nil)
     }
-    var backupPath = "\(path).corrupt"
-    var attempt = 1
-    var backup: Int32 = -1
-    while backup < 0 {
-      switch io.open(backupPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
-      case .success(let opened): backup = opened
-      case .failure(let errno) where errno.code == EEXIST:
-        attempt += 1
-        backupPath = "\(path).corrupt.\(attempt)"
-      case .failure(let errno): throw .cannotOpen(path: backupPath, errno)
-      }
-    }
-    defer { io.close(backup) }
-    try writeAll(bytes, at: 0, backup, io: io)
-    if case .failure(let errno) = io.synchronizeData(backup) { throw .syncFailed(errno) }
-    try synchronizeDirectory(of: path, io: io)
+    let backupPath = try saveCopy(of: bytes, besides: path, suffix: "corrupt", io: io)
     if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw .writeFailed(errno) }
     if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
     return JournalRepair(
@@ -176,22 +164,26 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   // MARK: System calls, with EINTR and short writes handled
 
   private static func openLocked(
-    _ path: String, io: some JournalFileIO, wait: Duration
+    _ path: String, io: some JournalFileIO, wait: Duration, create: Bool = true
   ) throws(JournalError) -> (Int32, created: Bool) {
     var created = false
     var descriptor: Int32
-    switch io.open(path, flags: O_RDWR | O_CLOEXEC, mode: 0) {
+    // O_NONBLOCK: opening a FIFO must not hang; it is refused just below.
+    switch io.open(path, flags: O_RDWR | O_CLOEXEC | O_NONBLOCK, mode: 0) {
     case .success(let opened): descriptor = opened
     case .failure(let errno) where errno.code == ENOENT:
+      guard create else { throw .missing(path: path) }
       switch io.open(path, flags: O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
       case .success(let opened):
         descriptor = opened
         created = true
       case .failure(let errno): throw .cannotOpen(path: path, errno)
       }
+    case .failure(let errno) where errno.code == EISDIR: throw .notARegularFile(path: path)
     case .failure(let errno): throw .cannotOpen(path: path, errno)
     }
     do throws(JournalError) {
+      guard io.isRegularFile(descriptor) else { throw .notARegularFile(path: path) }
       try lock(descriptor, path: path, io: io, wait: wait)
     } catch {
       io.close(descriptor)
@@ -211,11 +203,76 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       case .success: return
       case .failure(let errno) where errno.code == EINTR: continue
       case .failure(let errno) where errno.code == EWOULDBLOCK:
-        guard clock.now < deadline else { throw .locked(path: path) }
+        guard clock.now < deadline else { throw .locked(path: path, holder: LockHolder.process(holding: descriptor)) }
         usleep(5_000)
       case .failure(let errno): throw .cannotOpen(path: path, errno)
       }
     }
+  }
+
+  /// Refuses a scan whose bad part is not a torn tail: valid records after it,
+  /// or whole records of another journal.
+  private static func refuseCorruption(_ scan: JournalScan) throws(JournalError) {
+    guard let bad = scan.firstBad else { return }
+    if bad.validRecordsFollow {
+      throw .corruptRecord(offset: bad.offset, sequence: UInt64(scan.payloadRanges.count + 1))
+    }
+    if scan.badPartHoldsWholeFrames { throw .foreignRecords(offset: bad.offset) }
+  }
+
+  /// Writes `bytes` to a new file `<path>.<suffix>` (`.<suffix>.2`, … when
+  /// taken), syncs it and its directory, and returns its path.
+  private static func saveCopy(of bytes: [UInt8], besides path: String, suffix: String, io: some JournalFileIO)
+    throws(JournalError) -> String
+  {
+    var copyPath = "\(path).\(suffix)"
+    var attempt = 1
+    var copy: Int32 = -1
+    while copy < 0 {
+      switch io.open(copyPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
+      case .success(let opened): copy = opened
+      case .failure(let errno) where errno.code == EEXIST:
+        attempt += 1
+        copyPath = "\(path).\(suffix).\(attempt)"
+      case .failure(let errno): throw .cannotOpen(path: copyPath, errno)
+      }
+    }
+    defer { io.close(copy) }
+    try writeAll(bytes, at: 0, copy, io: io)
+    if case .failure(let errno) = io.synchronizeData(copy) { throw .syncFailed(errno) }
+    try synchronizeDirectory(of: path, io: io)
+    return copyPath
+  }
+
+  // MARK: Reading without writing
+
+  /// Reads the journal at `path` as a reader: no lock, no write, no truncation.
+  /// A torn tail (or an append in flight) is left in place and not read; its
+  /// size is `droppedBytes`. Corruption is refused exactly as a writer refuses it.
+  public static func read(path: String, environment: Environment) throws(JournalError) -> JournalRecovery {
+    let io = environment.fileIO
+    let descriptor: Int32
+    switch io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0) {
+    case .success(let opened): descriptor = opened
+    case .failure(let errno) where errno.code == ENOENT: throw .missing(path: path)
+    case .failure(let errno): throw .cannotOpen(path: path, errno)
+    }
+    defer { io.close(descriptor) }
+    guard io.isRegularFile(descriptor) else { throw .notARegularFile(path: path) }
+    var bytes = try readAll(descriptor, io: io)
+    if bytes.count < JournalFormat.headerSize {
+      // A journal whose creation was cut short: no record yet.
+      guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
+        throw .notAJournal(path: path)
+      }
+      return JournalRecovery(bytes: [], payloadRanges: [], droppedBytes: bytes.count, created: false)
+    }
+    let salt = try validateHeader(bytes, path: path)
+    let scan = bytes.withUnsafeBytes { JournalScan($0, seed: JournalFormat.recordSeed(salt: salt)) }
+    try refuseCorruption(scan)
+    let ignored = bytes.count - scan.goodEnd
+    bytes.removeSubrange(scan.goodEnd...)
+    return JournalRecovery(bytes: bytes, payloadRanges: scan.payloadRanges, droppedBytes: ignored, created: false)
   }
 
   private static func readAll(_ descriptor: Int32, io: some JournalFileIO) throws(JournalError) -> [UInt8] {
@@ -301,6 +358,11 @@ extension WriteAheadLog where Environment == PosixJournalEnvironment {
   /// Opens the journal at `path` on the real file system, waiting up to `lockWait` for its lock.
   public init(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) {
     try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
+  }
+
+  /// Reads the journal at `path` on the real file system, as a reader.
+  public static func read(path: String) throws(JournalError) -> JournalRecovery {
+    try read(path: path, environment: PosixJournalEnvironment())
   }
 
   /// Repairs the journal at `path` on the real file system.

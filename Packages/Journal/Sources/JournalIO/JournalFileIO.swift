@@ -31,6 +31,16 @@ public protocol JournalFileIO {
   func size(_ descriptor: Int32) -> Result<Int, Errno>
   /// `close(2)`.
   func close(_ descriptor: Int32)
+  /// `fstat(2)`: whether the descriptor is a regular file (not a device, FIFO or directory).
+  func isRegularFile(_ descriptor: Int32) -> Bool
+}
+
+extension JournalFileIO {
+  /// `fstat(2)`'s file type, from the real system call: no fault to inject here.
+  public func isRegularFile(_ descriptor: Int32) -> Bool {
+    var status = stat()
+    return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
 }
 
 /// An `errno` value.

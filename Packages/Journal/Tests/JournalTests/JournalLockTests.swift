@@ -13,7 +13,8 @@ import Testing
 @Test func aSecondWriterIsRefusedOnceItsWaitRunsOut() throws {
   let file = try JournalFile()
   let first = try DurableJournal(path: file.path)
-  #expect(throws: JournalError.locked(path: file.path)) {
+  // The holder is named: this very process.
+  #expect(throws: JournalError.locked(path: file.path, holder: getpid())) {
     _ = try DurableJournal(path: file.path, lockWait: .milliseconds(50))
   }
   _ = consume first
@@ -52,8 +53,9 @@ import Testing
   close(release[0])
   _ = consume journal
 
-  // Proof of the cause: the child's copy of the descriptor still holds the lock.
-  #expect(throws: JournalError.locked(path: file.path)) {
+  // Proof of the cause: the child's copy of the descriptor still holds the lock
+  // (the system names the process that took it: this one).
+  #expect(throws: JournalError.locked(path: file.path, holder: getpid())) {
     _ = try DurableJournal(path: file.path, lockWait: .zero)
   }
 

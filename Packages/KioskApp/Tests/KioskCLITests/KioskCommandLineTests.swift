@@ -166,7 +166,9 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let before = journal.bytes
   let second = try kiosk("--wait", "0.2", "open", "Bob")
   #expect(second.status == 74)
-  #expect(second.errors == "kiosk: journal '\(journal.path)' is locked by another process\n")
+  #expect(
+    second.errors
+      == "kiosk: journal '\(journal.path)' is locked by another process (pid \(holder.processIdentifier))\n")
   #expect(journal.bytes == before)
   try input.fileHandleForWriting.close()
   holder.waitUntilExit()
