@@ -35,7 +35,7 @@ import Testing
 
   let checkpoint = world.snapshot
   world.stock.units[.milk] = 1
-  #expect(throws: StockState.Shortage.self) { try world.settle(tab, key: key(for: tab)) }
+  #expect(throws: KioskError.self) { try world.settle(tab, key: key(for: tab)) }
   world.restore(checkpoint)
   #expect(world.snapshot == checkpoint)
 }

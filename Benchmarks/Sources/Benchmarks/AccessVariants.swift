@@ -53,22 +53,25 @@ struct HandWrittenWorld {
     return item.recipe.allSatisfy { ingredient, needed in stock.units[ingredient, default: 0] >= needed }
   }
 
-  mutating func add(_ item: Item.ID, to tab: Tab.ID) throws {
-    guard let current = tabs.open[tab] else { throw KioskError.unknownTab(tab) }
-    guard !current.settled else { throw KioskError.alreadySettled(tab) }
-    guard isAvailable(item) else { throw KioskError.unknownItem }
+  mutating func add(_ item: Item.ID, to tab: Tab.ID) throws(KioskError) {
+    guard let current = tabs.open[tab] else { throw .unknownTab(tab) }
+    guard !current.settled else { throw .alreadySettled(tab) }
+    guard current.lines.count < Tab.maxLines else { throw .tabFull(tab) }
+    guard let recipe = menu.items[item]?.recipe else { throw .notOnMenu(item) }
+    if let short = stock.shortage(for: recipe) { throw .cannotMake(item, short: short) }
     tabs.open[tab]!.lines.append(item)
   }
 
   /// The read phase, concrete: checks the tab and the stock, prices the lines.
-  func settlement(for id: Tab.ID) throws -> (total: Decimal, needs: [Ingredient: Int]) {
-    guard let tab = tabs.open[id] else { throw KioskError.unknownTab(id) }
-    guard !tab.settled else { throw KioskError.alreadySettled(id) }
+  func settlement(for id: Tab.ID) throws(KioskError) -> (total: Decimal, needs: [Ingredient: Int]) {
+    guard let tab = tabs.open[id] else { throw .unknownTab(id) }
+    guard !tab.settled else { throw .alreadySettled(id) }
+    guard !tab.lines.isEmpty else { throw .emptyTab(id) }
     var needs: [Ingredient: Int] = [:]
     for line in tab.lines {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
     }
-    if let short = stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
+    if let short = stock.shortage(for: needs) { throw .shortage(short) }
     return (tab.lines.reduce(Decimal.zero) { $0 + (menu.items[$1]?.price ?? 0) }, needs)
   }
 

@@ -17,20 +17,27 @@ extension WriteAheadLog {
 
   /// The recovered records decoded as `Entry`, in order.
   public func recoveredEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
-    let decoder = JSONDecoder()
-    var entries: [Entry] = []
-    entries.reserveCapacity(recovery.count)
-    for index in 0..<recovery.count {
-      do { entries.append(try decoder.decode(Entry.self, from: Data(recovery.payload(index)))) } catch {
-        throw .codec("record \(index + 1): \(error)")
-      }
-    }
-    return entries
+    try recovery.decodedEntries(as: type)
   }
 
   static func encode(_ entry: some Encodable) throws(JournalError) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
+  }
+}
+
+extension JournalRecovery {
+  /// The records decoded as `Entry`, in order.
+  public func decodedEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
+    let decoder = JSONDecoder()
+    var entries: [Entry] = []
+    entries.reserveCapacity(count)
+    for index in 0..<count {
+      do { entries.append(try decoder.decode(Entry.self, from: Data(payload(index)))) } catch {
+        throw .codec("record \(index + 1): \(error)")
+      }
+    }
+    return entries
   }
 }

@@ -140,7 +140,7 @@ public final class KioskShell {
   ///
   /// Every check runs before the intent, so a refused settle journals nothing.
   /// A decline journals `paymentAbandoned`. A processor that does not answer
-  /// (`PaymentError.timedOut`) or an outcome that cannot be journaled leaves the
+  /// (`KioskError.payment(.timedOut)`) or an outcome that cannot be journaled leaves the
   /// intent open for reconciliation: nothing is guessed.
   public func settle(_ tab: Tab.ID) throws -> Receipt {
     try reconcileOpenIntents()
@@ -156,9 +156,9 @@ public final class KioskShell {
       }
       try paymentStepHook?(.afterOutcome)
       return receipt
-    } catch PaymentError.declined(let reason) {
+    } catch KioskError.payment(.declined(let reason)) {
       try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
-      throw PaymentError.declined(reason: reason)
+      throw KioskError.payment(.declined(reason: reason))
     }
   }
 
@@ -205,9 +205,11 @@ public final class KioskShell {
       try paymentStepHook?(.afterIntent)
       do {
         refund = try world.payment.refund(receipt.reference, amount: receipt.total, key: refundKey)
-      } catch PaymentError.declined(let reason) {
-        try journal(.paymentAbandoned(key: refundKey, reason: "declined: \(reason)"))
-        throw PaymentError.declined(reason: reason)
+      } catch {
+        if case .declined(let reason) = error {
+          try journal(.paymentAbandoned(key: refundKey, reason: "declined: \(reason)"))
+        }
+        throw KioskError.payment(error)
       }
       try paymentStepHook?(.afterEffect)
     }
@@ -236,7 +238,8 @@ public final class KioskShell {
   /// answer: the intent stays open and the command that asked is refused.
   public func reconcileOpenIntents() throws {
     while let intent = openIntents.first {
-      let status = try world.payment.status(of: intent.key)
+      let status: PaymentStatus
+      do { status = try world.payment.status(of: intent.key) } catch { throw KioskError.payment(error) }
       switch (intent.kind, status) {
       case (.charge, .charged(let reference, let amount)):
         _ = try commit { world in
@@ -270,10 +273,10 @@ public final class KioskShell {
     return world.snapshot
   }
 
-  /// The board of tabs, as the view layer shows it: read-only by type.
-  public var board: String {
+  /// Every tab, oldest first, as the view layer shows it: read-only by type.
+  public var board: [BoardEntry] {
     _ = revision
-    return renderBoard(world)
+    return world.board
   }
 
   /// Whether the kitchen can make `item` now.
@@ -286,7 +289,13 @@ public final class KioskShell {
   public var processorLedger: [LocalProcessor.Entry] { world.processor.entries }
 
   /// The processor's ledger and the journal side by side.
-  public var paymentAudit: PaymentAudit { PaymentAudit(ledger: world.processor.entries, records: records) }
+  public var paymentAudit: PaymentAudit { view.paymentAudit }
+
+  /// What the reading commands show, from this shell's state.
+  public var view: KioskView {
+    _ = revision
+    return KioskView(snapshot: world.snapshot, records: records, ledger: world.processor.entries, unreadTailBytes: 0)
+  }
 
   /// Makes the processor act out `fault` from now on (nil: behave).
   public func setProcessorFault(_ fault: LocalProcessor.Fault?) { world.processor.fault = fault }

@@ -23,12 +23,18 @@ public struct PaymentAudit: Equatable, Sendable {
   public var unkeyedSettles: Int = 0
   /// Every disagreement, in a stable order.
   public var mismatches: [String] = []
+  /// Intents without an outcome yet, each with what the processor did under its
+  /// key (nothing, or one movement): not a disagreement, since the next writer
+  /// reconciles them, and their movements are left out of the totals.
+  public var pending: [String] = []
 
   /// Whether the ledger and the journal agree.
   public var agrees: Bool { mismatches.isEmpty }
 
   /// Compares `ledger` with `records`.
   public init(ledger: [LocalProcessor.Entry], records: [KioskRecord]) {
+    let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
+    var pendingMovements: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]
     var settles: [String: [Receipt]] = [:]
     var undos: [String: [IdempotencyKey]] = [:]
@@ -51,6 +57,13 @@ public struct PaymentAudit: Equatable, Sendable {
     var seenCharges: Set<String> = []
     var seenRefunds: Set<String> = []
     for entry in ledger {
+      if open[entry.key] != nil {
+        if pendingMovements[entry.key] != nil {
+          mismatches.append("the processor moved money twice under the open intent \(entry.key)")
+        }
+        pendingMovements[entry.key] = entry
+        continue
+      }
       switch entry.kind {
       case .charge:
         charges += 1
@@ -88,8 +101,13 @@ public struct PaymentAudit: Equatable, Sendable {
     for reference in undos.keys.sorted() where !seenRefunds.contains(reference) {
       mismatches.append("an undo journals refund \(reference), which the processor never made")
     }
-    for intent in KioskRecord.openIntents(in: records) {
-      mismatches.append("the \(intent.kind.rawValue) intent \(intent.key) for tab #\(intent.tab.raw) is unresolved")
+    for intent in open.values.sorted(by: { $0.key.raw < $1.key.raw }) {
+      let moved = pendingMovements[intent.key].map {
+        "the processor \($0.kind == .charge ? "charged" : "refunded") it as \($0.reference)"
+      }
+      pending.append(
+        "the \(intent.kind.rawValue) intent \(intent.key) for tab #\(intent.tab.raw) is open; "
+          + (moved ?? "the processor has no record of it") + "; the next command reconciles it")
     }
     if chargedTotal != settledTotal {
       mismatches.append("the processor charged \(chargedTotal) in all, the journal settled \(settledTotal)")

@@ -1,6 +1,4 @@
 import Foundation
-import Journal
-import KioskApp
 
 /// `kiosk demo`: a scripted session on a fresh temporary journal, showing every command.
 @MainActor
@@ -9,30 +7,36 @@ struct Demo {
 
   static let script = [
     "menu", "stock", "open Ada", "add 1 latte", "add 1 Espresso", "open Grace", "add 2 oat latte", "board",
-    "settle 1", "add 1 mocha", "settle 1", "restock oatMilk 6", "undo", "settle 2", "undo", "board", "history",
-    "verify",
+    "settle 1", "add 1 mocha", "settle 1", "restock oatMilk 6", "undo", "settle 2", "undo", "remove 2 oat latte",
+    "board", "history", "verify", "reconcile",
   ]
 
-  func run() throws -> ExitCode {
+  func run() throws -> (any CommandOutput)? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-demo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("kiosk.journal").path
-    var program = try KioskProgram(arguments: [], environment: [:])
-    program.journalPath = path
-    let runner = CommandRunner(shell: try program.openKiosk())
+    var options = GlobalOptions()
+    options.journalPath = folder.appendingPathComponent("kiosk.journal").path
+    options.json = json
+    let context = CommandContext(options: options, processorFault: nil)
+    _ = try context.writer()
     for line in Self.script {
       if !json { print("$ kiosk \(line)") }
       do {
-        let output = try runner.run(try KioskCommand(words: line.split(separator: " ").map(String.init)))
-        print(json ? output.jsonLine : output.lines.joined(separator: "\n"))
+        let words = line.split(separator: " ").map(String.init)
+        let spec = try CommandSpec.named(words[0])
+        if let output = try spec.run(context, try spec.checked(Array(words.dropFirst()))) {
+          print(json ? jsonLine(output) : output.text.joined(separator: "\n"))
+        }
       } catch {
         let failure = KioskFailure(error)
         print(
-          json ? failure.jsonLine : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
+          json
+            ? jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue))
+            : "kiosk: \(failure.message)  (exit \(failure.code.rawValue))")
       }
       if !json { print() }
     }
-    return .success
+    return nil
   }
 }

@@ -1,17 +1,32 @@
 import Foundation
 import KioskApp
+import Tabs
 
-/// What one command prints: human lines, and the same result as one JSON object.
-struct Output {
-  var lines: [String]
-  var json: [String: JSONValue]
+/// What a command prints: lines of text, and the same result as one JSON object
+/// (its stable schema is in docs/cli.md; golden files pin it).
+protocol CommandOutput: Encodable {
+  /// The human-readable lines.
+  var text: [String] { get }
+}
 
-  /// The JSON object on one line, keys sorted.
-  var jsonLine: String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try! encoder.encode(JSONValue.object(json)), as: UTF8.self)
-  }
+/// One JSON object on one line, keys sorted, slashes unescaped.
+func jsonLine(_ value: some Encodable) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  encoder.dateEncodingStrategy = .iso8601
+  // Every output type is plain strings, numbers and arrays of them: encoding cannot fail.
+  return String(decoding: try! encoder.encode(value), as: UTF8.self)
+}
+
+/// An error as `--json` prints it on stderr.
+struct ErrorOutput: Encodable {
+  var error: String
+  var exitCode: Int32
+}
+
+/// A warning as `--json` prints it on stderr.
+struct WarningOutput: Encodable {
+  var warning: String
 }
 
 /// Aligned text columns, the widest cell setting each column's width.
@@ -26,14 +41,16 @@ func table(_ header: [String], _ rows: [[String]]) -> [String] {
 }
 
 /// `4.50`: money with two decimals, rounded half up, computed in `Decimal`.
+/// The one place the kiosk formats money, in text and JSON alike.
 func money(_ amount: Decimal) -> String {
   var scaled = amount * 100
   var rounded = Decimal()
   NSDecimalRound(&rounded, &scaled, 0, .plain)
-  let cents = Int(rounded.description) ?? 0
-  let sign = cents < 0 ? "-" : ""
-  let fraction = abs(cents) % 100
-  return "\(sign)\(abs(cents) / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  let text = rounded.description
+  let negative = text.hasPrefix("-")
+  let digits = String(negative ? text.dropFirst() : text[...])
+  let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+  return "\(negative ? "-" : "")\(padded.dropLast(2)).\(padded.suffix(2))"
 }
 
 /// ISO 8601 in UTC, to the second.
@@ -41,28 +58,37 @@ func timestamp(_ date: Date) -> String {
   date.formatted(.iso8601)
 }
 
-extension Reconciliation {
-  /// One line on stderr for what reconciliation did with an intent.
-  var line: String {
-    let what = "\(intent.kind.rawValue) of \(money(intent.amount)) for tab #\(intent.tab.raw) (key \(intent.key))"
-    switch resolution {
-    case .completed(let reference): return "reconciled: \(what): the processor moved it as \(reference); completed"
-    case .abandoned: return "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
+/// `#1 Ada: Latte, Espresso — 7.50 (settled)`.
+func boardLine(_ entry: BoardEntry) -> String {
+  let items = entry.items.isEmpty ? "nothing yet" : entry.items.joined(separator: ", ")
+  return "#\(entry.tab.raw) \(entry.customer): \(items) — \(money(entry.total))\(entry.settled ? " (settled)" : "")"
+}
+
+/// What reconciliation did with one intent, as a warning on stderr.
+struct ReconciliationOutput: Encodable {
+  var reconciled: String
+  var tab: Int
+  var amount: String
+  var key: String
+  var resolution: String
+  var reference: String?
+
+  init(_ item: Reconciliation) {
+    reconciled = item.intent.kind.rawValue
+    tab = item.intent.tab.raw
+    amount = money(item.intent.amount)
+    key = item.intent.key.raw
+    switch item.resolution {
+    case .completed(let reference):
+      resolution = "completed"
+      self.reference = reference
+    case .abandoned: resolution = "abandoned"
     }
   }
 
-  /// The same as one JSON object.
-  var jsonLine: String {
-    var object: [String: JSONValue] = [
-      "reconciled": .string(intent.kind.rawValue), "tab": .number(intent.tab.raw),
-      "amount": .string(money(intent.amount)), "key": .string(intent.key.raw),
-    ]
-    switch resolution {
-    case .completed(let reference):
-      object["resolution"] = .string("completed")
-      object["reference"] = .string(reference)
-    case .abandoned: object["resolution"] = .string("abandoned")
-    }
-    return Output(lines: [], json: object).jsonLine
+  var line: String {
+    let what = "\(reconciled) of \(amount) for tab #\(tab) (key \(key))"
+    return reference.map { "reconciled: \(what): the processor moved it as \($0); completed" }
+      ?? "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
   }
 }

@@ -1,15 +1,12 @@
 import Foundation
 
-// `kiosk`: recover the world from the journal, run one command, journal it, print it.
+// `kiosk`: run one command against the journal and exit with its status.
 let status = MainActor.assumeIsolated { () -> ExitCode in
-  do {
-    return try KioskProgram(
-      arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment
-    ).run()
+  do throws(KioskFailure) {
+    return KioskProgram(arguments: try validatedArguments(), environment: ProcessInfo.processInfo.environment).run()
   } catch {
-    let failure = KioskFailure(error)
-    warn("kiosk: \(failure.message)")
-    return failure.code
+    printError("kiosk: \(error.message)")
+    return error.code
   }
 }
 exit(status.rawValue)

@@ -46,7 +46,7 @@ let espresso = Item.ID(raw: 4)
   #expect(receipt.total == 4.5)
   #expect(shell.processorLedger.map(\.reference) == [receipt.reference])
   #expect(shell.snapshot.stock.units[.milk] == 28)
-  #expect(shell.board == "#1 Ada: Latte — 4.5 (settled)")
+  #expect(shell.board == [BoardEntry(tab: tab, customer: "Ada", items: ["Latte"], total: 4.5, settled: true)])
 
   let undone = try #require(try shell.undo())
   let refund = try #require(shell.processorLedger.last?.reference)
@@ -67,7 +67,7 @@ let espresso = Item.ID(raw: 4)
   let before = shell.snapshot
   let bytes = journal.bytes
   let revision = shell.revision
-  #expect(throws: KioskError.unknownItem) { try shell.add(Item.ID(raw: 99), to: tab) }
+  #expect(throws: KioskError.notOnMenu(Item.ID(raw: 99))) { try shell.add(Item.ID(raw: 99), to: tab) }
   #expect(throws: KioskError.unknownTab(Tab.ID(raw: 7))) { try shell.settle(Tab.ID(raw: 7)) }
   #expect(throws: RestockError.nonPositiveCount(-1)) { try shell.restock(.milk, count: -1) }
   #expect(shell.snapshot == before)
@@ -88,7 +88,7 @@ let espresso = Item.ID(raw: 4)
   _ = try shell.settle(other)  // leaves 13 - 8 = 5 oat milk, the first tab needs 6
   let before = shell.snapshot
   let bytes = journal.bytes
-  #expect(throws: StockState.Shortage.insufficient(.oatMilk)) { try shell.settle(tab) }
+  #expect(throws: KioskError.shortage(.oatMilk)) { try shell.settle(tab) }
   #expect(shell.snapshot == before)
   #expect(journal.bytes == bytes)
 }

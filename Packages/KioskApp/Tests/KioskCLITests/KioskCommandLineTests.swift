@@ -23,21 +23,21 @@ import Testing
   #expect(receipt.lines.contains { $0.hasPrefix("  reference ") && $0.contains("ch_") })
 
   #expect(
-    try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.5 (settled)\n#2 Grace Hopper: Oat Latte — 5\n")
+    try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.50 (settled)\n#2 Grace Hopper: Oat Latte — 5.00\n")
   let undo = try kiosk("undo")
   #expect(undo.status == 0)
   #expect(undo.output.hasPrefix("undid: settle tab #1: 7.50 as ch_"))
   #expect(undo.output.contains("; refunded as re_"))
-  #expect(try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.5\n#2 Grace Hopper: Oat Latte — 5\n")
+  #expect(try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.50\n#2 Grace Hopper: Oat Latte — 5.00\n")
   #expect(try kiosk("restock", "milk", "10").output == "restocked milk: +10, now 40\n")
   #expect(try kiosk("stock").lines.contains("milk        40"))
 
   let history = try kiosk("history")
   #expect(history.lines.count == 11)
-  #expect(history.lines[0] == "1    initialized: 5 menu items, 142 units of stock")
-  #expect(history.lines[6].hasPrefix("7    charge intent for tab #1: 7.50 under k_"))
-  #expect(history.lines[8].hasPrefix("9    refund intent for tab #1: 7.50 under k_"))
-  #expect(history.lines[10] == "11   restock milk +10")
+  #expect(history.lines[0] == " 1  initialized: 5 menu items, 142 units of stock")
+  #expect(history.lines[6].hasPrefix(" 7  charge intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[8].hasPrefix(" 9  refund intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[10] == "11  restock milk +10")
   let verify = try kiosk("verify")
   #expect(verify.status == 0)
   #expect(verify.output.hasPrefix("verified 11 records: two replays are byte-identical, state crc32c:"))
@@ -63,8 +63,8 @@ func preparedJournal() throws -> (TemporaryJournal, KioskBinary, Data) {
   (["add", "2", "latte"], 65, "kiosk: tab #2 is already settled"),
   (["add", "1", "mocha"], 65, "kiosk: no item 'mocha' on the menu"),
   (["restock", "sugar", "3"], 65, "kiosk: no ingredient 'sugar'; ingredients are beans, milk, oatMilk, syrup, cup"),
-  (["restock", "milk", "0"], 64, "kiosk: restock count must be at least 1, not 0"),
-  (["restock", "milk", "lots"], 64, "kiosk: 'lots' is not a count"),
+  (["restock", "milk", "0"], 64, "kiosk: a restock count is a whole number from 1 to 1000000000, not '0'"),
+  (["restock", "milk", "lots"], 64, "kiosk: a restock count is a whole number from 1 to 1000000000, not 'lots'"),
   (["add", "one", "latte"], 64, "kiosk: 'one' is not a tab number"),
   (["open"], 64, "kiosk: usage: kiosk open CUSTOMER"),
   (["frobnicate"], 64, "kiosk: unknown command 'frobnicate'; run 'kiosk help'"),
@@ -123,7 +123,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(run.lines[0] == "opened tab #1 for Ada")
   #expect(run.lines[2] == "error: no item 'mocha' on the menu")
   #expect(run.lines[3].hasPrefix("receipt for tab #1 (Ada) |   Latte"))
-  #expect(run.lines[4] == "#1 Ada: Latte — 4.5 (settled)")
+  #expect(run.lines[4] == "#1 Ada: Latte — 4.50 (settled)")
   #expect(run.lines[6].hasPrefix("INGREDIENT  UNITS | beans       40 | milk        30"))
   // initialized, open, add, charge intent, settle, refund intent, undo
   #expect(try kiosk("history").lines.count == 7)
@@ -152,7 +152,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let kiosk = KioskBinary(journal: journal.path)
   let run = try kiosk.run(["open", "Eve"], environment: ["KIOSK_JOURNAL": journal.path])
   #expect(run.output == "opened tab #1 for Eve\n")
-  #expect(try kiosk("board").output == "#1 Eve: nothing yet — 0\n")
+  #expect(try kiosk("board").output == "#1 Eve: nothing yet — 0.00\n")
 }
 
 @Test func twoInvocationsAtOnceOneGetsTheLockError() throws {
@@ -195,13 +195,27 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
 @Test func aTornTailIsDroppedWithAWarningAndTheRestKept() throws {
   let (journal, kiosk, before) = try preparedJournal()
   _ = FileManager.default.createFile(atPath: journal.path, contents: before.dropLast(3))
+  let torn = journal.bytes
+  // A reader leaves the torn tail alone, says so, and shows the valid prefix:
+  // the settle's intent is durable, its outcome is not, so the tab is open and
+  // the processor's charge is pending.
   let board = try kiosk("board")
   #expect(board.status == 0)
-  #expect(board.errors.hasPrefix("recovered the journal: dropped a torn tail of "))
-  // The torn record was the settle's outcome: its intent is durable and the
-  // processor did charge, so reconciliation completes the settle.
-  #expect(board.errors.contains("reconciled: charge of 4.50 for tab #2 (key k_"))
-  #expect(board.output == "#1 Ada: Espresso — 3\n#2 Bob: Latte — 4.5 (settled)\n")
+  #expect(board.errors.hasPrefix("kiosk: warning: the journal ends in "))
+  #expect(board.output == "#1 Ada: Espresso — 3.00\n#2 Bob: Latte — 4.50\n")
+  #expect(journal.bytes == torn)
+  let pending = try kiosk("reconcile")
+  #expect(pending.status == 0)
+  #expect(pending.lines.contains { $0.hasPrefix("pending: the charge intent k_") })
+  // The next writer saves and cuts the tail, and reconciliation completes the settle.
+  let open = try kiosk("open", "Carol")
+  #expect(open.status == 0)
+  #expect(open.errors.contains("kiosk: warning: recovered the journal: dropped a torn tail of "))
+  #expect(open.errors.contains(", saved in \(journal.path).torn-tail"))
+  #expect(open.errors.contains("kiosk: reconciled: charge of 4.50 for tab #2 (key k_"))
+  #expect(
+    try kiosk("board").output
+      == "#1 Ada: Espresso — 3.00\n#2 Bob: Latte — 4.50 (settled)\n#3 Carol: nothing yet — 0.00\n")
   #expect(try kiosk("reconcile").status == 0)
 }
 

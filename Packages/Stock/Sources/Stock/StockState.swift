@@ -2,6 +2,10 @@ import Menu
 
 /// The stock slice: units of each ingredient on hand. Plain copyable data.
 public struct StockState: Codable, Equatable, Sendable {
+  /// The most units of one ingredient the stock holds: far below `Int.max`, so
+  /// sums over every ingredient cannot overflow either.
+  public static let maxUnits = 1_000_000_000
+
   /// Units on hand, by ingredient; a missing ingredient has none.
   public var units: [Ingredient: Int]
 

@@ -13,6 +13,9 @@ public struct Tab: Codable, Equatable, Sendable {
     public static func < (lhs: ID, rhs: ID) -> Bool { lhs.raw < rhs.raw }
   }
 
+  /// The most items one tab holds: keeps every sum over a tab far from overflow.
+  public static let maxLines = 10_000
+
   /// Who the tab is for.
   public var customer: String
   /// The items ordered, in order.

@@ -18,7 +18,9 @@ extension HasMutableTabs where Self: HasMenu & HasStock & ~Copyable {
   @inlinable public mutating func add(_ item: Item.ID, to tab: Tab.ID) throws(KioskError) {
     guard let current = tabs.open[tab] else { throw .unknownTab(tab) }
     guard !current.settled else { throw .alreadySettled(tab) }
-    guard isAvailable(item) else { throw .unknownItem }
+    guard current.lines.count < Tab.maxLines else { throw .tabFull(tab) }
+    guard let recipe = menu.items[item]?.recipe else { throw .notOnMenu(item) }
+    if let short = stock.shortage(for: recipe) { throw .cannotMake(item, short: short) }
     tabs.open[tab]!.lines.append(item)
   }
 }

@@ -1,26 +1,42 @@
 import Foundation
 import Menu
 
-extension HasTabs where Self: HasMenu & ~Copyable {
+/// One tab as a view shows it: the facts, not their text (the kiosk's command
+/// line renders them; the domain does not format).
+public struct BoardEntry: Equatable, Sendable {
+  /// The tab's number.
+  public var tab: Tab.ID
+  /// Who it is for.
+  public var customer: String
+  /// The names of its items, in order.
+  public var items: [String]
+  /// What it costs.
+  public var total: Decimal
+  /// Whether it is paid.
+  public var settled: Bool
 
-  /// A printable summary of one tab. Reads: tabs, menu.
-  @inlinable public func summary(of id: Tab.ID) -> String {
-    guard let tab = tabs.open[id] else { return "no such tab" }
-    let names = tab.lines.compactMap { menu.items[$0]?.name }
-    let status = tab.settled ? " (settled)" : ""
-    let items = names.isEmpty ? "nothing yet" : names.joined(separator: ", ")
-    return "#\(id.raw) \(tab.customer): \(items) — \(price(of: tab.lines))\(status)"
+  /// Creates an entry.
+  public init(tab: Tab.ID, customer: String, items: [String], total: Decimal, settled: Bool) {
+    self.tab = tab
+    self.customer = customer
+    self.items = items
+    self.total = total
+    self.settled = settled
   }
 }
 
-/// The board of every tab, oldest first: what a view layer shows.
-///
-/// It borrows the environment and cannot mutate it: its constraints name no
-/// `Mutable` capability. Reads: tabs, menu.
-@inlinable public func renderBoard<Environment: HasTabs & HasMenu & ~Copyable>(_ environment: borrowing Environment)
-  -> String
-{
-  environment.tabs.open.keys.sorted()
-    .map { environment.summary(of: $0) }
-    .joined(separator: "\n")
+extension HasTabs where Self: HasMenu & ~Copyable {
+
+  /// Every tab, oldest first, with its items named and priced. Reads: tabs, menu.
+  ///
+  /// It borrows the world and cannot mutate it: its constraints name no
+  /// `Mutable` capability.
+  @inlinable public var board: [BoardEntry] {
+    tabs.open.keys.sorted().map { id in
+      let tab = tabs.open[id]!
+      return BoardEntry(
+        tab: id, customer: tab.customer, items: tab.lines.compactMap { menu.items[$0]?.name },
+        total: price(of: tab.lines), settled: tab.settled)
+    }
+  }
 }

@@ -25,15 +25,15 @@ extension HasTabs where Self: HasMenu & HasStock & ~Copyable {
 
   /// The read phase of `settle`: checks the tab and the stock for the whole
   /// order at once, and returns what the write phase will do. Reads: tabs, menu, stock.
-  @inlinable public func settlement(for id: Tab.ID) throws -> Settlement {
-    guard let tab = tabs.open[id] else { throw KioskError.unknownTab(id) }
-    guard !tab.settled else { throw KioskError.alreadySettled(id) }
-    guard !tab.lines.isEmpty else { throw KioskError.emptyTab(id) }
+  @inlinable public func settlement(for id: Tab.ID) throws(KioskError) -> Settlement {
+    guard let tab = tabs.open[id] else { throw .unknownTab(id) }
+    guard !tab.settled else { throw .alreadySettled(id) }
+    guard !tab.lines.isEmpty else { throw .emptyTab(id) }
     var needs: [Ingredient: Int] = [:]
     for line in tab.lines {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
     }
-    if let short = stock.shortage(for: needs) { throw StockState.Shortage.insufficient(short) }
+    if let short = stock.shortage(for: needs) { throw .shortage(short) }
     return Settlement(tab: id, total: price(of: tab.lines), needs: needs)
   }
 }
@@ -67,9 +67,10 @@ extension HasMutableTabs where Self: HasMutableStock & HasMenu & HasPayment & Ha
   ///
   /// `key` names this charge at the processor: charging again under the same
   /// key moves no money (the kiosk journals an intent with the key first).
-  @inlinable public mutating func settle(_ id: Tab.ID, key: IdempotencyKey) throws -> Receipt {
+  @inlinable public mutating func settle(_ id: Tab.ID, key: IdempotencyKey) throws(KioskError) -> Receipt {
     let settlement = try settlement(for: id)
-    let reference = try payment.charge(settlement.total, key: key)
+    let reference: String
+    do { reference = try payment.charge(settlement.total, key: key) } catch { throw .payment(error) }
     let receipt = Receipt(tab: id, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
     commit(settlement)
     return receipt

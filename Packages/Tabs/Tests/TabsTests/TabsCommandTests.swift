@@ -30,15 +30,15 @@ import Testing
   let tab = world.openTab(for: "Ada")
   let before = world.slices
   #expect(throws: KioskError.unknownTab(Tab.ID(raw: 9))) { try world.add(espresso, to: Tab.ID(raw: 9)) }
-  #expect(throws: KioskError.unknownItem) { try world.add(latte, to: tab) }
-  #expect(throws: KioskError.unknownItem) { try world.add(Item.ID(raw: 77), to: tab) }
+  #expect(throws: KioskError.cannotMake(latte, short: .milk)) { try world.add(latte, to: tab) }
+  #expect(throws: KioskError.notOnMenu(Item.ID(raw: 77))) { try world.add(Item.ID(raw: 77), to: tab) }
   #expect(world.slices == before)
   try world.add(espresso, to: tab)
   _ = try world.settle(tab, key: key(for: tab))
   #expect(throws: KioskError.alreadySettled(tab)) { try world.add(espresso, to: tab) }
 }
 
-@Test func summaryAndBoardListTabsOldestFirst() throws {
+@Test func theBoardListsTabsOldestFirstWithTheirItemsAndTotals() throws {
   var world = TabsTestWorld()
   world.menu = sampleMenu
   world.stock.units = [.beans: 5, .milk: 5, .cup: 5]
@@ -47,9 +47,11 @@ import Testing
   try world.add(latte, to: ada)
   try world.add(espresso, to: ada)
   try world.add(espresso, to: grace)
-  #expect(world.summary(of: ada) == "#1 Ada: Latte, Espresso — 8")
-  #expect(world.summary(of: Tab.ID(raw: 5)) == "no such tab")
-  let empty = world.openTab(for: "Eve")
-  #expect(world.summary(of: empty) == "#3 Eve: nothing yet — 0")
-  #expect(renderBoard(world) == "#1 Ada: Latte, Espresso — 8\n#2 Grace: Espresso — 3\n#3 Eve: nothing yet — 0")
+  let eve = world.openTab(for: "Eve")
+  #expect(
+    world.board == [
+      BoardEntry(tab: ada, customer: "Ada", items: ["Latte", "Espresso"], total: 8, settled: false),
+      BoardEntry(tab: grace, customer: "Grace", items: ["Espresso"], total: 3, settled: false),
+      BoardEntry(tab: eve, customer: "Eve", items: [], total: 0, settled: false),
+    ])
 }

@@ -64,7 +64,7 @@ import Testing
   try world.add(latte, to: tab)
   try world.add(latte, to: tab)  // each fits alone; together they need 4 milk
   let before = world.slices
-  #expect(throws: StockState.Shortage.insufficient(.milk)) { try world.settle(tab, key: key(for: tab)) }
+  #expect(throws: KioskError.shortage(.milk)) { try world.settle(tab, key: key(for: tab)) }
   #expect(world.slices == before)
 }
 
@@ -75,7 +75,7 @@ import Testing
   let tab = world.openTab(for: "Ada")
   try world.add(latte, to: tab)
   let before = world.slices
-  #expect(throws: PaymentError.declined(reason: "card refused")) { try world.settle(tab, key: key(for: tab)) }
+  #expect(throws: KioskError.payment(.declined(reason: "card refused"))) { try world.settle(tab, key: key(for: tab)) }
   #expect(world.slices == before)
 }
 

@@ -1,0 +1,123 @@
+import Foundation
+import Journal
+
+/// The options every command takes, wherever they stand on the command line.
+struct GlobalOptions: Equatable {
+  /// The journal: `--journal`, `$KIOSK_JOURNAL`, or `./kiosk.journal`.
+  var journalPath = "kiosk.journal"
+  /// The processor's ledger: `--processor`, `$KIOSK_PROCESSOR`, or beside the journal.
+  var processorPath: String?
+  /// One JSON object per result, error and warning.
+  var json = false
+  /// How long a writer waits for another process's lock.
+  var lockWait = DurableJournal.defaultLockWait
+  /// `--help` anywhere: show the command's help instead of running it.
+  var help = false
+
+  /// The ledger's path, resolved.
+  var ledgerPath: String { processorPath ?? journalPath + ".processor" }
+
+  /// The defaults, then the environment.
+  init(environment: [String: String] = [:]) {
+    if let path = environment["KIOSK_JOURNAL"], !path.isEmpty { journalPath = path }
+    if let path = environment["KIOSK_PROCESSOR"], !path.isEmpty { processorPath = path }
+  }
+
+  /// The options, with their argument placeholders, as the usage text lists them.
+  static let usage = "[--journal PATH] [--processor PATH] [--json] [--wait SECONDS]"
+}
+
+/// A command line split into options and words: a small, general parser.
+/// Options may stand anywhere (`kiosk open Ada --json`); `--` ends them, so
+/// `kiosk open -- --json` opens a tab for "--json"; `--name=value` and
+/// `--name value` are the same; an unknown option is a usage error naming it.
+struct ParsedArguments: Equatable {
+  var options: GlobalOptions
+  var words: [String]
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws(KioskFailure) {
+    options = GlobalOptions(environment: environment)
+    words = []
+    var remaining = arguments[...]
+    while let token = remaining.popFirst() {
+      if token == "--" {
+        words.append(contentsOf: remaining)
+        break
+      }
+      guard token.hasPrefix("-"), token.count > 1, Int(token) == nil else {
+        words.append(token)
+        continue
+      }
+      var name = token
+      var inlineValue: String?
+      if let equals = token.firstIndex(of: "=") {
+        name = String(token[..<equals])
+        inlineValue = String(token[token.index(after: equals)...])
+      }
+      func value() throws(KioskFailure) -> String {
+        guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
+          throw .usage("'\(name)' needs a value")
+        }
+        return value
+      }
+      switch name {
+      case "--json", "--help", "-h":
+        guard inlineValue == nil else { throw .usage("'\(name)' takes no value") }
+        if name == "--json" { options.json = true } else { options.help = true }
+      case "--journal": options.journalPath = try value()
+      case "--processor": options.processorPath = try value()
+      case "--wait":
+        let text = try value()
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+          throw .usage("'--wait' takes seconds from 0 to 86400, not '\(text)'")
+        }
+        options.lockWait = .milliseconds(Int64((seconds * 1_000).rounded()))
+      default: throw .usage("unknown option '\(name)'; run 'kiosk help'")
+      }
+    }
+  }
+}
+
+/// Free text from a user (a customer's name, an item or ingredient to look up):
+/// one line of printable text, trimmed, of sane length. Anything else is a usage
+/// error, so no name can break a line of `board` or `history`, or reach a
+/// terminal as an escape sequence.
+enum FreeText {
+  /// The longest name, in characters.
+  static let maxLength = 64
+
+  /// `text`, trimmed, or a usage error saying what is wrong with it.
+  static func validated(_ text: String, as what: String) throws(KioskFailure) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard !trimmed.isEmpty else { throw .usage("\(what) is empty") }
+    guard trimmed.count <= maxLength else {
+      throw .usage("\(what) is \(trimmed.count) characters long; the limit is \(maxLength)")
+    }
+    if let bad = trimmed.unicodeScalars.first(where: isControl) {
+      throw .usage("\(what) contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+    }
+    return trimmed
+  }
+
+  /// Control, format (bidirectional overrides, zero-width joiners) and line-breaking characters.
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true
+    default: false
+    }
+  }
+}
+
+/// The raw argument vector, refusing bytes that are not UTF-8 instead of
+/// replacing them with U+FFFD, as `CommandLine.arguments` would.
+func validatedArguments() throws(KioskFailure) -> [String] {
+  var arguments: [String] = []
+  for index in 1..<Int(CommandLine.argc) {
+    guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+    guard let argument = String(validatingCString: pointer) else {
+      throw .usage("argument \(index) is not valid UTF-8")
+    }
+    arguments.append(argument)
+  }
+  return arguments
+}

@@ -1,0 +1,130 @@
+import KioskApp
+
+/// One command, declared once: its name, arguments, help text, what it needs
+/// (`access`) and what it runs. The usage text, `kiosk help COMMAND`, argument
+/// checking and the README's command table (a test compares them) all come
+/// from `CommandSpec.all`.
+struct CommandSpec {
+  /// What a command needs from the kiosk.
+  enum Access {
+    /// Reads the journal without a lock and without writing (never blocked by a writer).
+    case reads
+    /// Takes the journal's lock (waiting up to `--wait`), reconciles, and may append.
+    case writes
+    /// Runs on its own (help, demo, shell, repair).
+    case own
+  }
+
+  /// The command's name.
+  let name: String
+  /// Argument placeholders, in order.
+  let arguments: [String]
+  /// Whether the last argument takes every remaining word (`open Grace Hopper`).
+  var lastTakesRest = false
+  /// One line of help: the README's table says the same.
+  let summary: String
+  /// What it needs.
+  let access: Access
+  /// Runs it: returns what to print, or nil when it printed for itself.
+  let run: @MainActor (CommandContext, [String]) throws -> (any CommandOutput)?
+
+  /// `add TAB ITEM`.
+  var usage: String { ([name] + arguments).joined(separator: " ") }
+
+  /// The words after the name, checked against `arguments`.
+  func checked(_ words: [String]) throws(KioskFailure) -> [String] {
+    // `[COMMAND]` is optional.
+    let required = arguments.filter { !$0.hasPrefix("[") }.count
+    let fits = words.count >= required && (lastTakesRest || words.count <= arguments.count)
+    guard fits else { throw .usage("usage: kiosk \(usage)") }
+    guard lastTakesRest, words.count > arguments.count else { return words }
+    return words.prefix(arguments.count - 1) + [words.dropFirst(arguments.count - 1).joined(separator: " ")]
+  }
+
+  /// The command named `name` (any case).
+  static func named(_ name: String) throws(KioskFailure) -> CommandSpec {
+    guard let spec = all.first(where: { $0.name == name.lowercased() }) else {
+      throw .usage("unknown command '\(name)'; run 'kiosk help'")
+    }
+    return spec
+  }
+
+  /// Every command, in the order help lists them.
+  static let all: [CommandSpec] = [
+    CommandSpec(
+      name: "menu", arguments: [], summary: "items, prices, and whether each can be made from the stock on hand",
+      access: .reads, run: { context, _ in try ReadCommands.menu(context.view()) }),
+    CommandSpec(
+      name: "stock", arguments: [], summary: "units of each ingredient", access: .reads,
+      run: { context, _ in try ReadCommands.stock(context.view()) }),
+    CommandSpec(
+      name: "restock", arguments: ["INGREDIENT", "COUNT"], summary: "add a delivery to stock", access: .writes,
+      run: { context, words in try WriteCommands.restock(context.writer(), ingredient: words[0], count: words[1]) }),
+    CommandSpec(
+      name: "open", arguments: ["CUSTOMER"], lastTakesRest: true, summary: "open a tab; prints its number",
+      access: .writes, run: { context, words in try WriteCommands.open(context.writer(), customer: words[0]) }),
+    CommandSpec(
+      name: "add", arguments: ["TAB", "ITEM"], lastTakesRest: true,
+      summary: "add an item, by number or by name (any case), to an unsettled tab", access: .writes,
+      run: { context, words in try WriteCommands.add(context.writer(), tab: words[0], item: words[1]) }),
+    CommandSpec(
+      name: "remove", arguments: ["TAB", "ITEM"], lastTakesRest: true,
+      summary: "take the last such item off an unsettled tab", access: .writes,
+      run: { context, words in try WriteCommands.remove(context.writer(), tab: words[0], item: words[1]) }),
+    CommandSpec(
+      name: "settle", arguments: ["TAB"],
+      summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
+      run: { context, words in try WriteCommands.settle(context.writer(), tab: words[0]) }),
+    CommandSpec(
+      name: "board", arguments: [], summary: "every tab, oldest first, with its total", access: .reads,
+      run: { context, _ in try ReadCommands.board(context.view()) }),
+    CommandSpec(
+      name: "undo", arguments: [],
+      summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",
+      access: .writes, run: { context, _ in try WriteCommands.undo(context.writer()) }),
+    CommandSpec(
+      name: "history", arguments: [], summary: "the journal, one record per line", access: .reads,
+      run: { context, _ in try ReadCommands.history(context.view()) }),
+    CommandSpec(
+      name: "verify", arguments: [],
+      summary: "replay the journal twice and compare the states byte for byte; audit payments", access: .reads,
+      run: { context, _ in try ReadCommands.verify(context.view()) }),
+    CommandSpec(
+      name: "reconcile", arguments: [],
+      summary: "the processor's ledger and the journal side by side; every mismatch, exit 65", access: .reads,
+      run: { context, _ in try ReadCommands.reconcile(context.view()) }),
+    CommandSpec(
+      name: "repair", arguments: [],
+      summary: "back up a journal with mid-log corruption and cut it to its last good record", access: .own,
+      run: { context, _ in try OwnCommands.repair(context.options) }),
+    CommandSpec(
+      name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
+      run: { context, _ in try Demo(json: context.options.json).run() }),
+    CommandSpec(
+      name: "shell", arguments: [],
+      summary: "read commands from standard input, one result line each; a refused one prints an error and goes on",
+      access: .own, run: { context, _ in try ShellSession(context: context).run() }),
+    CommandSpec(
+      name: "help", arguments: ["[COMMAND]"], summary: "usage, or one command's help",
+      access: .own, run: { _, words in try OwnCommands.help(words.first) }),
+  ]
+
+  /// The whole usage text.
+  static var usageText: String {
+    let width = all.map(\.usage.count).max() ?? 0
+    let lines = all.map { "  \($0.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+    return """
+      usage: kiosk \(GlobalOptions.usage) <command> [arguments]
+
+      commands:
+      \(lines.joined(separator: "\n"))
+
+      Options go anywhere; '--' ends them. The journal is ./kiosk.journal, or
+      $KIOSK_JOURNAL, or --journal PATH; the processor's ledger is JOURNAL.processor,
+      or $KIOSK_PROCESSOR, or --processor PATH. A command that writes waits up to
+      --wait SECONDS (default 2) for another process's lock; reading commands never wait.
+      Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 70 internal error,
+      74 journal error, 75 the payment processor did not answer (reconciled on the next run).
+      """
+  }
+}

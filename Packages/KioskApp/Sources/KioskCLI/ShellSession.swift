@@ -1,0 +1,88 @@
+import Foundation
+
+/// `kiosk shell`: one writer for the whole session, commands from standard
+/// input, one result line each. A refused command prints its error (text:
+/// `error: …` as its result line; `--json`: an error object on stderr) and the
+/// session goes on; a journal failure ends it with 74.
+@MainActor
+struct ShellSession {
+  let context: CommandContext
+
+  /// The longest line read; a longer one is refused as a whole.
+  static let maxLineBytes = 65_536
+
+  func run() throws -> (any CommandOutput)? {
+    _ = try context.writer()  // take the lock for the session, and reconcile, before the first line
+    var reader = LineReader(descriptor: 0, maxBytes: Self.maxLineBytes)
+    while let line = reader.next() {
+      do {
+        let text = try line.get()
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let name = words.first else { continue }
+        let spec = try CommandSpec.named(name)
+        guard spec.access != .own else { throw KioskFailure.usage("'\(spec.name)' is not available in the shell") }
+        let parsed = try ParsedArguments(Array(words.dropFirst()))
+        guard parsed.options == GlobalOptions() else {
+          throw KioskFailure.usage("options go on the kiosk command line, not on a shell line")
+        }
+        if let output = try spec.run(context, try spec.checked(parsed.words)) {
+          print(context.options.json ? jsonLine(output) : output.text.joined(separator: " | "))
+        }
+      } catch {
+        let failure = KioskFailure(error)
+        if failure.code == .journal || failure.code == .software { throw failure }
+        if context.options.json {
+          printError(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
+        } else {
+          print("error: \(failure.message.replacingOccurrences(of: "\n", with: " | "))")
+        }
+      }
+      fflush(nil)
+    }
+    return nil
+  }
+}
+
+/// Lines from a file descriptor as bytes, checked as UTF-8 (never repaired),
+/// with `\r\n` or `\n` endings, each at most `maxBytes` long.
+struct LineReader {
+  let descriptor: Int32
+  let maxBytes: Int
+  private var buffer: [UInt8] = []
+  private var atEnd = false
+
+  init(descriptor: Int32, maxBytes: Int) {
+    self.descriptor = descriptor
+    self.maxBytes = maxBytes
+  }
+
+  /// The next line, a usage error for a line that is too long or not UTF-8, or nil at the end.
+  mutating func next() -> Result<String, KioskFailure>? {
+    var discarding = false
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        var line = Array(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        if discarding { return .failure(.usage("a line is longer than \(maxBytes) bytes")) }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        guard let text = String(validating: line, as: UTF8.self) else {
+          return .failure(.usage("a line is not valid UTF-8"))
+        }
+        return .success(text)
+      }
+      if buffer.count > maxBytes {
+        buffer.removeAll()
+        discarding = true
+      }
+      if atEnd {
+        guard !buffer.isEmpty || discarding else { return nil }
+        buffer.append(UInt8(ascii: "\n"))
+        continue
+      }
+      var chunk = [UInt8](repeating: 0, count: 16_384)
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 { atEnd = true } else { buffer.append(contentsOf: chunk[..<count]) }
+    }
+  }
+}

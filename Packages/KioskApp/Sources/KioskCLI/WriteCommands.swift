@@ -1,0 +1,152 @@
+import Foundation
+import KioskApp
+import Menu
+import Stock
+import Tabs
+
+/// The commands that write, through the one writer: each checks and resolves
+/// its arguments, runs the command, and returns its result.
+@MainActor
+enum WriteCommands {
+
+  /// `#3` or `3`: a tab number.
+  static func tabID(_ text: String) throws(KioskFailure) -> Tab.ID {
+    let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+    guard let number = Int(digits), number > 0 else { throw .usage("'\(text)' is not a tab number") }
+    return Tab.ID(raw: number)
+  }
+
+  /// An item by number or by name (any case).
+  static func item(_ text: String, on menu: MenuState) throws(KioskFailure) -> (Item.ID, Item) {
+    let name = try FreeText.validated(text, as: "an item name")
+    let byNumber = Int(name).map { Item.ID(raw: $0) }.flatMap { menu.items[$0] != nil ? $0 : nil }
+    let byName = menu.items.first { $0.value.name.lowercased() == name.lowercased() }?.key
+    guard let id = byNumber ?? byName, let item = menu.items[id] else {
+      throw .domain("no item '\(name)' on the menu")
+    }
+    return (id, item)
+  }
+
+  struct RestockOutput: CommandOutput {
+    var command = "restock"
+    var ingredient: String
+    var added: Int
+    var units: Int
+    var text: [String] { ["restocked \(ingredient): +\(added), now \(units)"] }
+  }
+
+  static func restock(_ shell: KioskShell, ingredient name: String, count text: String) throws -> RestockOutput {
+    let name = try FreeText.validated(name, as: "an ingredient name")
+    guard let ingredient = Ingredient.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+      let names = Ingredient.allCases.map(\.rawValue).joined(separator: ", ")
+      throw KioskFailure.domain("no ingredient '\(name)'; ingredients are \(names)")
+    }
+    guard let count = Int(text), count >= 1, count <= StockState.maxUnits else {
+      throw KioskFailure.usage("a restock count is a whole number from 1 to \(StockState.maxUnits), not '\(text)'")
+    }
+    try shell.restock(ingredient, count: count)
+    return RestockOutput(
+      ingredient: ingredient.rawValue, added: count, units: shell.snapshot.stock.units[ingredient, default: 0])
+  }
+
+  struct OpenOutput: CommandOutput {
+    var command = "open"
+    var tab: Int
+    var customer: String
+    var text: [String] { ["opened tab #\(tab) for \(customer)"] }
+  }
+
+  static func open(_ shell: KioskShell, customer text: String) throws -> OpenOutput {
+    let customer = try FreeText.validated(text, as: "a customer name")
+    let id = try shell.openTab(for: customer)
+    return OpenOutput(tab: id.raw, customer: customer)
+  }
+
+  struct LineOutput: CommandOutput {
+    var command: String
+    var tab: Int
+    var item: Int
+    var name: String
+    var items: Int
+    var customer: String
+    var text: [String] {
+      let count = "\(items) item\(items == 1 ? "" : "s")"
+      return command == "add"
+        ? ["added \(name) to tab #\(tab) (\(customer)): \(count)"]
+        : ["removed \(name) from tab #\(tab) (\(customer)): \(count)"]
+    }
+  }
+
+  static func add(_ shell: KioskShell, tab text: String, item name: String) throws -> LineOutput {
+    let tab = try tabID(text)
+    let (id, item) = try item(name, on: shell.snapshot.menu)
+    do { try shell.add(id, to: tab) } catch KioskError.cannotMake(_, let short) {
+      throw KioskFailure.domain("\(item.name) cannot be made now: not enough \(short.rawValue)")
+    }
+    return try lineOutput("add", shell, tab: tab, item: id, name: item.name)
+  }
+
+  static func remove(_ shell: KioskShell, tab text: String, item name: String) throws -> LineOutput {
+    let tab = try tabID(text)
+    let (id, item) = try item(name, on: shell.snapshot.menu)
+    try shell.remove(id, from: tab)
+    return try lineOutput("remove", shell, tab: tab, item: id, name: item.name)
+  }
+
+  private static func lineOutput(_ command: String, _ shell: KioskShell, tab: Tab.ID, item: Item.ID, name: String)
+    throws -> LineOutput
+  {
+    guard let current = shell.snapshot.tabs.open[tab] else { throw KioskError.unknownTab(tab) }
+    return LineOutput(
+      command: command, tab: tab.raw, item: item.raw, name: name, items: current.lines.count,
+      customer: current.customer)
+  }
+
+  struct SettleOutput: CommandOutput {
+    struct Line: Encodable {
+      var name: String
+      var price: String
+    }
+    var command = "settle"
+    var tab: Int
+    var customer: String
+    var lines: [Line]
+    var total: String
+    var chargedAt: String
+    var reference: String
+    var key: String
+    var text: [String] {
+      let rows =
+        lines.map { ["  \($0.name)", $0.price] } + [
+          ["  total", total], ["  charged at", chargedAt], ["  reference", reference],
+        ]
+      return ["receipt for tab #\(tab) (\(customer))"] + table(["", ""], rows).dropFirst()
+    }
+  }
+
+  static func settle(_ shell: KioskShell, tab text: String) throws -> SettleOutput {
+    let tab = try tabID(text)
+    let before = shell.snapshot
+    let receipt = try shell.settle(tab)
+    let current = before.tabs.open[tab]!
+    return SettleOutput(
+      tab: tab.raw, customer: current.customer,
+      lines: current.lines.map { before.menu.items[$0]! }.map {
+        SettleOutput.Line(name: $0.name, price: money($0.price))
+      },
+      total: money(receipt.total), chargedAt: timestamp(receipt.chargedAt), reference: receipt.reference,
+      key: receipt.key?.raw ?? "")
+  }
+
+  struct UndoOutput: CommandOutput {
+    var command = "undo"
+    var undid: String
+    var refund: String?
+    var text: [String] { ["undid: \(undid)" + (refund.map { "; refunded as \($0)" } ?? "")] }
+  }
+
+  static func undo(_ shell: KioskShell) throws -> UndoOutput {
+    guard let undone = try shell.undo() else { throw KioskFailure.domain("nothing to undo") }
+    return UndoOutput(undid: ReadCommands.describe(undone.record, menu: shell.snapshot.menu), refund: undone.refund)
+  }
+}
