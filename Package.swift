@@ -99,7 +99,8 @@ let package = Package(
     .testTarget(
       name: "KioskCLITests",
       dependencies: ["KioskCLI", "Benchmarks"],
-      path: "Packages/KioskApp/Tests/KioskCLITests"
+      path: "Packages/KioskApp/Tests/KioskCLITests",
+      exclude: ["Golden"]
     ),
     // Cross-package tests: the generated TestWorld and the seed's tests.
     .testTarget(

@@ -25,7 +25,7 @@ let package = Package(
     ),
     .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),
     .testTarget(name: "KioskAppTests", dependencies: ["KioskApp"], swiftSettings: features),
-    .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"]),
+    .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )
