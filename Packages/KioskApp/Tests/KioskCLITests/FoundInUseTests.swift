@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 // One test per rough edge a demanding first user found (issue 13, "Found").
@@ -179,4 +180,19 @@ func namesThatWouldBreakALineOrTheTerminalAreRefused(name: String, message: Stri
   #expect(board.status == 74)
   #expect(board.errors.hasPrefix("kiosk: journal records from byte 20 on do not belong to its header"))
   #expect(journal.bytes == bytes)
+}
+
+@Test func concurrentWritersWaitTheirTurnInsteadOfFailing() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  _ = try kiosk("board")
+  let statuses = Mutex<[Int32]>([])
+  DispatchQueue.concurrentPerform(iterations: 8) { worker in
+    for index in 0..<5 {
+      let status = (try? kiosk("open", "Guest \(worker)-\(index)").status) ?? -1
+      statuses.withLock { $0.append(status) }
+    }
+  }
+  #expect(statuses.withLock { $0 } == [Int32](repeating: 0, count: 40))
+  #expect(try kiosk("board").lines.count == 40)
 }
