@@ -30,7 +30,7 @@ func perimeterRoot() throws -> TemporaryRoot {
   #expect(status == .failure)
   #expect(
     errors == """
-      Packages/Menu/Package.swift:2:19: error: a domain package depends on the composition root 'ShopApp'
+      Packages/Menu/Package.swift:2:18: error: a domain package depends on the composition root 'ShopApp'
       Packages/Menu/Sources/Menu/Leak.swift:3:26: error: 'ShopWorld' is named outside its composition root 'ShopApp'; depend on capabilities instead
       """)
 }
@@ -59,4 +59,37 @@ func perimeterRoot() throws -> TemporaryRoot {
     .violations()
   #expect(violations.map(\.file) == ["Packages/Tabs/Package.swift"])
   #expect(violations.map(\.message) == ["a domain package depends on the composition root 'ShopApp'"])
+}
+
+@Test func theCheckReadsCodeNotTextAndResolvesPackagePaths() throws {
+  let root = try perimeterRoot()
+  try root.write(
+    "Packages/Menu/Sources/Menu/Notes.swift",
+    """
+    // ShopWorld is the composition root; we never name it here.
+    /* nor /* here */ ShopWorld */
+    let note = "ShopWorld"
+    let raw = #"ShopWorld"#
+
+    """)
+  try root.write("Packages/Menu/Sources/Menu/Sneak.swift", "@testable import ShopApp\n")
+  try root.write(
+    "Packages/Menu/Package.swift", "let deps = [.package(path: \"../../Packages/Menu/../ShopApp\")]\n")
+  let check = PerimeterCheck(
+    root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds, domainModules: ["Menu"])
+  #expect(
+    check.violations().map(\.description) == [
+      "Packages/Menu/Package.swift:1:28: error: a domain package depends on the composition root 'ShopApp'",
+      "Packages/Menu/Sources/Menu/Sneak.swift:1:18: error: a domain imports the composition root 'ShopApp'; depend on capabilities instead",
+    ])
+}
+
+@Test func aLinkedFileInGeneratedIsReadLikeAnyOther() throws {
+  let root = try perimeterRoot()
+  try root.write("Elsewhere/Sneaky.swift", "func peek(_ world: ShopWorld) {}\n")
+  try FileManager.default.createSymbolicLink(
+    atPath: root.url.appendingPathComponent("Generated/Menu/Sneaky.swift").path,
+    withDestinationPath: "../../Elsewhere/Sneaky.swift")
+  let check = PerimeterCheck(root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds)
+  #expect(check.violations().map(\.file) == ["Generated/Menu/Sneaky.swift"])
 }

@@ -2,13 +2,13 @@ import Foundation
 
 /// The perimeter rule: only a world's own module may name the world.
 ///
-/// Every `.swift` file under `Packages/` and `Generated/` is scanned for each
-/// world's name as a whole word; files of the world's module
-/// (`Packages/<module>/`, `Generated/<module>/`) are allowed to name it. Domain
-/// manifests must not depend on a world's package either.
+/// Every `.swift` file under `Packages/` and `Generated/` is read as Swift
+/// tokens: a world's name in code, an `import` of a composition root, or a
+/// package `path:` that resolves to a composition root's package is a
+/// violation outside that module (`Packages/<module>/`, `Generated/<module>/`).
 public struct PerimeterCheck {
   /// One place where the rule is broken.
-  public struct Violation: Equatable, Sendable, CustomStringConvertible {
+  public struct Violation: Hashable, Sendable, CustomStringConvertible {
     /// Path relative to the root.
     public var file: String
     /// 1-based line.
@@ -39,28 +39,45 @@ public struct PerimeterCheck {
     compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
   }
 
-  /// Every violation, sorted by file and line.
+  /// Every violation, sorted by file and line, each reported once.
+  ///
+  /// Each file is read and tokenized once, whatever the number of worlds: a
+  /// world's name counts where it is code (not in a comment or a string); an
+  /// `import` of a composition root counts outside that root; and a package
+  /// manifest's `path:` counts when it resolves to a composition root's package.
   public func violations() -> [Violation] {
-    var found: [Violation] = []
+    var found: Set<Violation> = []
+    let worldsByName = Dictionary(worlds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for folder in Self.scannedFolders {
       for file in swiftFiles(under: folder) {
         guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else { continue }
-        for world in worlds where !isInside(file, module: world.module) {
-          for (line, column) in occurrences(of: world.name, in: text) {
-            found.append(
-              Violation(
-                file: file, line: line, column: column,
-                message:
-                  "'\(world.name)' is named outside its composition root '\(world.module)'; depend on capabilities instead"
-              ))
-          }
+        let tokens = SwiftTokens(text)
+        for token in tokens.tokens where token.kind == .identifier {
+          guard let world = worldsByName[token.text], !isInside(file, module: world.module) else { continue }
+          found.insert(
+            Violation(
+              file: file, line: token.line, column: token.column,
+              message:
+                "'\(world.name)' is named outside its composition root '\(world.module)'; depend on capabilities instead"
+            ))
+        }
+        for module in tokens.imports where compositionRoots.contains(module.text) {
+          guard !isInside(file, module: module.text) else { continue }
+          found.insert(
+            Violation(
+              file: file, line: module.line, column: module.column,
+              message: "a domain imports the composition root '\(module.text)'; depend on capabilities instead"))
         }
         guard file.hasSuffix("/Package.swift") else { continue }
-        for module in compositionRoots.sorted() where !isInside(file, module: module) {
-          for (line, column) in occurrences(of: "../\(module)", in: text, wholeWord: false) {
-            found.append(
+        let directory = root.appendingPathComponent(file).deletingLastPathComponent()
+        for path in tokens.pathArguments {
+          let target = directory.appendingPathComponent(path.text).standardizedFileURL.path
+          for module in compositionRoots.sorted() where !isInside(file, module: module) {
+            let rootPackage = root.appendingPathComponent("Packages/\(module)").standardizedFileURL.path
+            guard target == rootPackage else { continue }
+            found.insert(
               Violation(
-                file: file, line: line, column: column,
+                file: file, line: path.line, column: path.column,
                 message: "a domain package depends on the composition root '\(module)'"))
           }
         }
@@ -80,31 +97,23 @@ public struct PerimeterCheck {
     guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
     var files: [String] = []
     while let relative = enumerator.nextObject() as? String {
-      let type = enumerator.fileAttributes?[.type] as? FileAttributeType
-      if type == .typeSymbolicLink || relative.hasPrefix(".build") || relative.contains("/.build") {
+      var type = enumerator.fileAttributes?[.type] as? FileAttributeType
+      if relative.hasPrefix(".build") || relative.contains("/.build") {
         enumerator.skipDescendants()
         continue
+      }
+      if type == .typeSymbolicLink {
+        // A linked folder (a package's `Generated`) is scanned where it lives; a
+        // linked file is compiled like any other, so it is read through the link.
+        let path = base.appendingPathComponent(relative).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+          continue
+        }
+        type = .typeRegular
       }
       if type == .typeRegular, relative.hasSuffix(".swift") { files.append("\(folder)/\(relative)") }
     }
     return files
-  }
-
-  /// 1-based (line, column) of each occurrence of `word` in `text`.
-  private func occurrences(of word: String, in text: String, wholeWord: Bool = true) -> [(Int, Int)] {
-    var result: [(Int, Int)] = []
-    let isIdentifier: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      var searchStart = line.startIndex
-      while let range = line[searchStart...].range(of: word) {
-        let before = range.lowerBound == line.startIndex ? nil : line[line.index(before: range.lowerBound)]
-        let after = range.upperBound == line.endIndex ? nil : line[range.upperBound]
-        if !wholeWord || (!isIdentifier(before) && !isIdentifier(after)) {
-          result.append((index + 1, line.distance(from: line.startIndex, to: range.lowerBound) + 1))
-        }
-        searchStart = range.upperBound
-      }
-    }
-    return result
   }
 }

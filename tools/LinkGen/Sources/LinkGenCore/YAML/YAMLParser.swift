@@ -5,6 +5,8 @@ import CYaml
 /// libyaml accepts duplicate mapping keys; this parser reports them, as it does
 /// every construct a manifest has no use for (anchors, aliases, several documents).
 public enum YAMLParser {
+  /// The deepest nesting of mappings and sequences accepted.
+  public static let maxDepth = 64
 
   /// Parses `text`. The root is nil for an empty document (no content at all).
   /// Structural problems that still leave a usable tree (a duplicate key, whose
@@ -14,10 +16,22 @@ public enum YAMLParser {
     let reader = EventReader(text: text)
     defer { reader.close() }
     var builder = TreeBuilder()
+    var depth = 0
     while true {
       let event: Event
       do { event = try reader.next() } catch { throw DiagnosticError(builder.diagnostics + [error]) }
       if case .streamEnd = event.kind { break }
+      switch event.kind {
+      case .sequenceStart, .mappingStart:
+        depth += 1
+        // A manifest is a few levels deep; stopping here keeps parsing linear and the stack shallow.
+        guard depth <= maxDepth else {
+          throw DiagnosticError(
+            builder.diagnostics + [Diagnostic("nesting deeper than \(maxDepth) levels; a manifest needs a few", at: event.start)])
+        }
+      case .sequenceEnd, .mappingEnd: depth -= 1
+      default: break
+      }
       builder.accept(event)
     }
     return (builder.document, builder.diagnostics)
