@@ -7,6 +7,7 @@ func perimeterRoot() throws -> TemporaryRoot {
   let root = try TemporaryRoot()
   try root.write("codegen.yaml", Manifests.world)
   _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
   try root.write("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift", "public struct ShopWorld: ~Copyable {}\n")
   try root.write(
     "Packages/Menu/Sources/Menu/MenuState.swift", "/// Knows nothing of worlds.\npublic struct MenuState {}\n")
@@ -37,6 +38,7 @@ func perimeterRoot() throws -> TemporaryRoot {
 
 @Test func aGeneratedFolderLinkedIntoAPackageIsScannedOnce() throws {
   let root = try perimeterRoot()
+  try FileManager.default.removeItem(at: root.url.appendingPathComponent("Packages/Menu/Sources/Menu/Generated"))
   try FileManager.default.createSymbolicLink(
     atPath: root.url.appendingPathComponent("Packages/Menu/Sources/Menu/Generated").path,
     withDestinationPath: "../../../../Generated/ShopApp")

@@ -49,6 +49,7 @@ import Testing
   try root.write("codegen.yaml", Manifests.world)
   #expect(root.run(["check"]).0 == .failure)
   _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
   #expect(root.run(["check"]) == (.success, "linkgen: Generated/ is up to date; the perimeter holds", ""))
 
   try root.write("Generated/Menu/HasMenu.swift", "// edited by hand\n")
@@ -66,4 +67,35 @@ import Testing
       run 'make generate' to update it
       """)
   #expect(TemporaryRoot.same(root.contents(), before))
+}
+
+@Test func checkFailsForAGeneratedFolderNoPackageCompilesAndNamesTheLink() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
+  try FileManager.default.removeItem(at: root.url.appendingPathComponent("Packages/Payment/Sources/Payment/Generated"))
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(
+    errors
+      == "error: Generated/Payment is generated but no package compiles it; link it into the module's sources, "
+      + "e.g. 'ln -s ../../../../Generated/Payment Packages/<Package>/Sources/Payment/Generated', "
+      + "and give that package a 'Payment' target")
+}
+
+@Test func aStrayLinkOrNestedFolderInGeneratedIsRemovedAndNoEmptyFolderStays() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.write("Elsewhere/Sneaky.swift", "let x = 1\n")
+  try FileManager.default.createSymbolicLink(
+    atPath: root.url.appendingPathComponent("Generated/Menu/Sneaky.swift").path,
+    withDestinationPath: "../../Elsewhere/Sneaky.swift")
+  try root.write("Generated/Ghost/Deep/Stale.swift", "\n")
+  #expect(root.run(["check"]).2.contains("Generated/Menu/Sneaky.swift (no longer generated)"))
+  #expect(root.run(["generate"]).0 == .success)
+  #expect(!root.exists("Generated/Menu/Sneaky.swift"))
+  #expect(!root.exists("Generated/Ghost"))
+  #expect(root.exists("Elsewhere/Sneaky.swift"), "the link's target is not touched")
 }

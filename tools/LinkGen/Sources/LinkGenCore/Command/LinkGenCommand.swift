@@ -148,12 +148,21 @@ public struct LinkGenCommand {
       root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name))
     ).violations()
     for violation in violations { standardError(violation.description) }
+    let files = Generator.files(for: manifest)
+    let folders = Set(files.keys.map { $0.split(separator: "/")[1] }.map(String.init))
+    let unlinked = GeneratedWiring(root: workspace.root).unlinkedFolders(among: folders)
+    for folder in unlinked {
+      standardError(
+        "error: \(Generator.outputFolder)/\(folder) is generated but no package compiles it; link it into the "
+          + "module's sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
+          + "Packages/<Package>/Sources/\(folder)/Generated', and give that package a '\(folder)' target")
+    }
     if !differences.isEmpty {
       standardError("error: Generated/ is out of date with \(workspace.displayPath):")
       for difference in differences { standardError("  \(difference)") }
       standardError("run 'make generate' to update it")
     }
-    if differences.isEmpty && violations.isEmpty {
+    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty {
       standardOutput("linkgen: Generated/ is up to date; the perimeter holds")
       return .success
     }

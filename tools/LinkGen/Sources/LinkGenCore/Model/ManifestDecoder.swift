@@ -8,7 +8,7 @@ public enum ManifestDecoder {
     let (root, yamlDiagnostics) = try YAMLParser.parse(text)
     var reader = NodeReader(diagnostics: yamlDiagnostics)
     let parsed = reader.readManifest(root)
-    var validator = ManifestValidator(diagnostics: reader.diagnostics)
+    var validator = ManifestValidator(diagnostics: reader.diagnostics, declaredDomains: reader.declaredDomains)
     if let parsed { validator.validate(parsed) }
     guard validator.diagnostics.isEmpty, let parsed else { throw DiagnosticError(validator.diagnostics) }
     return parsed.manifest
@@ -42,6 +42,11 @@ struct ParsedManifest {
 /// Reads the YAML tree into the model, reporting shape errors (types, keys, names).
 struct NodeReader {
   var diagnostics: [Diagnostic]
+  /// Every domain name the manifest declares, valid or not: a world that
+  /// composes a domain with an error of its own is not told it is unknown.
+  var declaredDomains: Set<String> = []
+
+  init(diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
   static let domainKindKeys = ["state", "service", "resource"]
   static let domainKeys = [
@@ -57,6 +62,10 @@ struct NodeReader {
   /// The links `mock: true` adds; a hand-written link may not take these names.
   static let testDoubleLinks = ["Recording", "Witness"]
   static let worldKeys = ["doc", "domains", "links", "module"]
+  /// Members of the generated mock and witness a requirement may not shadow.
+  static let reservedRequirementNames: Set<String> = ["state", "endpoints"]
+  /// Names the generated mock and witness bodies use for their own values.
+  static let reservedParameterNames: Set<String> = ["handler", "state", "log", "original", "attempts"]
 
   mutating func readManifest(_ root: YAMLNode?) -> ParsedManifest? {
     guard let root, !root.isNull else {
@@ -67,6 +76,7 @@ struct NodeReader {
     var domains: [ParsedManifest.DomainSource] = []
     if let entry = fields["domains"] {
       for domain in mapping(entry.value, what: "'domains'") ?? [] {
+        declaredDomains.insert(domain.key)
         if let parsed = readDomain(domain) { domains.append(parsed) }
       }
     } else {
@@ -86,7 +96,18 @@ struct NodeReader {
   private mutating func readDomain(_ entry: YAMLEntry) -> ParsedManifest.DomainSource? {
     let name = entry.key
     let context = "domain '\(name)'"
-    let nameIsValid = checkIdentifier(name, at: entry.keyLocation)
+    var nameIsValid = checkIdentifier(name, at: entry.keyLocation)
+    if nameIsValid, SwiftIdentifier.toolchainModules.contains(name) {
+      error(
+        "domain '\(name)' would be a module named like the toolchain's '\(name)'; choose another name",
+        entry.keyLocation)
+      nameIsValid = false
+    } else if nameIsValid, name.hasSuffix("Tests") || name.hasSuffix("Testing") {
+      error(
+        "domain '\(name)' ends like a generated target ('…Tests' holds a domain's tests, '…Testing' its test doubles); "
+          + "choose another name", entry.keyLocation)
+      nameIsValid = false
+    }
     guard let fields = fields(of: entry.value, allowed: Self.domainKeys, in: context) else { return nil }
     let kinds = Self.domainKindKeys.compactMap { fields[$0] }.sorted { $0.keyLocation < $1.keyLocation }
     guard let kindEntry = kinds.first else {
@@ -107,6 +128,11 @@ struct NodeReader {
     if let field = fields["property"], let value = identifier(field, in: context) {
       property = value
       propertyLocation = field.value.location
+    }
+    if SwiftIdentifier.keywords.contains(property) || SwiftIdentifier.reservedMemberNames.contains(property) {
+      let fix = fields["property"] == nil ? "; set 'property:' to another name" : ""
+      error("property '\(property)' of \(context) cannot name a Swift member\(fix)", propertyLocation)
+      nameIsValid = false
     }
     guard let typeName = typeName(kindEntry, in: context) else { return nil }
     var source = ParsedManifest.DomainSource(
@@ -210,7 +236,13 @@ struct NodeReader {
       return nil
     }
     let context = "requirement '\(entry.key)' of \(domainContext)"
-    let nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
+    var nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
+    if Self.reservedRequirementNames.contains(entry.key) {
+      error(
+        "\(context) is named like a member of the generated test doubles ('state' of the mock, 'endpoints' of the "
+          + "witness); rename it", entry.keyLocation)
+      nameIsValid = false
+    }
     let fields: [String: YAMLEntry]
     if entry.value.isNull {
       fields = [:]
@@ -240,7 +272,18 @@ struct NodeReader {
         parametersAreValid = false
       }
     }
+    var seenNames: Set<String> = []
+    for parameter in parameters where !seenNames.insert(parameter.name).inserted {
+      error("\(context) has two parameters named '\(parameter.name)'", fields["parameters"]!.value.location)
+      parametersAreValid = false
+    }
     let returns = fields["returns"].flatMap { typeName($0, in: context) }
+    if let returns, returns.split(whereSeparator: { !$0.isLetter }).contains("Self"), let field = fields["returns"] {
+      error(
+        "\(context) returns 'Self': linkgen cannot mock a requirement whose type is the conformer", field.value.location
+      )
+      parametersAreValid = false
+    }
     var throwing = Requirement.Throwing.none
     if let field = fields["throws"] {
       if case .scalar(let text, true, _) = field.value, let flag = YAMLNode.booleanValue(text) {
@@ -273,14 +316,24 @@ struct NodeReader {
       error("parameter '\(text)' cannot be mocked: closure and inout parameters are not supported", location)
       return nil
     }
+    if type.hasSuffix("...") {
+      error("parameter '\(text)' cannot be mocked: variadic parameters are not supported; take an array", location)
+      return nil
+    }
     let label = names[0]
     let name = names.count == 2 ? names[1] : names[0]
     if label != "_", let problem = SwiftIdentifier.problem(with: label) {
       error(problem, location)
       return nil
     }
-    if let problem = SwiftIdentifier.problem(with: name) ?? SwiftIdentifier.typeProblem(with: type) {
+    if let problem = SwiftIdentifier.problem(with: name) ?? SwiftIdentifier.typeProblem(with: type, parameter: true) {
       error(problem, location)
+      return nil
+    }
+    if Self.reservedParameterNames.contains(name) {
+      error(
+        "parameter '\(text)' is named like a name the generated test doubles use ('handler', 'state', 'log', "
+          + "'original', 'attempts'); rename it", location)
       return nil
     }
     return Parameter(label: label, name: name, type: type)

@@ -1,9 +1,27 @@
 /// Cross-checks between domains, links and worlds that no single node shows.
 struct ManifestValidator {
   var diagnostics: [Diagnostic]
+  /// Every declared domain, valid or not (see `NodeReader.declaredDomains`).
+  var declaredDomains: Set<String> = []
+  /// "Did you mean" answers, computed once per unknown name: linear in the
+  /// number of unknown names, however often each is repeated.
+  private var hints: [String: String] = [:]
+
+  init(diagnostics: [Diagnostic], declaredDomains: Set<String>) {
+    self.diagnostics = diagnostics
+    self.declaredDomains = declaredDomains
+  }
+
+  private mutating func domainHint(_ name: String) -> String {
+    if let known = hints[name] { return known }
+    let hint = Suggestion.hint(for: name, in: declaredDomains.sorted())
+    hints[name] = hint
+    return hint
+  }
 
   mutating func validate(_ parsed: ParsedManifest) {
     checkWorldFacingNames(parsed.domains)
+    checkGeneratedNames(parsed.domains)
     let domains = Dictionary(
       parsed.domains.map { ($0.domain.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
     for world in parsed.worlds { check(world, domains: domains) }
@@ -68,6 +86,36 @@ struct ManifestValidator {
     }
   }
 
+  /// Every name linkgen declares at the top level (capabilities, links, test
+  /// doubles, their modules) must be declared once: `Menu` and `MutableMenu`
+  /// would both give `HasMutableMenu`.
+  private mutating func checkGeneratedNames(_ domains: [ParsedManifest.DomainSource]) {
+    var owners: [String: String] = [:]
+    for source in domains.sorted(by: { $0.nameLocation < $1.nameLocation }) {
+      let domain = source.domain
+      var names = [domain.readCapability]
+      switch domain.kind {
+      case .state: names.append(domain.writeCapability)
+      case .service(let service):
+        names += service.links.filter { !$0.isTestDouble }.map { LinkEmitter.protocolName($0, of: domain) }
+        if service.isMocked {
+          names += service.links.filter(\.isTestDouble).map { LinkEmitter.protocolName($0, of: domain) }
+          names += ["\(service.protocolName)Mock", "\(service.protocolName)Witness", "\(domain.name)Testing"]
+        }
+      case .resource: break
+      }
+      for name in names {
+        if let owner = owners[name], owner != domain.name {
+          error(
+            "domain '\(domain.name)' generates '\(name)', which domain '\(owner)' generates too; rename one of them",
+            source.nameLocation)
+        } else {
+          owners[name] = domain.name
+        }
+      }
+    }
+  }
+
   private func noun(_ role: Claim.Role) -> String {
     switch role {
     case .property: "property"
@@ -80,11 +128,15 @@ struct ManifestValidator {
     let world = source.world
     let context = "world '\(world.name)'"
     var composed: Set<String> = []
+    if source.domainEntries.isEmpty {
+      error("\(context) composes no domain; list at least one in 'domains'", source.nameLocation)
+    }
     for (name, location) in source.domainEntries {
       guard domains[name] != nil else {
-        error(
-          "\(context) composes unknown domain '\(name)'\(Suggestion.hint(for: name, in: domains.keys.sorted()))",
-          location)
+        // A declared domain with errors of its own was reported where it stands.
+        if !declaredDomains.contains(name) {
+          error("\(context) composes unknown domain '\(name)'\(domainHint(name))", location)
+        }
         continue
       }
       if !composed.insert(name).inserted {
@@ -94,9 +146,10 @@ struct ManifestValidator {
     var picked: Set<String> = []
     for (serviceName, serviceLocation, linkName, linkLocation) in source.linkEntries {
       guard let domain = domains[serviceName] else {
-        error(
-          "\(context) picks a link for unknown domain '\(serviceName)'\(Suggestion.hint(for: serviceName, in: domains.keys.sorted()))",
-          serviceLocation)
+        if !declaredDomains.contains(serviceName) {
+          error(
+            "\(context) picks a link for unknown domain '\(serviceName)'\(domainHint(serviceName))", serviceLocation)
+        }
         continue
       }
       guard case .service(let service) = domain.kind else {

@@ -43,13 +43,16 @@ public struct GeneratedTree {
     public var deleted: [String] = []
   }
 
-  /// Relative paths of the regular files now under `Generated/`, sorted.
+  /// Relative paths of the files now under `Generated/`, sorted: regular files
+  /// and symbolic links alike (a link there is compiled like a file, so one
+  /// linkgen did not write is reported and removed like any other stray file).
   public func existingFiles() -> [String] {
     let folder = root.appendingPathComponent(Generator.outputFolder)
     guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
     var paths: [String] = []
     while let relative = enumerator.nextObject() as? String {
-      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular {
+      let type = enumerator.fileAttributes?[.type] as? FileAttributeType
+      if type == .typeRegular || type == .typeSymbolicLink {
         paths.append("\(Generator.outputFolder)/\(relative)")
       }
     }
@@ -60,7 +63,8 @@ public struct GeneratedTree {
   public func differences(from files: [String: String]) -> [Difference] {
     var result: [Difference] = []
     for (path, contents) in files {
-      guard let bytes = FileSystem.contents(of: url(path).path) else {
+      let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: url(path).path)) != nil
+      guard !isLink, let bytes = FileSystem.contents(of: url(path).path) else {
         result.append(.missing(path))
         continue
       }
@@ -83,6 +87,10 @@ public struct GeneratedTree {
         continue
       }
       let target = url(path)
+      // A link in a generated file's place is replaced by the file, not written through.
+      if (try? FileManager.default.destinationOfSymbolicLink(atPath: target.path)) != nil {
+        try FileManager.default.removeItem(at: target)
+      }
       let folder = target.deletingLastPathComponent().path
       if folders.insert(folder).inserted {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -100,19 +108,19 @@ public struct GeneratedTree {
 
   private func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
-  /// A domain that was removed leaves no empty folder behind.
+  /// A removed domain, or a stray nested folder, leaves no empty folder behind,
+  /// at any depth (deepest first, so a parent emptied by its children goes too).
   private func removeEmptyFolders() throws {
     let folder = root.appendingPathComponent(Generator.outputFolder)
     let manager = FileManager.default
-    guard let entries = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
-    for entry in entries {
-      let path = folder.appendingPathComponent(entry).path
-      var isDirectory: ObjCBool = false
-      if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-        (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true
-      {
-        try manager.removeItem(atPath: path)
-      }
+    guard let enumerator = manager.enumerator(atPath: folder.path) else { return }
+    var folders: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      if enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { folders.append(relative) }
+    }
+    for relative in folders.sorted(by: { $0.count > $1.count }) {
+      let path = folder.appendingPathComponent(relative).path
+      if (try? manager.contentsOfDirectory(atPath: path))?.isEmpty == true { try manager.removeItem(atPath: path) }
     }
   }
 }

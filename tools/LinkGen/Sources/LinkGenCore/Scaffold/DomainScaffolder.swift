@@ -28,8 +28,20 @@ public struct DomainScaffolder {
     let oldManifest = try workspace.readManifestText()
     let newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
     let manifest = try ManifestDecoder.decode(newManifest)
+    for folder in [name, "\(name)Testing"]
+    where manager.fileExists(atPath: workspace.root.appendingPathComponent("\(Generator.outputFolder)/\(folder)").path)
+    {
+      throw LinkGenError("'\(Generator.outputFolder)/\(folder)' already exists; remove it or choose another name")
+    }
+    if let world = manifest.worlds.first(where: { $0.module == name }) {
+      throw LinkGenError("'\(name)' is the module of world '\(world.name)'; choose another name")
+    }
     let rootPackage = workspace.root.appendingPathComponent("Package.swift")
     let oldRootPackage = try? String(contentsOf: rootPackage, encoding: .utf8)
+    if let oldRootPackage, SwiftTokens(oldRootPackage).tokens.contains(where: { $0.kind == .string && $0.text == name })
+    {
+      throw LinkGenError("Package.swift already names '\(name)' (a target or product); choose another name")
+    }
     let newRootPackage = try oldRootPackage.map { try addingPackage(name, to: $0) }
 
     do {
@@ -52,13 +64,15 @@ public struct DomainScaffolder {
       if let previous = try? ManifestDecoder.decode(oldManifest) {
         _ = try? GeneratedTree(root: workspace.root).apply(Generator.files(for: previous))
       }
-      throw error
+      throw (error as? LinkGenError) ?? (error as? DiagnosticError).map { $0 as Error }
+        ?? LinkGenError("new-domain failed and was rolled back: \((error as NSError).localizedDescription)")
     }
   }
 
   /// The root manifest with `name` listed before the marker line.
   private func addingPackage(_ name: String, to text: String) throws -> String {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let newline = text.contains("\r\n") ? "\r\n" : "\n"
+    var lines = text.components(separatedBy: newline)
     guard
       let marker = lines.firstIndex(where: {
         $0.trimmingCharacters(in: .whitespaces).hasPrefix(Self.rootManifestMarker)
@@ -68,6 +82,6 @@ public struct DomainScaffolder {
     }
     let indent = String(lines[marker].prefix { $0 == " " })
     lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: []),", at: marker)
-    return lines.joined(separator: "\n")
+    return lines.joined(separator: newline)
   }
 }

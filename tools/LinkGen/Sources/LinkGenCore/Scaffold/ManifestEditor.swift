@@ -20,7 +20,9 @@ public enum ManifestEditor {
     if let existing = entries.first(where: { $0.key == name }) {
       throw DiagnosticError([Diagnostic("domain '\(name)' already exists", at: existing.keyLocation)])
     }
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // "\r\n" is one Character in Swift: split and join on the file's own line ending.
+    let newline = text.contains("\r\n") ? "\r\n" : "\n"
+    var lines = text.components(separatedBy: newline)
     let indent: Int
     let insertAt: Int
     if let last = entries.last {
@@ -39,6 +41,6 @@ public enum ManifestEditor {
     let pad = String(repeating: " ", count: indent)
     let block = entry.map { $0.isEmpty ? "" : pad + $0 }
     lines.insert(contentsOf: block, at: min(insertAt, lines.count))
-    return lines.joined(separator: "\n")
+    return lines.joined(separator: newline)
   }
 }

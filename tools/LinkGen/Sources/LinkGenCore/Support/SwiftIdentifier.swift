@@ -24,51 +24,22 @@ public enum SwiftIdentifier {
     return nil
   }
 
-  /// Why `text` cannot be a Swift type, or nil when it looks like one.
-  ///
-  /// Accepts dotted names and the sugar a demand needs (`[Int]`, `[K: V]`,
-  /// `Int?`, `Set<String>`); the compiler has the last word on the rest.
-  public static func typeProblem(with text: String) -> String? {
-    let allowed = Set("[]<>:?,. ")
-    let words = text.split(whereSeparator: { allowed.contains($0) }).map(String.init)
-    guard !words.isEmpty, text.first != " ", text.last != " " else { return "'\(text)' is not a Swift type" }
-    for word in words where problem(with: word) != nil && !(word == "Any" || word == "Self") {
-      return "'\(text)' is not a Swift type"
-    }
-    return balanced(text) && !hasAdjacentWords(text) ? nil : "'\(text)' is not a Swift type"
+  /// Why `text` cannot be a Swift type, or nil when it is one (by
+  /// `SwiftTypeGrammar`; the compiler still decides whether the names exist).
+  public static func typeProblem(with text: String, parameter: Bool = false) -> String? {
+    SwiftTypeGrammar.accepts(text, parameter: parameter) ? nil : "'\(text)' is not a Swift type"
   }
 
-  /// `Stock State`: two names with only spaces between them.
-  private static func hasAdjacentWords(_ text: String) -> Bool {
-    var previous: Character?
-    var sawSpace = false
-    for character in text {
-      if character == " " {
-        sawSpace = true
-        continue
-      }
-      let isWord = character.isLetter || character.isNumber || character == "_"
-      if sawSpace, isWord, let previous, previous.isLetter || previous.isNumber || previous == "_" || previous == "?" {
-        return true
-      }
-      previous = character
-      sawSpace = false
-    }
-    return false
-  }
+  /// Names a member (a capability's property, a stored link) cannot have in
+  /// generated code, beyond the keywords: they mean something after a dot.
+  public static let reservedMemberNames: Set<String> = ["Type", "Protocol", "init", "deinit", "subscript"]
 
-  private static func balanced(_ text: String) -> Bool {
-    var stack: [Character] = []
-    for character in text {
-      switch character {
-      case "[", "<": stack.append(character)
-      case "]": guard stack.popLast() == "[" else { return false }
-      case ">": guard stack.popLast() == "<" else { return false }
-      default: break
-      }
-    }
-    return stack.isEmpty
-  }
+  /// Modules of the toolchain: a domain named like one would shadow it.
+  public static let toolchainModules: Set<String> = [
+    "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "Testing", "XCTest",
+    "Observation", "Synchronization", "Dispatch", "Glibc", "Musl", "Darwin", "CoreFoundation", "Distributed",
+    "RegexBuilder", "Cxx",
+  ]
 
   /// `Menu` → `menu`, `URLCache` → `urlCache`: the default property of a domain.
   public static func lowerCamel(_ name: String) -> String {

@@ -27,7 +27,9 @@ public enum YAMLParser {
         // A manifest is a few levels deep; stopping here keeps parsing linear and the stack shallow.
         guard depth <= maxDepth else {
           throw DiagnosticError(
-            builder.diagnostics + [Diagnostic("nesting deeper than \(maxDepth) levels; a manifest needs a few", at: event.start)])
+            builder.diagnostics + [
+              Diagnostic("nesting deeper than \(maxDepth) levels; a manifest needs a few", at: event.start)
+            ])
         }
       case .sequenceEnd, .mappingEnd: depth -= 1
       default: break

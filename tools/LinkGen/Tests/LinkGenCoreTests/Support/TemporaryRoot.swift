@@ -51,6 +51,21 @@ final class TemporaryRoot {
     a.count == b.count && a.allSatisfy { key, value in b[key].map { $0.0 == value.0 && $0.1 == value.1 } ?? false }
   }
 
+  /// Links every folder under `Generated/` into a package of the same name, as
+  /// a repository that compiles them does (`check` requires it).
+  func linkGeneratedFolders() throws {
+    let manager = FileManager.default
+    let generated = url.appendingPathComponent("Generated")
+    for folder in (try? manager.contentsOfDirectory(atPath: generated.path)) ?? [] {
+      let sources = url.appendingPathComponent("Packages/\(folder)/Sources/\(folder)")
+      try manager.createDirectory(at: sources, withIntermediateDirectories: true)
+      let link = sources.appendingPathComponent("Generated").path
+      if (try? manager.destinationOfSymbolicLink(atPath: link)) == nil {
+        try manager.createSymbolicLink(atPath: link, withDestinationPath: "../../../../Generated/\(folder)")
+      }
+    }
+  }
+
   /// Runs `linkgen` with `arguments` plus `--root <this root>`; returns status, stdout, stderr.
   func run(_ arguments: [String]) -> (LinkGenCommand.Status, String, String) {
     var output: [String] = []
