@@ -23,7 +23,7 @@ public struct Workspace: Sendable {
     }
     guard let text = String(validating: Array(data), as: UTF8.self) else {
       let location = Self.firstInvalidUTF8(in: Array(data))
-      throw LinkGenError("\(displayPath):\(location): error: the manifest is not UTF-8: the byte here is not valid")
+      throw DiagnosticError([Diagnostic("the manifest is not UTF-8: the byte here is not valid", at: location)])
     }
     return text
   }

@@ -19,30 +19,10 @@ struct SourceWriter {
   /// `///` lines for `doc`, one per source line; nothing when `doc` is nil or blank.
   mutating func doc(_ doc: String?) {
     guard let doc, !doc.allSatisfy(\.isWhitespace) else { return }
-    for docLine in Self.docLines(doc) {
+    for docLine in DocComment.lines(doc) {
       let trimmed = docLine[...].trimmingSuffixWhitespace
       line(trimmed.isEmpty ? "///" : "/// \(trimmed)")
     }
-  }
-
-  /// The lines of a doc string, safe inside `///` comments: split at every line
-  /// break Swift or an editor recognises (`\n`, `\r\n`, `\r`, U+0085, U+2028,
-  /// U+2029), so no text can end the comment and become code, and every other
-  /// control character written as `\u{…}`.
-  static func docLines(_ doc: String) -> [String] {
-    var lines: [String] = [""]
-    var previousWasCR = false
-    for scalar in doc.unicodeScalars {
-      defer { previousWasCR = scalar == "\r" }
-      switch scalar {
-      case "\n" where previousWasCR: continue
-      case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": lines.append("")
-      case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format:
-        lines[lines.count - 1] += "\\u{\(String(scalar.value, radix: 16))}"
-      default: lines[lines.count - 1].unicodeScalars.append(scalar)
-      }
-    }
-    return lines
   }
 
   mutating func imports(_ modules: some Sequence<String>) {
@@ -93,5 +73,28 @@ extension Substring {
     var result = self
     while result.last?.isWhitespace == true { result.removeLast() }
     return result
+  }
+}
+
+/// Doc strings from the manifest, made safe for `///` comments.
+public enum DocComment {
+  /// The lines of a doc string, safe inside `///` comments: split at every line
+  /// break Swift or an editor recognises (`\n`, `\r\n`, `\r`, U+0085, U+2028,
+  /// U+2029), so no text can end the comment and become code, and every other
+  /// control character written as `\u{…}`.
+  public static func lines(_ doc: String) -> [String] {
+    var lines: [String] = [""]
+    var previousWasCR = false
+    for scalar in doc.unicodeScalars {
+      defer { previousWasCR = scalar == "\r" }
+      switch scalar {
+      case "\n" where previousWasCR: continue
+      case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": lines.append("")
+      case _ where scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format:
+        lines[lines.count - 1] += "\\u{\(String(scalar.value, radix: 16))}"
+      default: lines[lines.count - 1].unicodeScalars.append(scalar)
+      }
+    }
+    return lines
   }
 }

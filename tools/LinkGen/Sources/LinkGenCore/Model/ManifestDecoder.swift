@@ -129,7 +129,9 @@ struct NodeReader {
       property = value
       propertyLocation = field.value.location
     }
-    if SwiftIdentifier.keywords.contains(property) || SwiftIdentifier.reservedMemberNames.contains(property) {
+    if nameIsValid || fields["property"] != nil,
+      SwiftIdentifier.keywords.contains(property) || SwiftIdentifier.reservedMemberNames.contains(property)
+    {
       let fix = fields["property"] == nil ? "; set 'property:' to another name" : ""
       error("property '\(property)' of \(context) cannot name a Swift member\(fix)", propertyLocation)
       nameIsValid = false
@@ -354,6 +356,9 @@ struct NodeReader {
     var domainEntries: [(String, SourceLocation)] = []
     if let field = fields["domains"] {
       if case .sequence(let items, _) = field.value {
+        if items.isEmpty {
+          error("\(context) composes no domain; list at least one in 'domains'", field.value.location)
+        }
         for item in items {
           if case .scalar(let text, _, _) = item, !item.isNull {
             domainEntries.append((text, item.location))

@@ -128,9 +128,6 @@ struct ManifestValidator {
     let world = source.world
     let context = "world '\(world.name)'"
     var composed: Set<String> = []
-    if source.domainEntries.isEmpty {
-      error("\(context) composes no domain; list at least one in 'domains'", source.nameLocation)
-    }
     for (name, location) in source.domainEntries {
       guard domains[name] != nil else {
         // A declared domain with errors of its own was reported where it stands.

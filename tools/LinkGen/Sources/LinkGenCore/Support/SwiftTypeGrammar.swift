@@ -49,7 +49,8 @@ struct SwiftTypeGrammar {
   private mutating func postfix() -> Bool {
     guard primary() else { return false }
     while true {
-      if take("?") || take("!") { continue }
+      // `!` (implicitly unwrapped) is left out: it is legal in few places and never needed here.
+      if take("?") { continue }
       if peek == ".", position + 1 < tokens.count, ["Type", "Protocol"].contains(tokens[position + 1]) {
         position += 2
         continue
@@ -125,7 +126,7 @@ struct SwiftTypeGrammar {
       } else if text[index...].hasPrefix("->") {
         tokens.append("->")
         index = text.index(index, offsetBy: 2)
-      } else if "[]<>():?!,.&".contains(character) {
+      } else if "[]<>():?,.&".contains(character) {
         tokens.append(String(character))
         index = text.index(after: index)
       } else if character == "@" || character == "_" || character.isLetter {
