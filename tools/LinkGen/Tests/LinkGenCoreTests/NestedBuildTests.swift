@@ -138,4 +138,62 @@ struct NestedBuildTests {
       #expect(text.contains(expected), "\(text)")
     }
   }
+
+  /// The generator's contract, as a property: every manifest linkgen accepts
+  /// produces Swift that type-checks. Random manifests (names, kinds, links,
+  /// demands, worlds, requirements, docs) are drawn from a grammar that
+  /// includes names and texts that once broke it; each accepted one is
+  /// generated, given the hand-written types it names, and type-checked with
+  /// `swiftc -typecheck` as one module. `LINKGEN_PROPERTY_RUNS` (default 4)
+  /// sets how many accepted manifests to check; `LINKGEN_PROPERTY_SEED` replays one.
+  @Test func everyAcceptedRandomManifestTypeChecks() throws {
+    let environment = ProcessInfo.processInfo.environment
+    let runs = environment["LINKGEN_PROPERTY_RUNS"].flatMap(Int.init) ?? 4
+    let seed = environment["LINKGEN_PROPERTY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+    var accepted = 0
+    var attempt: UInt64 = 0
+    while accepted < runs, attempt < UInt64(runs * 20) {
+      attempt += 1
+      var generator = RandomManifest(seed: seed &+ attempt)
+      let text = generator.text()
+      guard let manifest = try? ManifestDecoder.decode(text) else { continue }
+      accepted += 1
+      let root = try TemporaryRoot()
+      let modules = Set(
+        manifest.domains.flatMap { [$0.name, $0.testingModule] } + manifest.worlds.map(\.module))
+      var paths: [String] = []
+      for (path, contents) in Generator.files(for: manifest) {
+        let kept = contents.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+          !(line.hasPrefix("import ") && modules.contains(String(line.dropFirst(7))))
+        }
+        let flat = path.replacingOccurrences(of: "/", with: "_")
+        try root.write(flat, kept.joined(separator: "\n"))
+        paths.append(root.url.appendingPathComponent(flat).path)
+      }
+      try root.write("HandWritten.swift", RandomManifest.handWritten(for: manifest))
+      paths.append(root.url.appendingPathComponent("HandWritten.swift").path)
+      let (status, output) = try swiftc(
+        [
+          "-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Probe",
+          "-enable-experimental-feature", "SuppressedAssociatedTypes",
+        ] + paths)
+      #expect(
+        status == 0, "seed \(seed &+ attempt) (LINKGEN_PROPERTY_SEED=\(seed) replays the run):\n\(text)\n\(output)")
+    }
+    #expect(accepted == runs, "only \(accepted) of \(attempt) random manifests were accepted")
+  }
+}
+
+/// Runs the toolchain's `swiftc`; returns its status and combined output.
+func swiftc(_ arguments: [String]) throws -> (Int32, String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["swiftc"] + arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  return (process.terminationStatus, text)
 }
