@@ -120,4 +120,75 @@ enum LinkGenBenchmark {
     lines.append("    links: { \(picks.joined(separator: ", ")) }")
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The shapes that once made linkgen slow or crash, each against a linear
+  /// case measured in the same run: deep nesting, many unknown names, and the
+  /// perimeter check with many worlds. Ratios near 1 mean linear.
+  static func pathological(smoke: Bool) throws -> String {
+    var rows: [[String]] = []
+    // 1. Nesting 32k deep (refused at depth 64) against a flat manifest of the same size.
+    let depth = smoke ? 2_000 : 32_000
+    let deep = "domains:\n  Menu: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
+    var flat = "domains:\n"
+    while flat.utf8.count < deep.utf8.count { flat += "  D\(flat.utf8.count): { state: S }\n" }
+    let deepTime = try best { _ = try? ManifestDecoder.decode(deep) }
+    let flatTime = try best { _ = try? ManifestDecoder.decode(flat) }
+    rows.append([
+      "nesting \(depth) deep (refused)", "a flat manifest of the same size", ms(deepTime), ms(flatTime),
+      ratio(deepTime, flatTime),
+    ])
+
+    // 2. 100 worlds × 50 unknown names over 1,000 domains, against the same worlds with known names.
+    let domainCount = smoke ? 100 : 1_000
+    let worldCount = smoke ? 10 : 100
+    let unknown = (0..<50).map { "Missing\($0)" }
+    let known = (0..<50).map { "Domain\($0)" }
+    func manifest(_ names: [String]) -> String {
+      var text =
+        "domains:\n" + (0..<domainCount).map { "  Domain\($0): { state: State\($0) }\n" }.joined() + "worlds:\n"
+      for world in 0..<worldCount {
+        text += "  World\(world): { module: App, domains: [\(names.joined(separator: ", "))] }\n"
+      }
+      return text
+    }
+    let unknownText = manifest(unknown)
+    let knownText = manifest(known)
+    let unknownTime = try best { _ = try? ManifestDecoder.decode(unknownText) }
+    let knownTime = try best { _ = try? ManifestDecoder.decode(knownText) }
+    rows.append([
+      "\(worldCount) worlds × 50 unknown names, \(domainCount) domains", "the same worlds, names known",
+      ms(unknownTime),
+      ms(knownTime), ratio(unknownTime, knownTime),
+    ])
+
+    // 3. The perimeter check over many files with 100 worlds, against 1 world.
+    let files = smoke ? 200 : 2_000
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("perimeter-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    for index in 0..<files {
+      let folder = root.appendingPathComponent("Packages/Domain\(index)/Sources/Domain\(index)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let body = (0..<20).map { "public func read\($0)(_ value: Int) -> Int { value + \($0) } // World\($0)" }
+      try Data((["import Foundation"] + body).joined(separator: "\n").utf8).write(
+        to: folder.appendingPathComponent("Domain\(index).swift"))
+    }
+    let many = (0..<100).map { World(name: "World\($0)", module: "App\($0)", domains: [], links: [:]) }
+    let manyTime = try best { _ = PerimeterCheck(root: root, worlds: many).violations() }
+    let oneTime = try best { _ = PerimeterCheck(root: root, worlds: Array(many.prefix(1))).violations() }
+    rows.append([
+      "perimeter: \(files) files, 100 worlds", "the same files, 1 world", ms(manyTime), ms(oneTime),
+      ratio(manyTime, oneTime),
+    ])
+
+    return markdownTable(["shape", "linear case", "ms", "ms, linear case", "ratio"], rows)
+  }
+
+  private static func best(_ body: () throws -> Void) throws -> Double {
+    var best = Double.infinity
+    for _ in 0..<3 { best = min(best, try timed(body)) }
+    return best
+  }
+
+  private static func ms(_ seconds: Double) -> String { format(seconds * 1e3) }
+  private static func ratio(_ a: Double, _ b: Double) -> String { format(a / b, decimals: 2) }
 }

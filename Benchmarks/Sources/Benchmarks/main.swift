@@ -40,4 +40,8 @@ print()
 
 print("## linkgen\n")
 print(try LinkGenBenchmark.run(sizes: smoke ? [10] : [10, 100, 1_000, 10_000], realManifest: option("--manifest")))
+print()
+print("## linkgen: pathological shapes against linear ones")
+print()
+print(try LinkGenBenchmark.pathological(smoke: smoke))
 print("\nGoal: 1,000 domains under 0.5 s, growth linear.")

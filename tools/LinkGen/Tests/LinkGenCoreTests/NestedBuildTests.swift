@@ -174,7 +174,7 @@ struct NestedBuildTests {
       paths.append(root.url.appendingPathComponent("HandWritten.swift").path)
       let (status, output) = try swiftc(
         [
-          "-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Probe",
+          "-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Probe", "-warnings-as-errors",
           "-enable-experimental-feature", "SuppressedAssociatedTypes",
         ] + paths)
       #expect(

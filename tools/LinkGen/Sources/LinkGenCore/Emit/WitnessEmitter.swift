@@ -98,7 +98,11 @@ enum WitnessEmitter {
 
   private static func emitLogging(_ requirement: Requirement, into out: inout SourceWriter) {
     let name = requirement.name
-    let arguments = requirement.parameters.map { "\\(\($0.name))" }.joined(separator: ", ")
+    // `String(describing:)`, not bare interpolation: an optional argument or result
+    // would otherwise warn ("produces a debug description").
+    let arguments = requirement.parameters.map { "\\(String(describing: \($0.name)))" }.joined(separator: ", ")
+    // The type written out, so a `Void` result does not warn either.
+    let result = "let result: \(requirement.returns ?? "Void")"
     out.line("/// This witness with `\(name)` logging each call and its outcome to `log`.")
     out.block("public func logging\(capitalized(name))(to log: @escaping @Sendable (String) -> Void) -> Self") { out in
       out.line("var copy = self")
@@ -106,13 +110,13 @@ enum WitnessEmitter {
       out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
       let call = "\(requirement.callPrefix)original(\(requirement.argumentNames))"
       if requirement.throwing == .none {
-        out.line("  let result = \(call)")
-        out.line("  log(\"\(name)(\(arguments)) -> \\(result)\")")
+        out.line("  \(result) = \(call)")
+        out.line("  log(\"\(name)(\(arguments)) -> \\(String(describing: result))\")")
         out.line("  return result")
       } else {
         out.line("  do\(typedDo(requirement)) {")
-        out.line("    let result = \(call)")
-        out.line("    log(\"\(name)(\(arguments)) -> \\(result)\")")
+        out.line("    \(result) = \(call)")
+        out.line("    log(\"\(name)(\(arguments)) -> \\(String(describing: result))\")")
         out.line("    return result")
         out.line("  } catch {")
         out.line("    log(\"\(name)(\(arguments)) threw \\(error)\")")
