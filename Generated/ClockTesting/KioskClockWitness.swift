@@ -52,8 +52,8 @@ public struct KioskClockWitness: KioskClock, Sendable {
     var copy = self
     let original = endpoints.now
     copy.endpoints.now = { () -> Date in
-      let result: Date = original()
-      log("now() -> \(String(describing: result))")
+      let result = original()
+      log("now() -> \(result)")
       return result
     }
     return copy

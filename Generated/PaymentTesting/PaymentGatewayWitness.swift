@@ -94,11 +94,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     let original = endpoints.authorize
     copy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
       do throws(PaymentError) {
-        let result: Bool = try await original(amount)
-        log("authorize(\(String(describing: amount))) -> \(String(describing: result))")
+        let result = try await original(amount)
+        log("authorize(\(amount)) -> \(result)")
         return result
       } catch {
-        log("authorize(\(String(describing: amount))) threw \(error)")
+        log("authorize(\(amount)) threw \(error)")
         throw error
       }
     }
@@ -131,11 +131,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     let original = endpoints.charge
     copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
       do throws(PaymentError) {
-        let result: String = try original(amount, key)
-        log("charge(\(String(describing: amount)), \(String(describing: key))) -> \(String(describing: result))")
+        let result = try original(amount, key)
+        log("charge(\(amount), \(key)) -> \(result)")
         return result
       } catch {
-        log("charge(\(String(describing: amount)), \(String(describing: key))) threw \(error)")
+        log("charge(\(amount), \(key)) threw \(error)")
         throw error
       }
     }
@@ -168,11 +168,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     let original = endpoints.refund
     copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
       do throws(PaymentError) {
-        let result: String = try original(reference, amount, key)
-        log("refund(\(String(describing: reference)), \(String(describing: amount)), \(String(describing: key))) -> \(String(describing: result))")
+        let result = try original(reference, amount, key)
+        log("refund(\(reference), \(amount), \(key)) -> \(result)")
         return result
       } catch {
-        log("refund(\(String(describing: reference)), \(String(describing: amount)), \(String(describing: key))) threw \(error)")
+        log("refund(\(reference), \(amount), \(key)) threw \(error)")
         throw error
       }
     }
@@ -205,11 +205,11 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     let original = endpoints.status
     copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
       do throws(PaymentError) {
-        let result: PaymentStatus = try original(key)
-        log("status(\(String(describing: key))) -> \(String(describing: result))")
+        let result = try original(key)
+        log("status(\(key)) -> \(result)")
         return result
       } catch {
-        log("status(\(String(describing: key))) threw \(error)")
+        log("status(\(key)) threw \(error)")
         throw error
       }
     }

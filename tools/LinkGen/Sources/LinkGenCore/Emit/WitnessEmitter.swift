@@ -100,7 +100,7 @@ enum WitnessEmitter {
     let name = requirement.name
     // `String(describing:)`, not bare interpolation: an optional argument or result
     // would otherwise warn ("produces a debug description").
-    let arguments = requirement.parameters.map { "\\(String(describing: \($0.name)))" }.joined(separator: ", ")
+    let arguments = "\\(arguments)"
     // The type written out, so a `Void` result does not warn either.
     let result = "let result: \(requirement.returns ?? "Void")"
     out.line("/// This witness with `\(name)` logging each call and its outcome to `log`.")
@@ -108,6 +108,15 @@ enum WitnessEmitter {
       out.line("var copy = self")
       out.line("let original = endpoints.\(name)")
       out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
+      if requirement.parameters.isEmpty {
+        out.line("  let arguments = \"\"")
+      } else if requirement.parameters.count == 1 {
+        out.line("  let arguments = String(describing: \(requirement.parameters[0].name))")
+      } else {
+        out.line("  let arguments = [")
+        for parameter in requirement.parameters { out.line("    String(describing: \(parameter.name)),") }
+        out.line("  ].joined(separator: \", \")")
+      }
       let call = "\(requirement.callPrefix)original(\(requirement.argumentNames))"
       if requirement.throwing == .none {
         out.line("  \(result) = \(call)")
