@@ -39,8 +39,9 @@ check: linkgen ## Fail on stale Generated/, a perimeter leak, or lint findings.
 lint: ## swift format lint --strict over every source and generated file.
 	@$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS) && echo "lint: clean"
 
-format: ## Reformat the sources in place.
+format: linkgen ## Reformat the sources in place (Generated/ is linkgen's: it is rewritten, not reformatted).
 	@$(SWIFT) format format --in-place --recursive Package.swift Packages Tests tools Benchmarks
+	@$(LINKGEN) generate > /dev/null
 
 build: setup ## Build everything, or one package alone with PKG=Name.
 ifdef PKG

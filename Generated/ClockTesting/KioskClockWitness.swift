@@ -52,8 +52,9 @@ public struct KioskClockWitness: KioskClock, Sendable {
     var copy = self
     let original = endpoints.now
     copy.endpoints.now = { () -> Date in
-      let result = original()
-      log("now() -> \(result)")
+      let arguments = ""
+      let result: Date = original()
+      log("now(\(arguments)) -> \(String(describing: result))")
       return result
     }
     return copy

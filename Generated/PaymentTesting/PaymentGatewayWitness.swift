@@ -93,12 +93,13 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     var copy = self
     let original = endpoints.authorize
     copy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
+      let arguments = String(describing: amount)
       do throws(PaymentError) {
-        let result = try await original(amount)
-        log("authorize(\(amount)) -> \(result)")
+        let result: Bool = try await original(amount)
+        log("authorize(\(arguments)) -> \(String(describing: result))")
         return result
       } catch {
-        log("authorize(\(amount)) threw \(error)")
+        log("authorize(\(arguments)) threw \(error)")
         throw error
       }
     }
@@ -130,12 +131,16 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     var copy = self
     let original = endpoints.charge
     copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
+      let arguments = [
+        String(describing: amount),
+        String(describing: key),
+      ].joined(separator: ", ")
       do throws(PaymentError) {
-        let result = try original(amount, key)
-        log("charge(\(amount), \(key)) -> \(result)")
+        let result: String = try original(amount, key)
+        log("charge(\(arguments)) -> \(String(describing: result))")
         return result
       } catch {
-        log("charge(\(amount), \(key)) threw \(error)")
+        log("charge(\(arguments)) threw \(error)")
         throw error
       }
     }
@@ -167,12 +172,17 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     var copy = self
     let original = endpoints.refund
     copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
+      let arguments = [
+        String(describing: reference),
+        String(describing: amount),
+        String(describing: key),
+      ].joined(separator: ", ")
       do throws(PaymentError) {
-        let result = try original(reference, amount, key)
-        log("refund(\(reference), \(amount), \(key)) -> \(result)")
+        let result: String = try original(reference, amount, key)
+        log("refund(\(arguments)) -> \(String(describing: result))")
         return result
       } catch {
-        log("refund(\(reference), \(amount), \(key)) threw \(error)")
+        log("refund(\(arguments)) threw \(error)")
         throw error
       }
     }
@@ -204,12 +214,13 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
     var copy = self
     let original = endpoints.status
     copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
+      let arguments = String(describing: key)
       do throws(PaymentError) {
-        let result = try original(key)
-        log("status(\(key)) -> \(result)")
+        let result: PaymentStatus = try original(key)
+        log("status(\(arguments)) -> \(String(describing: result))")
         return result
       } catch {
-        log("status(\(key)) threw \(error)")
+        log("status(\(arguments)) threw \(error)")
         throw error
       }
     }

@@ -58,12 +58,14 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     do throws(JournalError) {
       var bytes = try Self.readAll(descriptor, io: io)
       var dropped = 0
+      var tornHeaderCopy: String?
       if bytes.count < JournalFormat.headerSize {
         // Nothing past a torn header can be a record: write a fresh one.
         guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
           throw JournalError.notAJournal(path: path)
         }
         dropped = bytes.count
+        if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
         bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
         try Self.writeAll(bytes, at: 0, descriptor, io: io)
         if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) { throw JournalError.writeFailed(errno) }
@@ -73,7 +75,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       let salt = try Self.validateHeader(bytes, path: path)
       let seed = JournalFormat.recordSeed(salt: salt)
       let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed) }
-      var savedTailPath: String?
+      var savedTailPath = tornHeaderCopy
       if scan.firstBad != nil {
         try Self.refuseCorruption(scan)
         dropped += bytes.count - scan.goodEnd

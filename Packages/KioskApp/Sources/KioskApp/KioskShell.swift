@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import Menu
 import Observation
@@ -47,6 +48,17 @@ public final class KioskShell {
   ) throws {
     droppedBytes = journal.recovery.droppedBytes
     var records = try KioskReplay.records(of: journal)
+    // The journal and the ledger must be a pair: a journal with payments beside a
+    // new ledger, or a new journal beside a ledger with movements, would make
+    // reconciliation abandon real charges.
+    if processor.recovery.created, records.contains(where: { if case .paymentIntent = $0 { true } else { false } }) {
+      // Leave no empty ledger behind, or the next run would take it for the real one.
+      try? FileManager.default.removeItem(atPath: processor.path)
+      throw KioskShellError.ledgerMissing(path: processor.path)
+    }
+    if records.isEmpty, !processor.entries.isEmpty {
+      throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
+    }
     var world = KioskWorld(processor: processor, journal: journal)
     if records.isEmpty {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
@@ -106,9 +118,30 @@ public final class KioskShell {
   }
 
   /// The key for an intent about to be journaled: the journal's salt and the
-  /// intent record's own sequence number, so it is unique and recomputable.
+  /// intent record's own sequence number, so it is recomputable.
   private var nextKey: IdempotencyKey {
     IdempotencyKey(journalSalt: world.journal.salt, sequence: world.journal.lastSequence + 1)
+  }
+
+  /// Journals an intent under a key the processor has never seen, and returns
+  /// the key. A sequence number comes back after the journal was cut back (a
+  /// repair, a torn tail, a restored copy), and the processor answers a known
+  /// key with its first outcome: so each candidate key is asked about first,
+  /// and one already used is journaled as abandoned and the next one tried.
+  private func journalFreshIntent(kind: PaymentIntent.Kind, tab: Tab.ID, amount: Decimal, charge: String? = nil)
+    throws -> IdempotencyKey
+  {
+    for _ in 0..<1_000 {
+      let key = nextKey
+      try journal(.paymentIntent(PaymentIntent(kind: kind, key: key, tab: tab, amount: amount, charge: charge)))
+      let status: PaymentStatus
+      do { status = try world.payment.status(of: key) } catch { throw KioskError.payment(error) }
+      guard status != .unknown else { return key }
+      try journal(
+        .paymentAbandoned(
+          key: key, reason: "the processor already used this key (the journal was cut back); not reused"))
+    }
+    throw KioskShellError.noFreshKey
   }
 
   /// Opens a tab and returns its id.
@@ -145,8 +178,7 @@ public final class KioskShell {
   public func settle(_ tab: Tab.ID) throws -> Receipt {
     try reconcileOpenIntents()
     let settlement = try world.settlement(for: tab)
-    let key = nextKey
-    try journal(.paymentIntent(PaymentIntent(kind: .charge, key: key, tab: tab, amount: settlement.total)))
+    let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
     do {
       let receipt = try commit { world in
@@ -159,6 +191,9 @@ public final class KioskShell {
     } catch KioskError.payment(.declined(let reason)) {
       try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
       throw KioskError.payment(.declined(reason: reason))
+    } catch let error as JournalError {
+      // Only the outcome's append writes the journal after the charge.
+      throw KioskShellError.outcomeNotJournaled(key: key, reason: error.description)
     }
   }
 
@@ -196,12 +231,9 @@ public final class KioskShell {
     var refund: String?
     var key: IdempotencyKey?
     if case .settled(let receipt) = entry.record {
-      let refundKey = nextKey
+      let refundKey = try journalFreshIntent(
+        kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
       key = refundKey
-      try journal(
-        .paymentIntent(
-          PaymentIntent(
-            kind: .refund, key: refundKey, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)))
       try paymentStepHook?(.afterIntent)
       do {
         refund = try world.payment.refund(receipt.reference, amount: receipt.total, key: refundKey)
@@ -213,7 +245,10 @@ public final class KioskShell {
       }
       try paymentStepHook?(.afterEffect)
     }
-    try completeUndo(refund: refund, key: key)
+    do { try completeUndo(refund: refund, key: key) } catch let error as JournalError {
+      guard let key else { throw error }
+      throw KioskShellError.outcomeNotJournaled(key: key, reason: error.description)
+    }
     try paymentStepHook?(.afterOutcome)
     return Undone(record: entry.record, refund: refund)
   }
@@ -331,10 +366,29 @@ public struct Reconciliation: Equatable, Sendable {
 public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   /// The processor used an intent's key for the other kind of movement.
   case keyMismatch(IdempotencyKey)
+  /// A thousand candidate keys in a row were already used at the processor.
+  case noFreshKey
+  /// The processor moved the money under `key`, but its outcome could not be journaled.
+  case outcomeNotJournaled(key: IdempotencyKey, reason: String)
+  /// The journal records payments, but the processor's ledger was just created: it is missing.
+  case ledgerMissing(path: String)
+  /// The journal is new, but the processor's ledger already holds movements.
+  case ledgerOfAnotherJournal(path: String, movements: Int)
 
   public var description: String {
     switch self {
     case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
+    case .ledgerMissing(let path):
+      "the journal records payments but the processor ledger '\(path)' was missing (it was just created, empty); "
+        + "restore it, or pass --processor with its path"
+    case .ledgerOfAnotherJournal(let path, let movements):
+      "the journal is new but the processor ledger '\(path)' holds \(movements) movements of another journal; "
+        + "pass --processor with a new path"
+    case .outcomeNotJournaled(let key, let reason):
+      "\(reason); the payment under key '\(key)' went through and is pending: "
+        + "the next command that writes reconciles it"
+    case .noFreshKey:
+      "no unused payment key found after a thousand tries; the processor ledger belongs to another journal"
     }
   }
 }

@@ -27,10 +27,10 @@ public struct KioskView: Sendable {
     self.unreadTailBytes = unreadTailBytes
   }
 
-  /// Reads the journal and the ledger without a lock and without writing. A
-  /// journal that does not exist yet reads as a new one would start (the
-  /// default menu and stock), and nothing is created.
-  public static func read(journal: String, processor: String) throws -> KioskView {
+  /// Reads the journal, and the ledger when `processor` is given, without a
+  /// lock and without writing. A journal that does not exist yet reads as a new
+  /// one would start (the default menu and stock), and nothing is created.
+  public static func read(journal: String, processor: String?) throws -> KioskView {
     var records: [KioskRecord]
     var unread = 0
     do {
@@ -43,11 +43,15 @@ public struct KioskView: Sendable {
     if records.isEmpty { records = [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)] }
     var world = ReplayWorld()
     _ = try KioskReplay.replay(records, into: &world)
-    let ledger: [LocalProcessor.Entry]
-    do {
-      ledger = try DurableJournal.read(path: processor).decodedEntries(as: LocalProcessor.Entry.self)
-    } catch .missing {
-      ledger = []
+    var ledger: [LocalProcessor.Entry] = []
+    if let processor {
+      do {
+        ledger = try DurableJournal.read(path: processor).decodedEntries(as: LocalProcessor.Entry.self)
+      } catch .missing {
+        ledger = []
+      } catch {
+        throw KioskViewError.ledger(path: processor, error)
+      }
     }
     return KioskView(snapshot: world.snapshot, records: records, ledger: ledger, unreadTailBytes: unread)
   }
@@ -70,4 +74,16 @@ public struct KioskView: Sendable {
 
   /// The ledger and the journal side by side.
   public var paymentAudit: PaymentAudit { PaymentAudit(ledger: ledger, records: records) }
+}
+
+/// Why the processor's ledger could not be read.
+public enum KioskViewError: Error, CustomStringConvertible {
+  /// The ledger at `path` failed to read.
+  case ledger(path: String, JournalError)
+
+  public var description: String {
+    switch self {
+    case .ledger(let path, let error): "processor ledger '\(path)': \(error)"
+    }
+  }
 }

@@ -27,6 +27,10 @@ public struct PaymentAudit: Equatable, Sendable {
   /// key (nothing, or one movement): not a disagreement, since the next writer
   /// reconciles them, and their movements are left out of the totals.
   public var pending: [String] = []
+  /// Money the processor moved under open intents: left out of the totals above until reconciled.
+  public var pendingMovements = 0
+  /// Their total, charges and refunds alike.
+  public var pendingTotal: Decimal = 0
 
   /// Whether the ledger and the journal agree.
   public var agrees: Bool { mismatches.isEmpty }
@@ -34,7 +38,7 @@ public struct PaymentAudit: Equatable, Sendable {
   /// Compares `ledger` with `records`.
   public init(ledger: [LocalProcessor.Entry], records: [KioskRecord]) {
     let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
-    var pendingMovements: [IdempotencyKey: LocalProcessor.Entry] = [:]
+    var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]
     var settles: [String: [Receipt]] = [:]
     var undos: [String: [IdempotencyKey]] = [:]
@@ -58,10 +62,12 @@ public struct PaymentAudit: Equatable, Sendable {
     var seenRefunds: Set<String> = []
     for entry in ledger {
       if open[entry.key] != nil {
-        if pendingMovements[entry.key] != nil {
+        if movedUnderOpenIntent[entry.key] != nil {
           mismatches.append("the processor moved money twice under the open intent \(entry.key)")
         }
-        pendingMovements[entry.key] = entry
+        movedUnderOpenIntent[entry.key] = entry
+        self.pendingMovements += 1
+        pendingTotal += entry.amount
         continue
       }
       switch entry.kind {
@@ -72,12 +78,12 @@ public struct PaymentAudit: Equatable, Sendable {
         let matching = settles[entry.reference] ?? []
         if matching.count != 1 {
           mismatches.append(
-            "charge \(entry.reference) of \(entry.amount) (key \(entry.key)) settles \(matching.count) tabs in the journal, not 1"
+            "charge \(entry.reference) of \(money(entry.amount)) (key \(entry.key)) settles \(matching.count) tabs in the journal, not 1"
           )
         } else if let receipt = matching.first, receipt.key != entry.key || receipt.total != entry.amount {
           mismatches.append(
-            "charge \(entry.reference): the processor has \(entry.amount) under \(entry.key), "
-              + "the journal \(receipt.total) under \(receipt.key?.raw ?? "no key")")
+            "charge \(entry.reference): the processor has \(money(entry.amount)) under \(entry.key), "
+              + "the journal \(money(receipt.total)) under \(receipt.key?.raw ?? "no key")")
         }
       case .refund:
         refunds += 1
@@ -86,7 +92,7 @@ public struct PaymentAudit: Equatable, Sendable {
         let matching = undos[entry.reference] ?? []
         if matching != [entry.key] {
           mismatches.append(
-            "refund \(entry.reference) of \(entry.amount) (key \(entry.key)) undoes \(matching.count) settles in the journal, not 1"
+            "refund \(entry.reference) of \(money(entry.amount)) (key \(entry.key)) undoes \(matching.count) settles in the journal, not 1"
           )
         } else if let intent = intents[entry.key], intent.amount != entry.amount || intent.charge != entry.charge {
           mismatches.append("refund \(entry.reference): the processor and the journal disagree on its charge or amount")
@@ -102,7 +108,7 @@ public struct PaymentAudit: Equatable, Sendable {
       mismatches.append("an undo journals refund \(reference), which the processor never made")
     }
     for intent in open.values.sorted(by: { $0.key.raw < $1.key.raw }) {
-      let moved = pendingMovements[intent.key].map {
+      let moved = movedUnderOpenIntent[intent.key].map {
         "the processor \($0.kind == .charge ? "charged" : "refunded") it as \($0.reference)"
       }
       pending.append(
@@ -110,10 +116,12 @@ public struct PaymentAudit: Equatable, Sendable {
           + (moved ?? "the processor has no record of it") + "; the next command reconciles it")
     }
     if chargedTotal != settledTotal {
-      mismatches.append("the processor charged \(chargedTotal) in all, the journal settled \(settledTotal)")
+      mismatches.append(
+        "the processor charged \(money(chargedTotal)) in all, the journal settled \(money(settledTotal))")
     }
     if refundedTotal != undoneTotal {
-      mismatches.append("the processor refunded \(refundedTotal) in all, the journal undid \(undoneTotal)")
+      mismatches.append(
+        "the processor refunded \(money(refundedTotal)) in all, the journal undid \(money(undoneTotal))")
     }
   }
 }

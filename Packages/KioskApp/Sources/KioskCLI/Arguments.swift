@@ -68,7 +68,8 @@ struct ParsedArguments: Equatable {
       case "--processor": options.processorPath = try value()
       case "--wait":
         let text = try value()
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+        let decimal = text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.first?.isNumber == true
+        guard decimal, let seconds = Double(text), seconds <= 86_400 else {
           throw .usage("'--wait' takes seconds from 0 to 86400, not '\(text)'")
         }
         options.lockWait = .milliseconds(Int64((seconds * 1_000).rounded()))
@@ -85,6 +86,8 @@ struct ParsedArguments: Equatable {
 enum FreeText {
   /// The longest name, in characters.
   static let maxLength = 64
+  /// The longest name in UTF-8 bytes: a character may carry many combining marks.
+  static let maxBytes = 256
 
   /// `text`, trimmed, or a usage error saying what is wrong with it.
   static func validated(_ text: String, as what: String) throws(KioskFailure) -> String {
@@ -93,17 +96,23 @@ enum FreeText {
     guard trimmed.count <= maxLength else {
       throw .usage("\(what) is \(trimmed.count) characters long; the limit is \(maxLength)")
     }
+    guard trimmed.utf8.count <= maxBytes else {
+      throw .usage("\(what) is \(trimmed.utf8.count) bytes long in UTF-8; the limit is \(maxBytes)")
+    }
     if let bad = trimmed.unicodeScalars.first(where: isControl) {
-      throw .usage("\(what) contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+      throw .usage(
+        "\(what) contains the control or format character U+\(String(bad.value, radix: 16, uppercase: true))")
     }
     return trimmed
   }
 
-  /// Control, format (bidirectional overrides, zero-width joiners) and line-breaking characters.
+  /// Control, format (bidirectional overrides, zero-width spaces) and line-breaking
+  /// characters. The zero-width joiner stays: emoji sequences are made of it.
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar == "\u{200D}" { return false }
     switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true
-    default: false
+    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+    default: return false
     }
   }
 }

@@ -19,29 +19,48 @@ final class CommandContext {
 
   /// The state as the reading commands show it: from the open writer when
   /// there is one (a shell session), else read without a lock or a write.
-  func view() throws -> KioskView {
+  func view(withLedger: Bool = false) throws -> KioskView {
     if let shell { return shell.view }
-    let view = try KioskView.read(journal: options.journalPath, processor: options.ledgerPath)
+    try checkPaths()
+    let view = try KioskView.read(journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil)
     if view.unreadTailBytes > 0 {
       warn(
-        "the journal ends in \(view.unreadTailBytes) bytes of an unfinished record, not read; "
+        "the journal ends in \(bytes(view.unreadTailBytes)) of an unfinished write, not read; "
           + "the next command that writes saves and cuts them")
     }
     return view
+  }
+
+  /// The journal and the ledger are two files: one path for both is a usage error.
+  private func checkPaths() throws(KioskFailure) {
+    let journal = URL(fileURLWithPath: options.journalPath).standardizedFileURL.resolvingSymlinksInPath().path
+    let ledger = URL(fileURLWithPath: options.ledgerPath).standardizedFileURL.resolvingSymlinksInPath().path
+    guard journal != ledger else {
+      throw .usage(
+        "the processor ledger cannot be the journal itself ('\(options.ledgerPath)'); give --processor another path")
+    }
   }
 
   /// The writer: takes the journal's lock (waiting up to `--wait`), recovers,
   /// reconciles open payment intents, and reports what recovery did.
   func writer() throws -> KioskShell {
     if let shell { return shell }
+    try checkPaths()
     let journal = try DurableJournal(path: options.journalPath, lockWait: options.lockWait)
     let recovery = journal.recovery
-    let processor = try LocalProcessor(path: options.ledgerPath, lockWait: options.lockWait, fault: processorFault)
+    let processor: LocalProcessor
+    do {
+      processor = try LocalProcessor(path: options.ledgerPath, lockWait: options.lockWait, fault: processorFault)
+    } catch {
+      throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
+    }
+    let ledgerRecovery = processor.recovery
     let shell = try KioskShell(journal: journal, processor: processor)
-    if recovery.droppedBytes > 0 {
+    for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]
+    where recovered.droppedBytes > 0 {
       warn(
-        "recovered the journal: dropped a torn tail of \(recovery.droppedBytes) bytes"
-          + (recovery.savedTailPath.map { ", saved in \($0)" } ?? ""))
+        "recovered \(what): dropped a torn tail of \(bytes(recovered.droppedBytes))"
+          + (recovered.savedTailPath.map { ", saved in \($0)" } ?? ""))
     }
     for item in shell.reconciled {
       let output = ReconciliationOutput(item)
@@ -56,6 +75,9 @@ final class CommandContext {
     printError(options.json ? jsonLine(WarningOutput(warning: text)) : "kiosk: warning: \(text)")
   }
 }
+
+/// `1 byte`, `3 bytes`.
+func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
 /// One line on standard error.
 func printError(_ line: String) {

@@ -88,11 +88,11 @@ struct CommandSpec {
     CommandSpec(
       name: "verify", arguments: [],
       summary: "replay the journal twice and compare the states byte for byte; audit payments", access: .reads,
-      run: { context, _ in try ReadCommands.verify(context.view()) }),
+      run: { context, _ in try ReadCommands.verify(context.view(withLedger: true)) }),
     CommandSpec(
       name: "reconcile", arguments: [],
       summary: "the processor's ledger and the journal side by side; every mismatch, exit 65", access: .reads,
-      run: { context, _ in try ReadCommands.reconcile(context.view()) }),
+      run: { context, _ in try ReadCommands.reconcile(context.view(withLedger: true)) }),
     CommandSpec(
       name: "repair", arguments: [],
       summary: "back up a journal with mid-log corruption and cut it to its last good record", access: .own,

@@ -42,12 +42,19 @@ struct KioskFailure: Error, Equatable {
   init(_ error: any Error) {
     switch error {
     case let failure as KioskFailure: self = failure
+    case let failure as OutputFailure: self = failure.failure
     case let error as JournalError: self.init(code: .journal, message: error.description)
     case let error as ReplayError: self.init(code: .journal, message: error.description)
+    case let error as KioskViewError: self.init(code: .journal, message: error.description)
     case let error as KioskError: self.init(error)
     case let error as PaymentError: self.init(KioskError.payment(error))
     case let error as RestockError: self.init(error)
-    case let error as KioskShellError: self.init(code: .domain, message: error.description)
+    case let error as KioskShellError:
+      switch error {
+      case .keyMismatch: self.init(code: .domain, message: error.description)
+      case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled:
+        self.init(code: .journal, message: error.description)
+      }
     default: self.init(code: .software, message: "internal error, please report it: \(error)")
     }
   }
@@ -76,4 +83,11 @@ struct KioskFailure: Error, Equatable {
       self.init(code: .domain, message: "that delivery would take \(ingredient.rawValue) over \(limit) units")
     }
   }
+}
+
+/// A failure that still has a result to show (`reconcile` listing its
+/// mismatches): the result is printed on stdout, then the error, then the status.
+struct OutputFailure: Error {
+  var output: any CommandOutput
+  var failure: KioskFailure
 }

@@ -30,6 +30,7 @@ struct KioskProgram {
       if let output = try spec.run(context, checked) { print(render(output, json: json)) }
       return .success
     } catch {
+      if let withOutput = error as? OutputFailure { print(render(withOutput.output, json: json)) }
       let failure = KioskFailure(error)
       printError(
         json
@@ -39,7 +40,7 @@ struct KioskProgram {
     }
   }
 
-  private func render(_ output: some CommandOutput, json: Bool) -> String {
+  private func render(_ output: any CommandOutput, json: Bool) -> String {
     json ? jsonLine(output) : output.text.joined(separator: "\n")
   }
 

@@ -126,7 +126,9 @@ enum ReadCommands {
     }
     let audit = view.paymentAudit
     guard audit.agrees else {
-      throw KioskFailure.domain("the processor and the journal disagree: " + audit.mismatches.joined(separator: "; "))
+      throw OutputFailure(
+        output: try reconcile(view),
+        failure: .domain("the processor and the journal disagree: \(audit.mismatches.count) mismatches"))
     }
     return VerifyOutput(
       records: verification.recordCount, digest: verification.digest, identical: true, charges: audit.charges,
@@ -141,17 +143,25 @@ enum ReadCommands {
     var refundedTotal: String
     var settledTotal: String
     var undoneTotal: String
+    var pendingMovements: Int
+    var pendingTotal: String
     var pending: [String]
     var mismatches: [String]
     var summary: String {
-      "processor: \(charges) charges (\(chargedTotal)), \(refunds) refunds (\(refundedTotal)); "
-        + "journal: settled \(settledTotal), refunded \(undoneTotal)"
+      "processor: \(charges) charges (\(chargedTotal)), \(refunds) refunds (\(refundedTotal))"
+        + (pendingMovements > 0 ? ", and \(pendingMovements) movements under open intents (\(pendingTotal))" : "")
+        + "; journal: settled \(settledTotal), refunded \(undoneTotal)"
+    }
+    var verdict: String {
+      if !mismatches.isEmpty { return "the processor and the journal disagree: \(mismatches.count) mismatches" }
+      if !pending.isEmpty {
+        return "consistent so far: every other charge and refund maps to exactly one journaled command; "
+          + "\(pending.count) open intents are reconciled by the next command that writes"
+      }
+      return "reconciled: every charge and refund maps to exactly one journaled command"
     }
     var text: [String] {
-      [summary] + pending.map { "pending: \($0)" }
-        + (mismatches.isEmpty
-          ? ["reconciled: every charge and refund maps to exactly one journaled command"]
-          : mismatches.map { "mismatch: \($0)" })
+      [summary] + pending.map { "pending: \($0)" } + mismatches.map { "mismatch: \($0)" } + [verdict]
     }
   }
 
@@ -160,8 +170,9 @@ enum ReadCommands {
     let output = ReconcileOutput(
       charges: audit.charges, chargedTotal: money(audit.chargedTotal), refunds: audit.refunds,
       refundedTotal: money(audit.refundedTotal), settledTotal: money(audit.settledTotal),
-      undoneTotal: money(audit.undoneTotal), pending: audit.pending, mismatches: audit.mismatches)
-    guard audit.agrees else { throw KioskFailure.domain(output.text.joined(separator: "\n")) }
+      undoneTotal: money(audit.undoneTotal), pendingMovements: audit.pendingMovements,
+      pendingTotal: money(audit.pendingTotal), pending: audit.pending, mismatches: audit.mismatches)
+    guard audit.agrees else { throw OutputFailure(output: output, failure: .domain(output.verdict)) }
     return output
   }
 

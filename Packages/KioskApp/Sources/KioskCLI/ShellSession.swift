@@ -17,18 +17,24 @@ struct ShellSession {
     while let line = reader.next() {
       do {
         let text = try line.get()
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let name = words.first else { continue }
-        let spec = try CommandSpec.named(name)
-        guard spec.access != .own else { throw KioskFailure.usage("'\(spec.name)' is not available in the shell") }
-        let parsed = try ParsedArguments(Array(words.dropFirst()))
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard !tokens.isEmpty else { continue }
+        let parsed = try ParsedArguments(tokens)
         guard parsed.options == GlobalOptions() else {
           throw KioskFailure.usage("options go on the kiosk command line, not on a shell line")
         }
-        if let output = try spec.run(context, try spec.checked(parsed.words)) {
+        guard let name = parsed.words.first else { continue }
+        let spec = try CommandSpec.named(name)
+        guard spec.access != .own || spec.name == "help" else {
+          throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
+        }
+        if let output = try spec.run(context, try spec.checked(Array(parsed.words.dropFirst()))) {
           print(context.options.json ? jsonLine(output) : output.text.joined(separator: " | "))
         }
       } catch {
+        if let withOutput = error as? OutputFailure {
+          print(context.options.json ? jsonLine(withOutput.output) : withOutput.output.text.joined(separator: " | "))
+        }
         let failure = KioskFailure(error)
         if failure.code == .journal || failure.code == .software { throw failure }
         if context.options.json {
@@ -63,7 +69,7 @@ struct LineReader {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         var line = Array(buffer[..<newline])
         buffer.removeSubrange(...newline)
-        if discarding { return .failure(.usage("a line is longer than \(maxBytes) bytes")) }
+        if discarding || line.count > maxBytes { return .failure(.usage("a line is longer than \(maxBytes) bytes")) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         guard let text = String(validating: line, as: UTF8.self) else {
           return .failure(.usage("a line is not valid UTF-8"))

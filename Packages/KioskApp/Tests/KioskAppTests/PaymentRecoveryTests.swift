@@ -111,3 +111,64 @@ extension Reconciliation.Resolution {
     return false
   }
 }
+
+@MainActor
+@Test func aJournalCutBackNeverReusesAKeyTheProcessorKnows() throws {
+  let journal = try TemporaryJournal()
+  let before: Data
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    before = journal.bytes  // the journal as a backup would hold it
+    try shell.add(latte, to: tab)
+    _ = try shell.settle(tab)  // charged 4.50 under the key of record 4
+  }
+  // Cut the journal back: records 3 and on, and so record 4's key, are free again.
+  _ = FileManager.default.createFile(atPath: journal.path, contents: before)
+  let shell = try journal.openShell()
+  try shell.add(espresso, to: Tab.ID(raw: 1))
+  let receipt = try shell.settle(Tab.ID(raw: 1))  // its first candidate key is record 4's
+  #expect(receipt.total == 3)
+  #expect(shell.processorLedger.map(\.amount) == [4.5, 3], "a new charge, not the old one")
+  #expect(shell.processorLedger.last?.reference == receipt.reference)
+  #expect(
+    shell.records.contains {
+      if case .paymentAbandoned(_, let reason) = $0 { return reason.contains("already used this key") }
+      return false
+    })
+}
+
+@MainActor
+@Test func aMissingLedgerIsRefusedInsteadOfAbandoningRealCharges() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: tab)
+    shell.setProcessorFault(.failAfterCharging)  // charged, answer lost: the intent stays open
+    #expect(throws: KioskError.payment(.timedOut)) { try shell.settle(tab) }
+  }
+  let ledger = journal.path + ".processor"
+  try FileManager.default.moveItem(atPath: ledger, toPath: ledger + ".away")
+  #expect(throws: KioskShellError.ledgerMissing(path: ledger)) { _ = try journal.openShell() }
+  #expect(!FileManager.default.fileExists(atPath: ledger), "no empty ledger is left to be taken for the real one")
+  try FileManager.default.moveItem(atPath: ledger + ".away", toPath: ledger)
+  let shell = try journal.openShell()
+  #expect(shell.reconciled.map(\.resolution.isCompleted) == [true])
+  #expect(shell.paymentAudit.agrees)
+}
+
+@MainActor
+@Test func aNewJournalBesideALedgerWithMovementsIsRefused() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: tab)
+    _ = try shell.settle(tab)
+  }
+  try FileManager.default.removeItem(atPath: journal.path)
+  #expect(throws: KioskShellError.ledgerOfAnotherJournal(path: journal.path + ".processor", movements: 1)) {
+    _ = try journal.openShell()
+  }
+}

@@ -33,9 +33,9 @@ import Testing
 @Test(arguments: [
   ("", "kiosk: a customer name is empty"),
   ("   ", "kiosk: a customer name is empty"),
-  ("Ada\nBob", "kiosk: a customer name contains the control character U+A"),
-  ("\u{1B}[31mRed", "kiosk: a customer name contains the control character U+1B"),
-  ("Eve\u{202E}", "kiosk: a customer name contains the control character U+202E"),
+  ("Ada\nBob", "kiosk: a customer name contains the control or format character U+A"),
+  ("\u{1B}[31mRed", "kiosk: a customer name contains the control or format character U+1B"),
+  ("Eve\u{202E}", "kiosk: a customer name contains the control or format character U+202E"),
 ])
 func namesThatWouldBreakALineOrTheTerminalAreRefused(name: String, message: String) throws {
   let (journal, kiosk, before) = try preparedJournal()
@@ -195,4 +195,69 @@ func namesThatWouldBreakALineOrTheTerminalAreRefused(name: String, message: Stri
   }
   #expect(statuses.withLock { $0 } == [Int32](repeating: 0, count: 40))
   #expect(try kiosk("board").lines.count == 40)
+}
+
+// What a hostile review of the first version found, pinned.
+
+@Test func reconcileSaysWhatIsPendingAndListsMismatchesAsJson() throws {
+  let (journal, kiosk, _) = try preparedJournal()
+  _ = try kiosk("open", "Cy")
+  _ = try kiosk("add", "3", "latte")
+  let lost = try kiosk.run(
+    ["--journal", journal.path, "settle", "3"], environment: ["KIOSK_PROCESSOR_FAULT": "fail-after-charging"])
+  #expect(lost.status == 75)
+  let pending = try kiosk("reconcile")
+  #expect(pending.status == 0)
+  #expect(pending.lines.first?.contains("and 1 movements under open intents (4.50)") == true)
+  #expect(pending.lines.last?.hasPrefix("consistent so far:") == true)
+  _ = try kiosk("open", "Dee")  // a writer reconciles the pending charge
+  #expect(try kiosk("reconcile").lines.last?.hasPrefix("reconciled: every charge") == true)
+  // This ledger beside another journal: every charge is a mismatch, listed in the JSON result.
+  let ledger = journal.path + ".processor"
+  let other = try TemporaryJournal()
+  _ = try KioskBinary(journal: other.path)("open", "X")
+  let mismatch = try kiosk.run(["--journal", other.path, "--processor", ledger, "--json", "reconcile"])
+  #expect(mismatch.status == 65)
+  #expect(mismatch.output.contains("\"mismatches\":[\"charge "))
+  #expect(mismatch.errors.contains("\"exitCode\":65"))
+}
+
+@Test func theLedgerCannotBeTheJournal() throws {
+  let (journal, kiosk, before) = try preparedJournal()
+  for command in ["open", "reconcile"] {
+    let run = try kiosk.run(
+      ["--journal", journal.path, "--processor", journal.path, command, "X"].prefix(command == "open" ? 6 : 5).map {
+        $0
+      })
+    #expect(run.status == 64, "\(command): \(run.errors)")
+    #expect(run.errors.contains("the processor ledger cannot be the journal itself"))
+  }
+  #expect(journal.bytes == before)
+}
+
+@Test func aShellLineOverTheLimitIsRefusedWhereverItsNewlineFalls() throws {
+  let (journal, kiosk, _) = try preparedJournal()
+  defer { withExtendedLifetime(journal) {} }
+  let shell = try kiosk("shell", input: "open " + String(repeating: "x", count: 70_000) + "\nboard\n")
+  #expect(shell.lines.first == "error: a line is longer than 65536 bytes")
+}
+
+@Test func aNameIsLimitedInBytesTooAndEmojiSequencesAreNames() throws {
+  let (journal, kiosk, _) = try preparedJournal()
+  defer { withExtendedLifetime(journal) {} }
+  let heavy = try kiosk("open", "a" + String(repeating: "\u{301}", count: 300))
+  #expect(heavy.status == 64)
+  #expect(heavy.errors == "kiosk: a customer name is 601 bytes long in UTF-8; the limit is 256\n")
+  #expect(try kiosk("open", "👨‍👩‍👧 Family").status == 0)
+}
+
+@Test func aWriterThatCutsATornLedgerTailSaysSo() throws {
+  let (journal, kiosk, _) = try preparedJournal()
+  let ledger = journal.path + ".processor"
+  var bytes = [UInt8](FileManager.default.contents(atPath: ledger)!)
+  bytes.removeLast(3)
+  _ = FileManager.default.createFile(atPath: ledger, contents: Data(bytes))
+  let run = try kiosk("open", "Eve")
+  #expect(run.errors.contains("kiosk: warning: recovered the processor ledger: dropped a torn tail of "))
+  #expect(run.errors.contains("saved in \(ledger).torn-tail"))
 }

@@ -4,6 +4,9 @@ import Testing
 /// Runs the built `kiosk` executable, the way a user or a script does.
 struct KioskBinary {
   let journal: String
+  /// Keeps a temporary journal's folder alive as long as this value: a test
+  /// that ignores the journal (`let (_, kiosk, _) = …`) must not lose its files.
+  var owner: (any AnyObject & Sendable)? = nil
 
   /// The `kiosk` binary next to this test bundle.
   static let url: URL = {
@@ -72,7 +75,7 @@ struct KioskBinary {
 }
 
 /// A journal path in a fresh folder, removed at the end of the test.
-final class TemporaryJournal {
+final class TemporaryJournal: Sendable {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kioskcli-\(UUID().uuidString)")
   var path: String { folder.appendingPathComponent("kiosk.journal").path }
 

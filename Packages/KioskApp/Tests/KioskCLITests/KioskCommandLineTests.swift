@@ -48,7 +48,7 @@ import Testing
 /// A journal with a little history, and its bytes.
 func preparedJournal() throws -> (TemporaryJournal, KioskBinary, Data) {
   let journal = try TemporaryJournal()
-  let kiosk = KioskBinary(journal: journal.path)
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
   _ = try kiosk("open", "Ada")
   _ = try kiosk("add", "1", "espresso")
   _ = try kiosk("open", "Bob")

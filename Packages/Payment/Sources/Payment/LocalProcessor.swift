@@ -69,6 +69,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   /// The ledger file.
   public var path: String { ledger.path }
 
+  /// What opening the ledger found: whether it was created, and a torn tail cut (and where it was saved).
+  public var recovery: JournalRecovery { ledger.recovery }
+
   /// Where the kiosk keeps the ledger unless told otherwise: `<journal>.processor`.
   public static func defaultPath(besideJournal journal: String) -> String { journal + ".processor" }
 
@@ -101,6 +104,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   public mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     if let known = byKey[key] {
       guard entries[known].kind == .charge else { throw .declined(reason: "key '\(key)' was used for a refund") }
+      guard entries[known].amount == amount else {
+        throw .declined(reason: "key '\(key)' was used for a charge of \(entries[known].amount), not \(amount)")
+      }
       return entries[known].reference
     }
     try actOutFaultBeforeMovingMoney()
@@ -118,7 +124,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
     -> String
   {
     if let known = byKey[key] {
-      guard entries[known].kind == .refund else { throw .declined(reason: "key '\(key)' was used for a charge") }
+      guard entries[known].kind == .refund, entries[known].charge == reference, entries[known].amount == amount else {
+        throw .declined(reason: "key '\(key)' was used for another payment")
+      }
       return entries[known].reference
     }
     try actOutFaultBeforeMovingMoney()
