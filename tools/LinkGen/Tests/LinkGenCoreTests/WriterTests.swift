@@ -99,3 +99,32 @@ import Testing
   #expect(!root.exists("Generated/Ghost"))
   #expect(root.exists("Elsewhere/Sneaky.swift"), "the link's target is not touched")
 }
+
+@Test func aMisspelledWorldModuleIsRefusedBeforeItOrphansTheWorld() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
+  try root.write("codegen.yaml", Manifests.world.replacingOccurrences(of: "module: ShopApp", with: "module: ShpApp"))
+  let (status, _, errors) = root.run(["generate"])
+  #expect(status == .failure)
+  #expect(
+    errors
+      == "error: world 'ShopWorld' is placed in module 'ShpApp', which no package compiles; did you mean 'ShopApp'? (nothing was written)"
+  )
+  #expect(root.exists("Generated/ShopApp/ShopWorld+Links.swift"))
+  #expect(!root.exists("Generated/ShpApp"))
+}
+
+@Test func aWorldWhosePackageDoesNotDependOnADomainNamesTheManifestToFix() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", Manifests.world)
+  try root.write("Packages/ShopApp/Package.swift", "let domains = [\"Menu\", \"Journal\"]\n")
+  let (status, _, errors) = root.run(["generate"])
+  #expect(status == .failure)
+  #expect(
+    errors
+      == "error: world 'ShopWorld' composes 'Payment', but its package does not depend on it; add 'Payment' to Packages/ShopApp/Package.swift"
+  )
+  #expect(!root.exists("Generated"))
+}

@@ -132,6 +132,11 @@ public struct LinkGenCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let manifest = try workspace.loadManifest()
+    let problems = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    guard problems.isEmpty else {
+      for problem in problems { standardError("error: \(problem)") }
+      return .failure
+    }
     let summary = try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
     let elapsed = start.duration(to: clock.now)
     let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
@@ -148,6 +153,8 @@ public struct LinkGenCommand {
       root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name))
     ).violations()
     for violation in violations { standardError(violation.description) }
+    let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    for problem in placement { standardError("error: \(problem)") }
     let files = Generator.files(for: manifest)
     let folders = Set(files.keys.map { $0.split(separator: "/")[1] }.map(String.init))
     let unlinked = GeneratedWiring(root: workspace.root).unlinkedFolders(among: folders)
@@ -162,7 +169,7 @@ public struct LinkGenCommand {
       for difference in differences { standardError("  \(difference)") }
       standardError("run 'make generate' to update it")
     }
-    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty {
+    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty {
       standardOutput("linkgen: Generated/ is up to date; the perimeter holds")
       return .success
     }
