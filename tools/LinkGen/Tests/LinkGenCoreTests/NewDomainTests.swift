@@ -124,3 +124,55 @@ func swift(_ arguments: [String]) throws -> (Int32, String) {
   process.waitUntilExit()
   return (process.terminationStatus, text)
 }
+
+@Test func newDomainKeepsACRLFManifestsLineEndingsAndAddsToDomains() throws {
+  let root = try TemporaryRoot()
+  let crlf = commentedManifest.replacingOccurrences(of: "\n", with: "\r\n")
+  try root.write("codegen.yaml", crlf)
+  let (status, _, errors) = root.run(["new-domain", "Loyalty"])
+  #expect(status == .success, "\(errors)")
+  let manifest = try ManifestDecoder.decode(root.read("codegen.yaml")!)
+  #expect(Set(manifest.domains.map(\.name)) == ["Menu", "Loyalty"])
+  #expect(manifest.worlds.map(\.domains) == [["Menu"]])
+  #expect(!root.read("codegen.yaml")!.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+}
+
+@Test(arguments: ["Generated/Loyalty2/Old.swift", "Generated/Loyalty2Testing/Old.swift"])
+func newDomainRefusesATakenGeneratedFolderAndKeepsIt(existing: String) throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write(existing, "// someone's file\n")
+  let before = root.contents()
+  let (status, _, errors) = root.run(["new-domain", "Loyalty2"])
+  #expect(status == .failure)
+  let folder = existing.split(separator: "/").prefix(2).joined(separator: "/")
+  #expect(errors == "error: '\(folder)' already exists; remove it or choose another name")
+  #expect(TemporaryRoot.same(root.contents(), before))
+}
+
+@Test(arguments: [
+  ("Class", "property 'class' of domain 'Class' cannot name a Swift member"),
+  ("Foundation", "domain 'Foundation' would be a module named like the toolchain's 'Foundation'"),
+  ("MenuTests", "domain 'MenuTests' ends like a generated target"),
+])
+func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  let before = root.contents()
+  let (status, _, errors) = root.run(["new-domain", name])
+  #expect(status == .failure)
+  #expect(errors.contains(message), "\(errors)")
+  #expect(TemporaryRoot.same(root.contents(), before))
+}
+
+@Test func newDomainRefusesANameTheRootPackageAlreadyUses() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write("Package.swift", rootPackage + ".executableTarget(name: \"Benchmarks\")\n")
+  let (status, _, errors) = root.run(["new-domain", "Benchmarks"])
+  #expect(status == .failure)
+  #expect(errors == "error: Package.swift already names 'Benchmarks' (a target or product); choose another name")
+  let (worldStatus, _, worldErrors) = root.run(["new-domain", "ShopApp"])
+  #expect(worldStatus == .failure)
+  #expect(worldErrors == "error: 'ShopApp' is the module of world 'ShopWorld'; choose another name")
+}
