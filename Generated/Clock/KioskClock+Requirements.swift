@@ -6,10 +6,10 @@ import Foundation
 /// Fails to compile when codegen.yaml's requirements for `KioskClock` and the
 /// protocol disagree; never called.
 enum KioskClockDeclaredRequirements {
-  static func check<Conformer: KioskClock>(_: Conformer.Type) {
-    let _: (inout Conformer) -> Date = {
-      (conformer: inout Conformer) -> Date in
-      conformer.now()
+  static func check<LinkgenConformer: KioskClock>(_: LinkgenConformer.Type) {
+    let _: (inout LinkgenConformer) -> Date = {
+      (linkgenConformer: inout LinkgenConformer) -> Date in
+      linkgenConformer.now()
     }
   }
 }

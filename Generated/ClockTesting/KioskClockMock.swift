@@ -12,32 +12,32 @@ import Synchronization
 /// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.
 public final class KioskClockMock: KioskClock, @unchecked Sendable {
   /// Everything the mock records.
-  private struct State {
+  private struct LinkgenState {
     var nowCallCount = 0
     var nowHandler: (@Sendable () -> Date)?
   }
 
-  private let state = Mutex(State())
+  private let linkgenState = Synchronization.Mutex(LinkgenState())
 
   /// A mock with no handlers set.
   public init() {}
 
   /// How many times `now` was called.
-  public var nowCallCount: Int { state.withLock { $0.nowCallCount } }
+  public var nowCallCount: Swift.Int { linkgenState.withLock { $0.nowCallCount } }
 
   /// What `now` does; unset, it returns the result type's zero.
   public var nowHandler: (@Sendable () -> Date)? {
-    get { state.withLock { $0.nowHandler } }
-    set { state.withLock { $0.nowHandler = newValue } }
+    get { linkgenState.withLock { $0.nowHandler } }
+    set { linkgenState.withLock { $0.nowHandler = newValue } }
   }
 
   /// Records the call, then runs `nowHandler`.
   public func now() -> Date {
-    let handler = state.withLock { state in
-      state.nowCallCount += 1
-      return state.nowHandler
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.nowCallCount += 1
+      return linkgenState.nowHandler
     }
-    if let handler { return handler() }
+    if let linkgenHandler { return linkgenHandler() }
     return Date(timeIntervalSince1970: 0)
   }
 }

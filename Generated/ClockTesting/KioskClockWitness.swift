@@ -29,34 +29,36 @@ public struct KioskClockWitness: KioskClock, Sendable {
 
   /// Calls the `now` endpoint.
   public func now() -> Date {
-    return endpoints.now()
+    return self.endpoints.now()
   }
 
   /// A witness whose every endpoint records a test failure, pinned to the line that
   /// created it, and returns the result type's zero. Assign the endpoints the test uses.
   public static func unimplemented(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    fileID: Swift.String = #fileID, filePath: Swift.String = #filePath,
+    line: Swift.Int = #line, column: Swift.Int = #column
   ) -> Self {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let linkgenLocation = Testing.SourceLocation(
+      fileID: fileID, filePath: filePath, line: line, column: column)
     return Self(
       now: { () -> Date in
-        Issue.record(
-          "KioskClockWitness.now is unimplemented: assign it in this test", sourceLocation: location)
+        Testing.Issue.record(
+          "KioskClockWitness.now is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return Date(timeIntervalSince1970: 0)
       }
     )
   }
 
   /// This witness with `now` logging each call and its outcome to `log`.
-  public func loggingNow(to log: @escaping @Sendable (String) -> Void) -> Self {
-    var copy = self
-    let original = endpoints.now
-    copy.endpoints.now = { () -> Date in
-      let arguments = ""
-      let result: Date = original()
-      log("now(\(arguments)) -> \(String(describing: result))")
-      return result
+  public func loggingNow(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.now
+    linkgenCopy.endpoints.now = { () -> Date in
+      let linkgenArguments = ""
+      let linkgenResult: Date = linkgenOriginal()
+      linkgenLog("now(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+      return linkgenResult
     }
-    return copy
+    return linkgenCopy
   }
 }

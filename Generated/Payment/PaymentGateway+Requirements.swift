@@ -6,22 +6,22 @@ import Foundation
 /// Fails to compile when codegen.yaml's requirements for `PaymentGateway` and the
 /// protocol disagree; never called.
 enum PaymentGatewayDeclaredRequirements {
-  static func check<Conformer: PaymentGateway & ~Copyable>(_: Conformer.Type) {
-    let _: (inout Conformer, Decimal) async throws(PaymentError) -> Bool = {
-      (conformer: inout Conformer, amount: Decimal) async throws(PaymentError) -> Bool in
-      try await conformer.authorize(amount)
+  static func check<LinkgenConformer: PaymentGateway & ~Copyable>(_: LinkgenConformer.Type) {
+    let _: (inout LinkgenConformer, Decimal) async throws(PaymentError) -> Bool = {
+      (linkgenConformer: inout LinkgenConformer, amount: Decimal) async throws(PaymentError) -> Bool in
+      try await linkgenConformer.authorize(amount)
     }
-    let _: (inout Conformer, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
-      (conformer: inout Conformer, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String in
-      try conformer.charge(amount, key: key)
+    let _: (inout LinkgenConformer, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
+      (linkgenConformer: inout LinkgenConformer, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String in
+      try linkgenConformer.charge(amount, key: key)
     }
-    let _: (inout Conformer, String, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
-      conformer, reference, amount, key in
-      try conformer.refund(reference, amount: amount, key: key)
+    let _: (inout LinkgenConformer, String, Decimal, IdempotencyKey) throws(PaymentError) -> String = {
+      linkgenConformer, reference, amount, key in
+      try linkgenConformer.refund(reference, amount: amount, key: key)
     }
-    let _: (inout Conformer, IdempotencyKey) throws(PaymentError) -> PaymentStatus = {
-      (conformer: inout Conformer, key: IdempotencyKey) throws(PaymentError) -> PaymentStatus in
-      try conformer.status(of: key)
+    let _: (inout LinkgenConformer, IdempotencyKey) throws(PaymentError) -> PaymentStatus = {
+      (linkgenConformer: inout LinkgenConformer, key: IdempotencyKey) throws(PaymentError) -> PaymentStatus in
+      try linkgenConformer.status(of: key)
     }
   }
 }

@@ -12,7 +12,7 @@ import Synchronization
 /// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.
 public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   /// Everything the mock records.
-  private struct State {
+  private struct LinkgenState {
     var authorizeCallCount = 0
     var authorizeArgValues: [Decimal] = []
     var authorizeHandler: (@Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool)?
@@ -27,102 +27,102 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
     var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)?
   }
 
-  private let state = Mutex(State())
+  private let linkgenState = Synchronization.Mutex(LinkgenState())
 
   /// A mock with no handlers set.
   public init() {}
 
   /// How many times `authorize` was called.
-  public var authorizeCallCount: Int { state.withLock { $0.authorizeCallCount } }
+  public var authorizeCallCount: Swift.Int { linkgenState.withLock { $0.authorizeCallCount } }
 
   /// The arguments of each `authorize` call, oldest first.
-  public var authorizeArgValues: [Decimal] { state.withLock { $0.authorizeArgValues } }
+  public var authorizeArgValues: [Decimal] { linkgenState.withLock { $0.authorizeArgValues } }
 
   /// What `authorize` does; unset, it returns the result type's zero.
   public var authorizeHandler: (@Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool)? {
-    get { state.withLock { $0.authorizeHandler } }
-    set { state.withLock { $0.authorizeHandler = newValue } }
+    get { linkgenState.withLock { $0.authorizeHandler } }
+    set { linkgenState.withLock { $0.authorizeHandler = newValue } }
   }
 
   /// Records the call, then runs `authorizeHandler`.
   public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool {
-    let handler = state.withLock { state in
-      state.authorizeCallCount += 1
-      state.authorizeArgValues.append(amount)
-      return state.authorizeHandler
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.authorizeCallCount += 1
+      linkgenState.authorizeArgValues.append(amount)
+      return linkgenState.authorizeHandler
     }
-    if let handler { return try await handler(amount) }
+    if let linkgenHandler { return try await linkgenHandler(amount) }
     return false
   }
 
   /// How many times `charge` was called.
-  public var chargeCallCount: Int { state.withLock { $0.chargeCallCount } }
+  public var chargeCallCount: Swift.Int { linkgenState.withLock { $0.chargeCallCount } }
 
   /// The arguments of each `charge` call, oldest first.
-  public var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] { state.withLock { $0.chargeArgValues } }
+  public var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] { linkgenState.withLock { $0.chargeArgValues } }
 
   /// What `charge` does; unset, it returns the result type's zero.
   public var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)? {
-    get { state.withLock { $0.chargeHandler } }
-    set { state.withLock { $0.chargeHandler = newValue } }
+    get { linkgenState.withLock { $0.chargeHandler } }
+    set { linkgenState.withLock { $0.chargeHandler = newValue } }
   }
 
   /// Records the call, then runs `chargeHandler`.
   public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    let handler = state.withLock { state in
-      state.chargeCallCount += 1
-      state.chargeArgValues.append((amount: amount, key: key))
-      return state.chargeHandler
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.chargeCallCount += 1
+      linkgenState.chargeArgValues.append((amount: amount, key: key))
+      return linkgenState.chargeHandler
     }
-    if let handler { return try handler(amount, key) }
+    if let linkgenHandler { return try linkgenHandler(amount, key) }
     return ""
   }
 
   /// How many times `refund` was called.
-  public var refundCallCount: Int { state.withLock { $0.refundCallCount } }
+  public var refundCallCount: Swift.Int { linkgenState.withLock { $0.refundCallCount } }
 
   /// The arguments of each `refund` call, oldest first.
   public var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] {
-    state.withLock { $0.refundArgValues }
+    linkgenState.withLock { $0.refundArgValues }
   }
 
   /// What `refund` does; unset, it returns the result type's zero.
   public var refundHandler: (@Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String)? {
-    get { state.withLock { $0.refundHandler } }
-    set { state.withLock { $0.refundHandler = newValue } }
+    get { linkgenState.withLock { $0.refundHandler } }
+    set { linkgenState.withLock { $0.refundHandler = newValue } }
   }
 
   /// Records the call, then runs `refundHandler`.
   public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    let handler = state.withLock { state in
-      state.refundCallCount += 1
-      state.refundArgValues.append((reference: reference, amount: amount, key: key))
-      return state.refundHandler
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.refundCallCount += 1
+      linkgenState.refundArgValues.append((reference: reference, amount: amount, key: key))
+      return linkgenState.refundHandler
     }
-    if let handler { return try handler(reference, amount, key) }
+    if let linkgenHandler { return try linkgenHandler(reference, amount, key) }
     return ""
   }
 
   /// How many times `status` was called.
-  public var statusCallCount: Int { state.withLock { $0.statusCallCount } }
+  public var statusCallCount: Swift.Int { linkgenState.withLock { $0.statusCallCount } }
 
   /// The arguments of each `status` call, oldest first.
-  public var statusArgValues: [IdempotencyKey] { state.withLock { $0.statusArgValues } }
+  public var statusArgValues: [IdempotencyKey] { linkgenState.withLock { $0.statusArgValues } }
 
   /// What `status` does; unset, it returns the result type's zero.
   public var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)? {
-    get { state.withLock { $0.statusHandler } }
-    set { state.withLock { $0.statusHandler = newValue } }
+    get { linkgenState.withLock { $0.statusHandler } }
+    set { linkgenState.withLock { $0.statusHandler = newValue } }
   }
 
   /// Records the call, then runs `statusHandler`.
   public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus {
-    let handler = state.withLock { state in
-      state.statusCallCount += 1
-      state.statusArgValues.append(key)
-      return state.statusHandler
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.statusCallCount += 1
+      linkgenState.statusArgValues.append(key)
+      return linkgenState.statusHandler
     }
-    if let handler { return try handler(key) }
+    if let linkgenHandler { return try linkgenHandler(key) }
     fatalError("PaymentGatewayMock.status needs statusHandler: 'PaymentStatus' has no default value")
   }
 }

@@ -38,212 +38,214 @@ public struct PaymentGatewayWitness: PaymentGateway, Sendable {
 
   /// Calls the `authorize` endpoint.
   public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool {
-    return try await endpoints.authorize(amount)
+    return try await self.endpoints.authorize(amount)
   }
 
   /// Calls the `charge` endpoint.
   public mutating func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    return try endpoints.charge(amount, key)
+    return try self.endpoints.charge(amount, key)
   }
 
   /// Calls the `refund` endpoint.
   public mutating func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError)
     -> String
   {
-    return try endpoints.refund(reference, amount, key)
+    return try self.endpoints.refund(reference, amount, key)
   }
 
   /// Calls the `status` endpoint.
   public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus {
-    return try endpoints.status(key)
+    return try self.endpoints.status(key)
   }
 
   /// A witness whose every endpoint records a test failure, pinned to the line that
   /// created it, and returns the result type's zero. Assign the endpoints the test uses.
   public static func unimplemented(
-    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    fileID: Swift.String = #fileID, filePath: Swift.String = #filePath,
+    line: Swift.Int = #line, column: Swift.Int = #column
   ) -> Self {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let linkgenLocation = Testing.SourceLocation(
+      fileID: fileID, filePath: filePath, line: line, column: column)
     return Self(
       authorize: { (_) async throws(PaymentError) -> Bool in
-        Issue.record(
-          "PaymentGatewayWitness.authorize is unimplemented: assign it in this test", sourceLocation: location)
+        Testing.Issue.record(
+          "PaymentGatewayWitness.authorize is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return false
       },
       charge: { (_, _) throws(PaymentError) -> String in
-        Issue.record(
-          "PaymentGatewayWitness.charge is unimplemented: assign it in this test", sourceLocation: location)
+        Testing.Issue.record(
+          "PaymentGatewayWitness.charge is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return ""
       },
       refund: { (_, _, _) throws(PaymentError) -> String in
-        Issue.record(
-          "PaymentGatewayWitness.refund is unimplemented: assign it in this test", sourceLocation: location)
+        Testing.Issue.record(
+          "PaymentGatewayWitness.refund is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return ""
       },
       status: { (_) throws(PaymentError) -> PaymentStatus in
-        Issue.record(
-          "PaymentGatewayWitness.status is unimplemented: assign it in this test", sourceLocation: location)
+        Testing.Issue.record(
+          "PaymentGatewayWitness.status is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         fatalError("PaymentGatewayWitness.status is unimplemented and 'PaymentStatus' has no default")
       }
     )
   }
 
   /// This witness with `authorize` logging each call and its outcome to `log`.
-  public func loggingAuthorize(to log: @escaping @Sendable (String) -> Void) -> Self {
-    var copy = self
-    let original = endpoints.authorize
-    copy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
-      let arguments = String(describing: amount)
+  public func loggingAuthorize(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.authorize
+    linkgenCopy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
+      let linkgenArguments = Swift.String(describing: amount)
       do throws(PaymentError) {
-        let result: Bool = try await original(amount)
-        log("authorize(\(arguments)) -> \(String(describing: result))")
-        return result
+        let linkgenResult: Bool = try await linkgenOriginal(amount)
+        linkgenLog("authorize(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
       } catch {
-        log("authorize(\(arguments)) threw \(error)")
+        linkgenLog("authorize(\(linkgenArguments)) threw \(error)")
         throw error
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `authorize` tried up to `attempts` times while it throws; the last
   /// error is rethrown.
-  public func retryingAuthorize(attempts: Int) -> Self {
-    precondition(attempts >= 1, "retryingAuthorize needs at least one attempt")
-    var copy = self
-    let original = endpoints.authorize
-    copy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
-      var attempt = 1
+  public func retryingAuthorize(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingAuthorize needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.authorize
+    linkgenCopy.endpoints.authorize = { (amount) async throws(PaymentError) -> Bool in
+      var linkgenAttempt = 1
       while true {
         do throws(PaymentError) {
-          return try await original(amount)
+          return try await linkgenOriginal(amount)
         } catch {
-          if attempt >= attempts { throw error }
-          attempt += 1
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
         }
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `charge` logging each call and its outcome to `log`.
-  public func loggingCharge(to log: @escaping @Sendable (String) -> Void) -> Self {
-    var copy = self
-    let original = endpoints.charge
-    copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
-      let arguments = [
-        String(describing: amount),
-        String(describing: key),
+  public func loggingCharge(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.charge
+    linkgenCopy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
+      let linkgenArguments = [
+        Swift.String(describing: amount),
+        Swift.String(describing: key),
       ].joined(separator: ", ")
       do throws(PaymentError) {
-        let result: String = try original(amount, key)
-        log("charge(\(arguments)) -> \(String(describing: result))")
-        return result
+        let linkgenResult: String = try linkgenOriginal(amount, key)
+        linkgenLog("charge(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
       } catch {
-        log("charge(\(arguments)) threw \(error)")
+        linkgenLog("charge(\(linkgenArguments)) threw \(error)")
         throw error
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `charge` tried up to `attempts` times while it throws; the last
   /// error is rethrown.
-  public func retryingCharge(attempts: Int) -> Self {
-    precondition(attempts >= 1, "retryingCharge needs at least one attempt")
-    var copy = self
-    let original = endpoints.charge
-    copy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
-      var attempt = 1
+  public func retryingCharge(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingCharge needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.charge
+    linkgenCopy.endpoints.charge = { (amount, key) throws(PaymentError) -> String in
+      var linkgenAttempt = 1
       while true {
         do throws(PaymentError) {
-          return try original(amount, key)
+          return try linkgenOriginal(amount, key)
         } catch {
-          if attempt >= attempts { throw error }
-          attempt += 1
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
         }
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `refund` logging each call and its outcome to `log`.
-  public func loggingRefund(to log: @escaping @Sendable (String) -> Void) -> Self {
-    var copy = self
-    let original = endpoints.refund
-    copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
-      let arguments = [
-        String(describing: reference),
-        String(describing: amount),
-        String(describing: key),
+  public func loggingRefund(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.refund
+    linkgenCopy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
+      let linkgenArguments = [
+        Swift.String(describing: reference),
+        Swift.String(describing: amount),
+        Swift.String(describing: key),
       ].joined(separator: ", ")
       do throws(PaymentError) {
-        let result: String = try original(reference, amount, key)
-        log("refund(\(arguments)) -> \(String(describing: result))")
-        return result
+        let linkgenResult: String = try linkgenOriginal(reference, amount, key)
+        linkgenLog("refund(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
       } catch {
-        log("refund(\(arguments)) threw \(error)")
+        linkgenLog("refund(\(linkgenArguments)) threw \(error)")
         throw error
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `refund` tried up to `attempts` times while it throws; the last
   /// error is rethrown.
-  public func retryingRefund(attempts: Int) -> Self {
-    precondition(attempts >= 1, "retryingRefund needs at least one attempt")
-    var copy = self
-    let original = endpoints.refund
-    copy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
-      var attempt = 1
+  public func retryingRefund(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingRefund needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.refund
+    linkgenCopy.endpoints.refund = { (reference, amount, key) throws(PaymentError) -> String in
+      var linkgenAttempt = 1
       while true {
         do throws(PaymentError) {
-          return try original(reference, amount, key)
+          return try linkgenOriginal(reference, amount, key)
         } catch {
-          if attempt >= attempts { throw error }
-          attempt += 1
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
         }
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `status` logging each call and its outcome to `log`.
-  public func loggingStatus(to log: @escaping @Sendable (String) -> Void) -> Self {
-    var copy = self
-    let original = endpoints.status
-    copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
-      let arguments = String(describing: key)
+  public func loggingStatus(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.status
+    linkgenCopy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
+      let linkgenArguments = Swift.String(describing: key)
       do throws(PaymentError) {
-        let result: PaymentStatus = try original(key)
-        log("status(\(arguments)) -> \(String(describing: result))")
-        return result
+        let linkgenResult: PaymentStatus = try linkgenOriginal(key)
+        linkgenLog("status(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
       } catch {
-        log("status(\(arguments)) threw \(error)")
+        linkgenLog("status(\(linkgenArguments)) threw \(error)")
         throw error
       }
     }
-    return copy
+    return linkgenCopy
   }
 
   /// This witness with `status` tried up to `attempts` times while it throws; the last
   /// error is rethrown.
-  public func retryingStatus(attempts: Int) -> Self {
-    precondition(attempts >= 1, "retryingStatus needs at least one attempt")
-    var copy = self
-    let original = endpoints.status
-    copy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
-      var attempt = 1
+  public func retryingStatus(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingStatus needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.status
+    linkgenCopy.endpoints.status = { (key) throws(PaymentError) -> PaymentStatus in
+      var linkgenAttempt = 1
       while true {
         do throws(PaymentError) {
-          return try original(key)
+          return try linkgenOriginal(key)
         } catch {
-          if attempt >= attempts { throw error }
-          attempt += 1
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
         }
       }
     }
-    return copy
+    return linkgenCopy
   }
 }

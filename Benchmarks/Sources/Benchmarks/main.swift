@@ -4,6 +4,8 @@ import Foundation
 //
 //   kiosk-bench [--smoke] [--manifest codegen.yaml]
 //   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
+//   kiosk-bench --open-cost TABS --opens K             (K opens over TABS tabs, for callgrind)
+//   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -17,6 +19,18 @@ if let letter = option("--workload") {
     exit(64)
   }
   blackHole(variant.run(iterations: iterations))
+  exit(0)
+}
+
+// `kiosk-bench --open-cost TABS --opens K`: one till over TABS tabs, then K opens (for callgrind).
+if let tabs = option("--open-cost").flatMap(Int.init) {
+  try HistoryBenchmark.openCost(tabs: tabs, opens: Int(option("--opens") ?? "100") ?? 100)
+  exit(0)
+}
+
+// `kiosk-bench --make-journal PATH --tabs N`: a journal with N opened tabs (for startup timings).
+if let path = option("--make-journal") {
+  try HistoryBenchmark.makeJournal(at: path, tabs: Int(option("--tabs") ?? "1000") ?? 1_000)
   exit(0)
 }
 

@@ -4,14 +4,14 @@ extension WriteAheadLog {
   /// Appends `entry` as canonical JSON (sorted keys) and syncs it.
   @discardableResult
   public mutating func append(_ entry: some Encodable) throws(JournalError) -> UInt64 {
-    try append(Self.encode(entry))
+    try append(encode(entry))
   }
 
   /// Appends every entry with one sync (group commit).
   @discardableResult
   public mutating func append<Entry: Encodable>(entries: [Entry]) throws(JournalError) -> ClosedRange<UInt64> {
     var payloads: [[UInt8]] = []
-    for entry in entries { payloads.append(try Self.encode(entry)) }
+    for entry in entries { payloads.append(try encode(entry)) }
     return try append(batch: payloads)
   }
 
@@ -20,9 +20,7 @@ extension WriteAheadLog {
     try recovery.decodedEntries(as: type)
   }
 
-  static func encode(_ entry: some Encodable) throws(JournalError) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+  func encode(_ entry: some Encodable) throws(JournalError) -> [UInt8] {
     do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
   }
 }

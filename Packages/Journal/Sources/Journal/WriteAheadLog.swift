@@ -1,3 +1,4 @@
+import Foundation
 import JournalIO
 
 #if canImport(Glibc)
@@ -34,6 +35,12 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   private var io: Environment.JournalIOImpl { environment.fileIO }
   private let descriptor: Int32
   private let seed: UInt32
+  /// One encoder for the journal's life: making one costs more than encoding a record.
+  let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }()
   /// The journal file.
   public let path: String
   /// The random salt in the journal's header: tells this journal from any other.

@@ -10,7 +10,6 @@ public enum KioskReplay {
   public static func replay<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
     _ records: [KioskRecord], into world: inout World
   ) throws(ReplayError) -> UndoHistory {
-    let plan = UndoHistory.snapshotPlan(for: records)
     var history = UndoHistory()
     for (index, record) in records.enumerated() {
       let sequence = index + 1
@@ -20,15 +19,16 @@ public enum KioskReplay {
           guard index == 0 else { throw ReplayFailure("the menu and stock are initialized only by the first record") }
           try world.apply(record)
         case .undone:
-          guard let entry = history.pop(), let before = entry.before else { throw ReplayFailure("nothing to undo") }
-          world.restore(before)
+          guard let entry = history.pop() else { throw ReplayFailure("nothing to undo") }
+          world.revert(entry.step)
         case .paymentIntent, .paymentAbandoned:
           guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
         default:
           guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
-          let before = plan[index] ? world.snapshot : nil
+          // The inverse comes from the world before the record, exactly as live.
+          let step = try UndoStep.before(record, in: world)
           try world.apply(record)
-          history.push(UndoHistory.Entry(record: record, before: before))
+          if let step { history.push(UndoHistory.Entry(record: record, step: step)) }
         }
       } catch let failure as ReplayFailure {
         throw ReplayError(sequence: sequence, reason: failure.description)

@@ -81,26 +81,36 @@ public final class KioskShell {
   // MARK: Running commands
 
   /// Runs `command` on the world; it returns the record to journal and a result.
-  /// The record is appended and synced before the result is returned; if the
-  /// command or the append throws, the world is restored and nothing is kept.
-  private func execute<Result>(_ command: (inout KioskWorld) throws -> (KioskRecord, Result)) throws -> Result {
+  /// The record is appended and synced before the result is returned.
+  ///
+  /// No copy of any slice is taken: a domain command checks everything before
+  /// it writes, so one that throws has changed nothing, and when the append (or
+  /// `beforeAppend`) throws, `step`, the command's inverse taken beforehand,
+  /// puts the world back. The cost of a command is its own, not the slices'.
+  private func execute<Result>(
+    undo step: (borrowing KioskWorld) throws -> UndoStep,
+    run command: (inout KioskWorld) throws -> (KioskRecord, Result)
+  ) throws -> Result {
     try reconcileOpenIntents()
-    return try commit(command)
+    return try commit(try step(world), command)
   }
 
-  private func commit<Result>(_ command: (inout KioskWorld) throws -> (KioskRecord, Result)) throws -> Result {
-    let checkpoint = world.snapshot
+  private func commit<Result>(
+    _ step: UndoStep, _ command: (inout KioskWorld) throws -> (KioskRecord, Result),
+    beforeAppend: () throws -> Void = {}
+  ) throws -> Result {
+    let (record, result) = try command(&world)
     do {
-      let (record, result) = try command(&world)
+      try beforeAppend()
       try world.journal.append(record)
-      history.push(UndoHistory.Entry(record: record, before: checkpoint))
-      didJournal(record)
-      revision += 1
-      return result
     } catch {
-      world.restore(checkpoint)
+      world.revert(step)
       throw error
     }
+    history.push(UndoHistory.Entry(record: record, step: step))
+    didJournal(record)
+    revision += 1
+    return result
   }
 
   /// Journals a record that changes no slice (an intent, an abandonment).
@@ -146,26 +156,37 @@ public final class KioskShell {
 
   /// Opens a tab and returns its id.
   public func openTab(for customer: String) throws -> Tab.ID {
-    try execute { world in
-      let id = world.openTab(for: customer)
-      return (.opened(tab: id, customer: customer), id)
-    }
+    try execute(
+      undo: { world in .closeTab(Tab.ID(raw: world.tabs.nextID), previousNextID: world.tabs.nextID) },
+      run: { world in
+        let id = world.openTab(for: customer)
+        return (.opened(tab: id, customer: customer), id)
+      })
   }
 
   /// Adds an item to a tab.
   public func add(_ item: Item.ID, to tab: Tab.ID) throws {
-    try execute { world in
-      try world.add(item, to: tab)
-      return (.added(item: item, tab: tab), ())
-    }
+    try execute(
+      undo: { _ in .dropLastLine(tab) },
+      run: { world in
+        try world.add(item, to: tab)
+        return (.added(item: item, tab: tab), ())
+      })
   }
 
   /// Takes the last `item` off a tab.
   public func remove(_ item: Item.ID, from tab: Tab.ID) throws {
-    try execute { world in
-      try world.remove(item, from: tab)
-      return (.removed(item: item, tab: tab), ())
-    }
+    try execute(
+      undo: { world in
+        guard let index = world.tabs.open[tab]?.lines.lastIndex(of: item) else {
+          throw world.tabs.open[tab] == nil ? KioskError.unknownTab(tab) : KioskError.notOnTab(tab)
+        }
+        return .insertLine(item, at: index, tab: tab)
+      },
+      run: { world in
+        try world.remove(item, from: tab)
+        return (.removed(item: item, tab: tab), ())
+      })
   }
 
   /// Settles a tab: journals the intent, charges it under the intent's key,
@@ -181,11 +202,12 @@ public final class KioskShell {
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
     do {
-      let receipt = try commit { world in
-        let receipt = try world.settle(tab, key: key)
-        try paymentStepHook?(.afterEffect)
-        return (.settled(receipt), receipt)
-      }
+      let receipt = try commit(
+        .unsettle(tab, needs: settlement.needs),
+        { world in
+          let receipt = try world.settle(tab, key: key)
+          return (.settled(receipt), receipt)
+        }, beforeAppend: { try paymentStepHook?(.afterEffect) })
       try paymentStepHook?(.afterOutcome)
       return receipt
     } catch KioskError.payment(.declined(let reason)) {
@@ -199,10 +221,12 @@ public final class KioskShell {
 
   /// Adds stock.
   public func restock(_ ingredient: Ingredient, count: Int) throws {
-    try execute { world in
-      try world.restock(ingredient, count: count)
-      return (.restocked(ingredient: ingredient, count: count), ())
-    }
+    try execute(
+      undo: { _ in .unrestock(ingredient, count: count) },
+      run: { world in
+        try world.restock(ingredient, count: count)
+        return (.restocked(ingredient: ingredient, count: count), ())
+      })
   }
 
   /// What `undo` reverted.
@@ -227,7 +251,7 @@ public final class KioskShell {
   /// stock comes back.
   public func undo() throws -> Undone? {
     try reconcileOpenIntents()
-    guard let entry = history.entries.last, entry.before != nil else { return nil }
+    guard let entry = history.last else { return nil }
     var refund: String?
     var key: IdempotencyKey?
     if case .settled(let receipt) = entry.record {
@@ -255,10 +279,10 @@ public final class KioskShell {
 
   /// Journals the undo of the newest history entry and reverts it.
   private func completeUndo(refund: String?, key: IdempotencyKey?) throws {
-    guard let before = history.entries.last?.before else { return }
+    guard let entry = history.last else { return }
     let record = KioskRecord.undone(refund: refund, key: key)
     try world.journal.append(record)
-    world.restore(before)
+    world.revert(entry.step)
     _ = history.pop()
     didJournal(record)
     revision += 1
@@ -277,8 +301,8 @@ public final class KioskShell {
       do { status = try world.payment.status(of: intent.key) } catch { throw KioskError.payment(error) }
       switch (intent.kind, status) {
       case (.charge, .charged(let reference, let amount)):
-        _ = try commit { world in
-          let settlement = try world.settlement(for: intent.tab)
+        let settlement = try world.settlement(for: intent.tab)
+        _ = try commit(.unsettle(intent.tab, needs: settlement.needs)) { world in
           world.commit(settlement)
           let receipt = Receipt(
             tab: intent.tab, total: amount, chargedAt: world.clock.now(), reference: reference, key: intent.key)
@@ -300,7 +324,7 @@ public final class KioskShell {
   // MARK: Reads
 
   /// How many commands `undo` can revert.
-  public var undoDepth: Int { history.entries.count }
+  public var undoDepth: Int { history.count }
 
   /// The current state.
   public var snapshot: KioskSnapshot {

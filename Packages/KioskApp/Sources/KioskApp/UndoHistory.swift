@@ -1,49 +1,52 @@
-/// The commands `undo` can revert, newest last, each with the state before it.
+/// The commands `undo` can revert, newest last, each with its inverse.
 ///
 /// Bounded to `depth` entries, live and in replay alike, so both agree on what
-/// an `undone` record reverts.
+/// an `undone` record reverts. A ring: pushing past the bound overwrites the
+/// oldest entry in place, so a push costs the same whatever the depth.
 public struct UndoHistory: Sendable {
   /// How many commands back `undo` can go.
   public static let depth = 100
 
   /// One undoable command.
-  public struct Entry: Sendable {
+  public struct Entry: Sendable, Equatable {
     /// The command as journaled.
     public var record: KioskRecord
-    /// The slices before it; nil only for replayed entries no undo will reach.
-    public var before: KioskSnapshot?
+    /// What puts the world back as it was before the command.
+    public var step: UndoStep
   }
 
-  /// The entries, oldest first.
-  public private(set) var entries: [Entry] = []
+  private var ring: [Entry] = []
+  /// Where the oldest entry is, once the ring is full.
+  private var start = 0
 
   /// An empty history.
-  public init() {}
+  public init() { ring.reserveCapacity(Self.depth) }
+
+  /// The entries, oldest first.
+  public var entries: [Entry] { Array(ring[start...] + ring[..<start]) }
+
+  /// How many entries there are.
+  public var count: Int { ring.count }
+
+  /// The newest entry.
+  public var last: Entry? { ring.isEmpty ? nil : ring[(start + ring.count - 1) % ring.count] }
 
   mutating func push(_ entry: Entry) {
-    entries.append(entry)
-    if entries.count > Self.depth { entries.removeFirst() }
+    if ring.count < Self.depth {
+      ring.append(entry)
+    } else {
+      ring[start] = entry
+      start = (start + 1) % Self.depth
+    }
   }
 
-  mutating func pop() -> Entry? { entries.popLast() }
-
-  /// For each record, whether replay must snapshot before it: the ones a later
-  /// `undone` reverts, and the ones still on the stack at the end (live undo
-  /// may reach them). Replay copies no slice for any other record.
-  static func snapshotPlan(for records: [KioskRecord]) -> [Bool] {
-    var needed = [Bool](repeating: false, count: records.count)
-    var stack: [Int] = []
-    for (index, record) in records.enumerated() {
-      switch record {
-      case .initialized: stack.removeAll()
-      case .undone: if let reverted = stack.popLast() { needed[reverted] = true }
-      case .paymentIntent, .paymentAbandoned: break
-      default:
-        stack.append(index)
-        if stack.count > depth { stack.removeFirst() }
-      }
+  mutating func pop() -> Entry? {
+    guard !ring.isEmpty else { return nil }
+    // Rotate so the newest is at the end, then drop it: O(depth) only when the ring has wrapped.
+    if start != 0 {
+      ring = Array(ring[start...] + ring[..<start])
+      start = 0
     }
-    for index in stack { needed[index] = true }
-    return needed
+    return ring.popLast()
   }
 }

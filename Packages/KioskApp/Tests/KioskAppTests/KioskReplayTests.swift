@@ -78,13 +78,16 @@ let day: [KioskRecord] = [
   #expect(a.canonicalJSON() != c.canonicalJSON())
 }
 
-@Test func onlyRecordsThatAnUndoCanReachAreSnapshotted() {
-  let records: [KioskRecord] = [
-    .initialized(menu: menu, stock: stock),
-    .restocked(ingredient: .milk, count: 1),  // 1: still on the stack at the end
-    .restocked(ingredient: .milk, count: 1),  // 2: reverted by 3
-    .undone(refund: nil),
-    .restocked(ingredient: .milk, count: 1),  // 4: still on the stack at the end
-  ]
-  #expect(UndoHistory.snapshotPlan(for: records) == [false, true, true, false, true])
+@Test func theHistoryKeepsTheNewestHundredInOrderAsARing() {
+  var history = UndoHistory()
+  for count in 1...250 {
+    history.push(
+      UndoHistory.Entry(record: .restocked(ingredient: .milk, count: count), step: .unrestock(.milk, count: count)))
+  }
+  #expect(history.count == UndoHistory.depth)
+  #expect(history.entries.map(\.step) == (151...250).map { .unrestock(.milk, count: $0) })
+  #expect(history.pop()?.step == .unrestock(.milk, count: 250))
+  history.push(UndoHistory.Entry(record: .restocked(ingredient: .cup, count: 1), step: .unrestock(.cup, count: 1)))
+  #expect(history.last?.step == .unrestock(.cup, count: 1))
+  #expect(history.entries.first?.step == .unrestock(.milk, count: 151))
 }

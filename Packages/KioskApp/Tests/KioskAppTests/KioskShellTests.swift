@@ -128,3 +128,59 @@ let espresso = Item.ID(raw: 4)
   #expect(try shell.undo() == nil)
   #expect(shell.snapshot.stock.units[.cup] == KioskDefaults.stock.units[.cup]! + 5)
 }
+
+/// Undo and rollback apply inverses instead of restoring copies: over random
+/// streams of commands, refusals and undos, each undo lands exactly on the
+/// state before its command (kept here, by copy, as the reference), and a
+/// replay of the journal lands where the live shell did.
+@MainActor
+@Test(arguments: [UInt64(1), 2, 3, 4, 5])
+func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) throws {
+  var random = SeededGenerator(state: seed)
+  let journal = try TemporaryJournal()
+  let final: KioskSnapshot
+  do {
+    let shell = try journal.openShell()
+    var before: [KioskSnapshot] = []
+    for step in 0..<200 {
+      let tabs = shell.snapshot.tabs.open.keys.sorted()
+      let tab = tabs.randomElement(using: &random) ?? Tab.ID(raw: 1)
+      let item = Item.ID(raw: Int.random(in: 1...5, using: &random))
+      let state = shell.snapshot
+      let done: Bool
+      switch Int.random(in: 0..<10, using: &random) {
+      case 0, 1: done = (try? shell.openTab(for: "Guest")) != nil
+      case 2, 3, 4: done = (try? shell.add(item, to: tab)) != nil
+      case 5: done = (try? shell.remove(item, from: tab)) != nil
+      case 6: done = (try? shell.settle(tab)) != nil
+      case 7: done = (try? shell.restock(.milk, count: Int.random(in: 1...20, using: &random))) != nil
+      default:
+        let undone = try shell.undo()
+        #expect((undone == nil) == before.isEmpty, "seed \(seed), step \(step)")
+        if undone != nil { #expect(shell.snapshot == before.removeLast(), "seed \(seed), step \(step)") }
+        continue
+      }
+      if done {
+        before.append(state)
+        if before.count > UndoHistory.depth { before.removeFirst() }
+      } else {
+        #expect(shell.snapshot == state, "a refused command changed the state (seed \(seed), step \(step))")
+      }
+    }
+    final = shell.snapshot
+  }
+  let reopened = try journal.openShell()
+  #expect(reopened.snapshot.canonicalJSON() == final.canonicalJSON())
+}
+
+/// A seeded generator for reproducible command streams.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -32,3 +32,15 @@ public struct StockState: Codable, Equatable, Sendable {
     Ingredient.allCases.first { needs[$0, default: 0] > units[$0, default: 0] }
   }
 }
+
+extension StockState {
+  /// Puts `needs` back (the inverse of consuming them).
+  @inlinable public mutating func giveBack(_ needs: [Ingredient: Int]) {
+    for (ingredient, count) in needs { units[ingredient, default: 0] += count }
+  }
+
+  /// Takes `count` units of `ingredient` away (the inverse of a delivery).
+  @inlinable public mutating func take(_ count: Int, of ingredient: Ingredient) {
+    units[ingredient, default: 0] -= count
+  }
+}

@@ -95,3 +95,20 @@ func perimeterRoot() throws -> TemporaryRoot {
   let check = PerimeterCheck(root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds)
   #expect(check.violations().map(\.file) == ["Generated/Menu/Sneaky.swift"])
 }
+
+@Test func aWorldInsideAStringInterpolationIsCodeAndRootOrAbsolutePathsAreResolved() throws {
+  let root = try perimeterRoot()
+  try root.write("Packages/Menu/Sources/Menu/Peek.swift", "let s = \"world: \\(ShopWorld.self)\"\n")
+  try root.write(
+    "Packages/Menu/Package.swift",
+    "let a = [.package(path: \"../..\"), .package(path: \"\(root.url.path)/Packages/ShopApp\")]\n")
+  let check = PerimeterCheck(
+    root: root.url, worlds: try ManifestDecoder.decode(Manifests.world).worlds, domainModules: ["Menu"])
+  #expect(
+    check.violations().map(\.message) == [
+      "a domain package depends on the repository's root package, which holds every composition root",
+      "a domain package depends on the composition root 'ShopApp'",
+      "'ShopWorld' is named outside its composition root 'ShopApp'; depend on capabilities instead",
+    ])
+  #expect(check.violations().last?.column == 19)
+}

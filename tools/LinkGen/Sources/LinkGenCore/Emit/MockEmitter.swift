@@ -13,7 +13,7 @@ enum MockEmitter {
     out.line("/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.")
     out.block("public final class \(mock): \(service.protocolName), @unchecked Sendable") { out in
       out.line("/// Everything the mock records.")
-      out.block("private struct State") { out in
+      out.block("private struct LinkgenState") { out in
         for requirement in service.requirements {
           out.line("var \(requirement.name)CallCount = 0")
           if !requirement.parameters.isEmpty {
@@ -25,7 +25,7 @@ enum MockEmitter {
         }
       }
       out.line()
-      out.line("private let state = Mutex(State())")
+      out.line("private let linkgenState = Synchronization.Mutex(LinkgenState())")
       out.line()
       out.line("/// A mock with no handlers set.")
       out.line("public init() {}")
@@ -40,12 +40,12 @@ enum MockEmitter {
     let name = requirement.name
     out.line()
     out.line("/// How many times `\(name)` was called.")
-    out.line("public var \(name)CallCount: Int { state.withLock { $0.\(name)CallCount } }")
+    out.line("public var \(name)CallCount: Swift.Int { linkgenState.withLock { $0.\(name)CallCount } }")
     if !requirement.parameters.isEmpty {
       out.line()
       out.line("/// The arguments of each `\(name)` call, oldest first.")
       let declaration = "public var \(name)ArgValues: [\(requirement.argumentValueType)]"
-      let getter = "state.withLock { $0.\(name)ArgValues }"
+      let getter = "linkgenState.withLock { $0.\(name)ArgValues }"
       if out.fits("\(declaration) { \(getter) }") {
         out.line("\(declaration) { \(getter) }")
       } else {
@@ -58,22 +58,25 @@ enum MockEmitter {
     let opening =
       out.fits("\(handler) {") ? handler : "public var \(name)Handler: (\(requirement.unlabeledClosureType))?"
     out.block(opening) { out in
-      out.line("get { state.withLock { $0.\(name)Handler } }")
-      out.line("set { state.withLock { $0.\(name)Handler = newValue } }")
+      out.line("get { linkgenState.withLock { $0.\(name)Handler } }")
+      out.line("set { linkgenState.withLock { $0.\(name)Handler = newValue } }")
     }
     out.line()
     out.line("/// Records the call, then runs `\(name)Handler`.")
     out.block("public func \(requirement.declaration)") { out in
-      out.line("let handler = state.withLock { state in")
-      out.line("  state.\(name)CallCount += 1")
-      if !requirement.parameters.isEmpty { out.line("  state.\(name)ArgValues.append(\(requirement.argumentValue))") }
-      out.line("  return state.\(name)Handler")
+      // Every local is `linkgen…`, so no parameter name can shadow one.
+      out.line("let linkgenHandler = self.linkgenState.withLock { linkgenState in")
+      out.line("  linkgenState.\(name)CallCount += 1")
+      if !requirement.parameters.isEmpty {
+        out.line("  linkgenState.\(name)ArgValues.append(\(requirement.argumentValue))")
+      }
+      out.line("  return linkgenState.\(name)Handler")
       out.line("}")
-      let call = "\(requirement.callPrefix)handler(\(requirement.argumentNames))"
+      let call = "\(requirement.callPrefix)linkgenHandler(\(requirement.argumentNames))"
       if requirement.returns == nil {
-        out.line("if let handler { \(call) }")
+        out.line("if let linkgenHandler { \(call) }")
       } else {
-        out.line("if let handler { return \(call) }")
+        out.line("if let linkgenHandler { return \(call) }")
         if let zero = requirement.defaultValue {
           out.line("return \(zero)")
         } else {

@@ -7,7 +7,7 @@ enum RequirementCheckEmitter {
   static func file(for domain: Domain, service: Service) -> String {
     var out = SourceWriter()
     out.imports(["Foundation"])
-    let conformer = "Conformer"
+    let conformer = "LinkgenConformer"
     out.line("/// Fails to compile when codegen.yaml's requirements for `\(service.protocolName)` and the")
     out.line("/// protocol disagree; never called.")
     out.block("enum \(service.protocolName)DeclaredRequirements") { out in
@@ -16,14 +16,14 @@ enum RequirementCheckEmitter {
         for requirement in service.requirements {
           let parameters = requirement.parameters.map { "\($0.name): \($0.type)" }
           let signature = "(inout \(conformer)\(requirement.parameters.map { ", \($0.type)" }.joined()))"
-          let closureParameters = (["conformer: inout \(conformer)"] + parameters).joined(separator: ", ")
+          let closureParameters = (["linkgenConformer: inout \(conformer)"] + parameters).joined(separator: ", ")
           let returns = requirement.returns ?? "Void"
           out.line("let _: \(signature)\(requirement.effects) -> \(returns) = {")
           // The annotation above states the type, so names alone are the fallback.
           out.firstFitting(
             "  (\(closureParameters))\(requirement.effects) -> \(returns) in",
-            "  \((["conformer"] + requirement.parameters.map(\.name)).joined(separator: ", ")) in")
-          out.line("  \(requirement.callPrefix)\(requirement.call(on: "conformer"))")
+            "  \((["linkgenConformer"] + requirement.parameters.map(\.name)).joined(separator: ", ")) in")
+          out.line("  \(requirement.callPrefix)\(requirement.call(on: "linkgenConformer"))")
           out.line("}")
         }
       }

@@ -42,7 +42,7 @@ enum WitnessEmitter {
         out.line("/// Calls the `\(requirement.name)` endpoint.")
         let modifier = requirement.isMutating ? "mutating " : ""
         out.block("public \(modifier)func \(requirement.declaration)") { out in
-          let call = "\(requirement.callPrefix)endpoints.\(requirement.name)(\(requirement.argumentNames))"
+          let call = "\(requirement.callPrefix)self.endpoints.\(requirement.name)(\(requirement.argumentNames))"
           out.line("\(requirement.returns == nil ? "" : "return ")\(call)")
         }
       }
@@ -69,17 +69,19 @@ enum WitnessEmitter {
     out.line("/// A witness whose every endpoint records a test failure, pinned to the line that")
     out.line("/// created it, and returns the result type's zero. Assign the endpoints the test uses.")
     out.line("public static func unimplemented(")
-    out.line("  fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column")
+    out.line("  fileID: Swift.String = #fileID, filePath: Swift.String = #filePath,")
+    out.line("  line: Swift.Int = #line, column: Swift.Int = #column")
     out.block(") -> Self") { out in
-      out.line("let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)")
+      out.line("let linkgenLocation = Testing.SourceLocation(")
+      out.line("  fileID: fileID, filePath: filePath, line: line, column: column)")
       out.line("return Self(")
       for (index, requirement) in service.requirements.enumerated() {
         let ignored = "(" + requirement.parameters.map { _ in "_" }.joined(separator: ", ") + ")"
         let head = "{ \(ignored)\(requirement.effects) -> \(requirement.returns ?? "Void") in"
         out.line("  \(requirement.name): \(head)")
-        out.line("    Issue.record(")
+        out.line("    Testing.Issue.record(")
         out.line(
-          "      \"\(witness).\(requirement.name) is unimplemented: assign it in this test\", sourceLocation: location)"
+          "      \"\(witness).\(requirement.name) is unimplemented: assign it in this test\", sourceLocation: linkgenLocation)"
         )
         if let zero = requirement.defaultValue {
           if requirement.returns != nil { out.line("    return \(zero)") }
@@ -100,40 +102,42 @@ enum WitnessEmitter {
     let name = requirement.name
     // `String(describing:)`, not bare interpolation: an optional argument or result
     // would otherwise warn ("produces a debug description").
-    let arguments = "\\(arguments)"
+    let arguments = "\\(linkgenArguments)"
     // The type written out, so a `Void` result does not warn either.
-    let result = "let result: \(requirement.returns ?? "Void")"
+    let result = "let linkgenResult: \(requirement.returns ?? "Swift.Void")"
     out.line("/// This witness with `\(name)` logging each call and its outcome to `log`.")
-    out.block("public func logging\(capitalized(name))(to log: @escaping @Sendable (String) -> Void) -> Self") { out in
-      out.line("var copy = self")
-      out.line("let original = endpoints.\(name)")
-      out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
+    out.block(
+      "public func logging\(capitalized(name))(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self"
+    ) { out in
+      out.line("var linkgenCopy = self")
+      out.line("let linkgenOriginal = endpoints.\(name)")
+      out.line("linkgenCopy.endpoints.\(name) = \(closureHead(requirement))")
       if requirement.parameters.isEmpty {
-        out.line("  let arguments = \"\"")
+        out.line("  let linkgenArguments = \"\"")
       } else if requirement.parameters.count == 1 {
-        out.line("  let arguments = String(describing: \(requirement.parameters[0].name))")
+        out.line("  let linkgenArguments = Swift.String(describing: \(requirement.parameters[0].name))")
       } else {
-        out.line("  let arguments = [")
-        for parameter in requirement.parameters { out.line("    String(describing: \(parameter.name)),") }
+        out.line("  let linkgenArguments = [")
+        for parameter in requirement.parameters { out.line("    Swift.String(describing: \(parameter.name)),") }
         out.line("  ].joined(separator: \", \")")
       }
-      let call = "\(requirement.callPrefix)original(\(requirement.argumentNames))"
+      let call = "\(requirement.callPrefix)linkgenOriginal(\(requirement.argumentNames))"
       if requirement.throwing == .none {
         out.line("  \(result) = \(call)")
-        out.line("  log(\"\(name)(\(arguments)) -> \\(String(describing: result))\")")
-        out.line("  return result")
+        out.line("  linkgenLog(\"\(name)(\(arguments)) -> \\(Swift.String(describing: linkgenResult))\")")
+        out.line("  return linkgenResult")
       } else {
         out.line("  do\(typedDo(requirement)) {")
         out.line("    \(result) = \(call)")
-        out.line("    log(\"\(name)(\(arguments)) -> \\(String(describing: result))\")")
-        out.line("    return result")
+        out.line("    linkgenLog(\"\(name)(\(arguments)) -> \\(Swift.String(describing: linkgenResult))\")")
+        out.line("    return linkgenResult")
         out.line("  } catch {")
-        out.line("    log(\"\(name)(\(arguments)) threw \\(error)\")")
+        out.line("    linkgenLog(\"\(name)(\(arguments)) threw \\(error)\")")
         out.line("    throw error")
         out.line("  }")
       }
       out.line("}")
-      out.line("return copy")
+      out.line("return linkgenCopy")
     }
   }
 
@@ -141,22 +145,22 @@ enum WitnessEmitter {
     let name = requirement.name
     out.line("/// This witness with `\(name)` tried up to `attempts` times while it throws; the last")
     out.line("/// error is rethrown.")
-    out.block("public func retrying\(capitalized(name))(attempts: Int) -> Self") { out in
-      out.line("precondition(attempts >= 1, \"retrying\(capitalized(name)) needs at least one attempt\")")
-      out.line("var copy = self")
-      out.line("let original = endpoints.\(name)")
-      out.line("copy.endpoints.\(name) = \(closureHead(requirement))")
-      out.line("  var attempt = 1")
+    out.block("public func retrying\(capitalized(name))(attempts linkgenAttempts: Swift.Int) -> Self") { out in
+      out.line("precondition(linkgenAttempts >= 1, \"retrying\(capitalized(name)) needs at least one attempt\")")
+      out.line("var linkgenCopy = self")
+      out.line("let linkgenOriginal = endpoints.\(name)")
+      out.line("linkgenCopy.endpoints.\(name) = \(closureHead(requirement))")
+      out.line("  var linkgenAttempt = 1")
       out.line("  while true {")
       out.line("    do\(typedDo(requirement)) {")
-      out.line("      return \(requirement.callPrefix)original(\(requirement.argumentNames))")
+      out.line("      return \(requirement.callPrefix)linkgenOriginal(\(requirement.argumentNames))")
       out.line("    } catch {")
-      out.line("      if attempt >= attempts { throw error }")
-      out.line("      attempt += 1")
+      out.line("      if linkgenAttempt >= linkgenAttempts { throw error }")
+      out.line("      linkgenAttempt += 1")
       out.line("    }")
       out.line("  }")
       out.line("}")
-      out.line("return copy")
+      out.line("return linkgenCopy")
     }
   }
 

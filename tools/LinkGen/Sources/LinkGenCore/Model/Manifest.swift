@@ -14,8 +14,17 @@ public struct Manifest: Equatable, Sendable {
     self.worlds = worlds.sorted { $0.name < $1.name }
   }
 
-  /// The domain called `name`, if any.
-  public func domain(named name: String) -> Domain? { domains.first { $0.name == name } }
+  /// The domain called `name`, if any: a binary search over the sorted domains,
+  /// so worlds × domains lookups stay cheap on large manifests.
+  public func domain(named name: String) -> Domain? {
+    var low = 0
+    var high = domains.count
+    while low < high {
+      let middle = (low + high) / 2
+      if domains[middle].name < name { low = middle + 1 } else { high = middle }
+    }
+    return low < domains.count && domains[low].name == name ? domains[low] : nil
+  }
 }
 
 /// One domain: a Swift package owning one capability.

@@ -63,9 +63,12 @@ struct NodeReader {
   static let testDoubleLinks = ["Recording", "Witness"]
   static let worldKeys = ["doc", "domains", "links", "module"]
   /// Members of the generated mock and witness a requirement may not shadow.
-  static let reservedRequirementNames: Set<String> = ["state", "endpoints"]
-  /// Names the generated mock and witness bodies use for their own values.
-  static let reservedParameterNames: Set<String> = ["handler", "state", "log", "original", "attempts"]
+  static let reservedRequirementNames: Set<String> = ["endpoints"]
+  /// Generated code names its own locals `linkgen…`, so no manifest name may start so.
+  static let reservedPrefix = "linkgen"
+  /// Type names generated code relies on meaning the toolchain's: a manifest
+  /// type with one of these names would shadow them.
+  static let reservedTypeNames: Set<String> = ["Swift", "Testing", "Synchronization", "Foundation", "Sendable"]
 
   mutating func readManifest(_ root: YAMLNode?) -> ParsedManifest? {
     guard let root, !root.isNull else {
@@ -75,7 +78,11 @@ struct NodeReader {
     guard let fields = fields(of: root, allowed: ["domains", "worlds"], in: "the manifest") else { return nil }
     var domains: [ParsedManifest.DomainSource] = []
     if let entry = fields["domains"] {
-      for domain in mapping(entry.value, what: "'domains'") ?? [] {
+      let entries = mapping(entry.value, what: "'domains'") ?? []
+      if entries.isEmpty, case .mapping = entry.value {
+        error("'domains' lists no domain; a manifest needs at least one", entry.value.location)
+      }
+      for domain in entries {
         declaredDomains.insert(domain.key)
         if let parsed = readDomain(domain) { domains.append(parsed) }
       }
@@ -158,13 +165,32 @@ struct NodeReader {
       }
       let isNoncopyable = fields["noncopyable"].flatMap { bool($0, in: context) } ?? false
       let access = fields["access"].flatMap { readAccess($0, in: context, allowed: Access.allCases) } ?? Access.mutate
+      let isMocked = fields["mock"].flatMap { bool($0, in: context) } ?? false
       var requirements: [Requirement] = []
+      var memberOwners: [String: String] = [:]
       if let field = fields["requirements"] {
         for entry in mapping(field.value, what: "'requirements' of \(context)") ?? [] {
-          if let requirement = readRequirement(entry, in: context) { requirements.append(requirement) }
+          guard let requirement = readRequirement(entry, in: context, mocked: isMocked) else { continue }
+          requirements.append(requirement)
+          // The test doubles give each requirement members of its own (`fetchCallCount`,
+          // `loggingFetch`…); two requirements must not give the same one.
+          guard isMocked else { continue }
+          let capitalized = requirement.name.prefix(1).uppercased() + requirement.name.dropFirst()
+          let members = [
+            requirement.name, "\(requirement.name)CallCount", "\(requirement.name)ArgValues",
+            "\(requirement.name)Handler", "logging\(capitalized)", "retrying\(capitalized)",
+          ]
+          for member in members {
+            if let owner = memberOwners[member], owner != requirement.name {
+              error(
+                "requirement '\(requirement.name)' of \(context) gives the test doubles a member '\(member)', "
+                  + "which requirement '\(owner)' gives too; rename one of them", entry.keyLocation)
+              break
+            }
+            memberOwners[member] = requirement.name
+          }
         }
       }
-      let isMocked = fields["mock"].flatMap { bool($0, in: context) } ?? false
       if isMocked, let mockField = fields["mock"] {
         if fields["requirements"] == nil {
           error(
@@ -218,7 +244,7 @@ struct NodeReader {
     if let field = fields["demands"] {
       for demand in mapping(field.value, what: "'demands' of \(context)") ?? [] {
         let demandIsValid = checkIdentifier(demand.key, at: demand.keyLocation)
-        guard let type = typeName(demand, in: context), demandIsValid else { continue }
+        guard let type = typeName(demand, in: context, opaqueAllowed: false), demandIsValid else { continue }
         demands.append(Demand(name: demand.key, type: type))
         source.demandLocations[entry.key, default: [:]][demand.key] = demand.keyLocation
       }
@@ -230,7 +256,7 @@ struct NodeReader {
 
   // MARK: Requirements
 
-  private mutating func readRequirement(_ entry: YAMLEntry, in domainContext: String) -> Requirement? {
+  private mutating func readRequirement(_ entry: YAMLEntry, in domainContext: String, mocked: Bool) -> Requirement? {
     if entry.key.contains("<") {
       error(
         "requirement '\(entry.key)' of \(domainContext) is generic: linkgen cannot mock generic requirements; "
@@ -239,10 +265,10 @@ struct NodeReader {
     }
     let context = "requirement '\(entry.key)' of \(domainContext)"
     var nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
-    if Self.reservedRequirementNames.contains(entry.key) {
+    if Self.reservedRequirementNames.contains(entry.key) || entry.key.lowercased().hasPrefix(Self.reservedPrefix) {
       error(
-        "\(context) is named like a member of the generated test doubles ('state' of the mock, 'endpoints' of the "
-          + "witness); rename it", entry.keyLocation)
+        "\(context) is named like a member of the generated test doubles ('endpoints' of the witness, or a name "
+          + "starting with 'linkgen'); rename it", entry.keyLocation)
       nameIsValid = false
     }
     let fields: [String: YAMLEntry]
@@ -257,7 +283,8 @@ struct NodeReader {
     if let field = fields["parameters"] {
       if case .sequence(let items, _) = field.value {
         for item in items {
-          guard case .scalar(let text, _, _) = item, let parameter = parameter(text, at: item.location) else {
+          guard case .scalar(let text, _, _) = item, let parameter = parameter(text, at: item.location, mocked: mocked)
+          else {
             if case .scalar = item {
             } else {
               error(
@@ -279,7 +306,7 @@ struct NodeReader {
       error("\(context) has two parameters named '\(parameter.name)'", fields["parameters"]!.value.location)
       parametersAreValid = false
     }
-    let returns = fields["returns"].flatMap { typeName($0, in: context) }
+    let returns = fields["returns"].flatMap { typeName($0, in: context, opaqueAllowed: false) }
     if let returns, returns.split(whereSeparator: { !$0.isLetter }).contains("Self"), let field = fields["returns"] {
       error(
         "\(context) returns 'Self': linkgen cannot mock a requirement whose type is the conformer", field.value.location
@@ -290,8 +317,9 @@ struct NodeReader {
     if let field = fields["throws"] {
       if case .scalar(let text, true, _) = field.value, let flag = YAMLNode.booleanValue(text) {
         throwing = flag ? .untyped : .none
-      } else if let type = typeName(field, in: context) {
-        throwing = .typed(type)
+      } else if let type = typeName(field, in: context, opaqueAllowed: false) {
+        // `throws(Never)` does not throw: generated code must not `try` it.
+        throwing = type == "Never" || type == "Swift.Never" ? .none : .typed(type)
       }
     }
     let isAsync = fields["async"].flatMap { bool($0, in: context) } ?? false
@@ -303,7 +331,7 @@ struct NodeReader {
   }
 
   /// `_ amount: Decimal`, `amount: Decimal` or `for tab: Tab.ID`.
-  private mutating func parameter(_ text: String, at location: SourceLocation) -> Parameter? {
+  private mutating func parameter(_ text: String, at location: SourceLocation, mocked: Bool) -> Parameter? {
     guard let colon = text.firstIndex(of: ":") else {
       error("parameter '\(text)' must read 'label name: Type' or 'name: Type'", location)
       return nil
@@ -324,18 +352,35 @@ struct NodeReader {
     }
     let label = names[0]
     let name = names.count == 2 ? names[1] : names[0]
-    if label != "_", let problem = SwiftIdentifier.problem(with: label) {
+    // Any keyword may be an argument label but these three (`for key: Int` is fine).
+    let labelProblem =
+      names.count == 2 && SwiftIdentifier.keywords.contains(label) && !["inout", "var", "let"].contains(label)
+      ? nil : SwiftIdentifier.problem(with: label)
+    if label != "_", let problem = labelProblem {
       error(problem, location)
+      return nil
+    }
+    let words = Set(type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init))
+    if words.contains("some") {
+      error(
+        "parameter '\(text)' cannot be mocked or checked: an opaque 'some' type; use a concrete or 'any' type", location
+      )
+      return nil
+    }
+    if mocked, !words.isDisjoint(with: ["borrowing", "consuming", "sending"]) {
+      error("parameter '\(text)' cannot be mocked: the mock keeps its arguments, so no ownership modifier", location)
+      return nil
+    }
+    if mocked, words.contains("Endpoints") {
+      error("parameter '\(text)' names a type 'Endpoints', which the generated witness declares; rename it", location)
       return nil
     }
     if let problem = SwiftIdentifier.problem(with: name) ?? SwiftIdentifier.typeProblem(with: type, parameter: true) {
       error(problem, location)
       return nil
     }
-    if Self.reservedParameterNames.contains(name) {
-      error(
-        "parameter '\(text)' is named like a name the generated test doubles use ('handler', 'state', 'log', "
-          + "'original', 'attempts'); rename it", location)
+    if name.lowercased().hasPrefix(Self.reservedPrefix) {
+      error("parameter '\(text)' starts with 'linkgen', which generated code keeps for its own names", location)
       return nil
     }
     return Parameter(label: label, name: name, type: type)
@@ -419,7 +464,10 @@ struct NodeReader {
   }
 
   private mutating func string(_ entry: YAMLEntry, in context: String) -> String? {
-    if case .scalar(let text, _, _) = entry.value, !entry.value.isNull { return text }
+    // A literal block (`doc: |`) ends with a line break that means nothing.
+    if case .scalar(let text, _, _) = entry.value, !entry.value.isNull {
+      return entry.key == "doc" ? String(text.reversed().drop(while: \.isNewline).reversed()) : text
+    }
     error("'\(entry.key)' of \(context) must be a string, not \(entry.value.kindName)", entry.value.location)
     return nil
   }
@@ -429,10 +477,20 @@ struct NodeReader {
     return checkIdentifier(text, at: entry.value.location) ? text : nil
   }
 
-  private mutating func typeName(_ entry: YAMLEntry, in context: String) -> String? {
+  private mutating func typeName(_ entry: YAMLEntry, in context: String, opaqueAllowed: Bool = true) -> String? {
     guard let text = string(entry, in: context) else { return nil }
     if let problem = SwiftIdentifier.typeProblem(with: text) {
       error(problem, entry.value.location)
+      return nil
+    }
+    let words = Set(text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init))
+    if !opaqueAllowed, words.contains("some") {
+      error(
+        "'\(text)' is an opaque 'some' type, which a protocol requirement cannot have; use 'any'", entry.value.location)
+      return nil
+    }
+    if let reserved = words.intersection(Self.reservedTypeNames).sorted().first, text == reserved {
+      error("a type named '\(reserved)' would shadow the one generated code uses; rename it", entry.value.location)
       return nil
     }
     return text

@@ -7,14 +7,21 @@ struct ManifestValidator {
   /// number of unknown names, however often each is repeated.
   private var hints: [String: String] = [:]
 
+  /// `declaredDomains`, sorted once.
+  private let sortedDomains: [String]
+
   init(diagnostics: [Diagnostic], declaredDomains: Set<String>) {
     self.diagnostics = diagnostics
     self.declaredDomains = declaredDomains
+    sortedDomains = declaredDomains.sorted()
   }
 
   private mutating func domainHint(_ name: String) -> String {
     if let known = hints[name] { return known }
-    let hint = Suggestion.hint(for: name, in: declaredDomains.sorted())
+    // Suggestions for the first 32 distinct unknown names: enough for any typo,
+    // and the cost stays linear when a manifest is wrong everywhere.
+    guard hints.count < 32 else { return "" }
+    let hint = Suggestion.hint(for: name, in: sortedDomains)
     hints[name] = hint
     return hint
   }
@@ -71,7 +78,8 @@ struct ManifestValidator {
       }
       switch (earlier.role, claim.role) {
       case (.demand(let earlierType), .demand(let type)):
-        if earlierType != type {
+        // One type spelled two ways (`[String:Int]`, `[String: Int]`) is one type.
+        if earlierType.filter({ !$0.isWhitespace }) != type.filter({ !$0.isWhitespace }) {
           error(
             "demand '\(claim.name)' of \(claim.owner) has type '\(type)', but \(earlier.owner) demands it as '\(earlierType)'",
             claim.location)

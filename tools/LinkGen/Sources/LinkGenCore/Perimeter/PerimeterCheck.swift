@@ -70,11 +70,26 @@ public struct PerimeterCheck {
         }
         guard file.hasSuffix("/Package.swift") else { continue }
         let directory = root.appendingPathComponent(file).deletingLastPathComponent()
+        let repository = root.standardizedFileURL.resolvingSymlinksInPath().path
         for path in tokens.pathArguments {
-          let target = directory.appendingPathComponent(path.text).standardizedFileURL.path
+          let url =
+            path.text.hasPrefix("/")
+            ? URL(fileURLWithPath: path.text) : directory.appendingPathComponent(path.text)
+          let target = url.standardizedFileURL.resolvingSymlinksInPath().path
+          if target == repository {
+            found.insert(
+              Violation(
+                file: file, line: path.line, column: path.column,
+                message: "a domain package depends on the repository's root package, which holds every composition root"
+              ))
+            continue
+          }
           for module in compositionRoots.sorted() where !isInside(file, module: module) {
-            let rootPackage = root.appendingPathComponent("Packages/\(module)").standardizedFileURL.path
-            guard target == rootPackage else { continue }
+            // A composition root's package: under Packages/, or a folder of its own (Benchmarks).
+            let packages = ["Packages/\(module)", module].map {
+              root.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path
+            }
+            guard packages.contains(target) else { continue }
             found.insert(
               Violation(
                 file: file, line: path.line, column: path.column,

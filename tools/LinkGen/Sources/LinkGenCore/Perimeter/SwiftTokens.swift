@@ -73,6 +73,30 @@ struct SwiftTokens {
             advance((multiLine ? 3 : 1) + hashes)
             break
           }
+          if at(0) == "\\", (0..<hashes).allSatisfy({ at(1 + $0) == "#" }), at(1 + hashes) == "(" {
+            // An interpolation: code inside a string. Lex it as code.
+            advance(2 + hashes)
+            let (codeLine, codeColumn) = (line, column)
+            var code = String.UnicodeScalarView()
+            var depth = 1
+            while let current = at(0) {
+              if current == "(" { depth += 1 }
+              if current == ")" {
+                depth -= 1
+                if depth == 0 { break }
+              }
+              code.append(current)
+              advance()
+            }
+            advance()
+            for inner in SwiftTokens(String(code)).tokens {
+              var moved = inner
+              moved.column = inner.line == 1 ? inner.column + codeColumn - 1 : inner.column
+              moved.line = inner.line + codeLine - 1
+              tokens.append(moved)
+            }
+            continue
+          }
           if at(0) == "\\", hashes == 0, let next = at(1) {
             text.append(next)
             advance(2)

@@ -33,6 +33,8 @@ public struct DomainScaffolder {
     {
       throw LinkGenError("'\(Generator.outputFolder)/\(folder)' already exists; remove it or choose another name")
     }
+    let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    guard placement.isEmpty else { throw LinkGenError(placement.joined(separator: "\nerror: ")) }
     if let world = manifest.worlds.first(where: { $0.module == name }) {
       throw LinkGenError("'\(name)' is the module of world '\(world.name)'; choose another name")
     }

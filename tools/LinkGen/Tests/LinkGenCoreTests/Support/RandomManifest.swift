@@ -34,7 +34,13 @@ struct RandomManifest {
     "A plain doc.", "Two\nlines.", "x\rpublic func injected() -> Int { 42 }", "tab\there", "end */ of comment",
     "line\u{2028}separator", "escape \u{1B}[2J", "quote \" and backslash \\",
   ]
-  static let parameterNames = ["amount", "key", "reference", "value", "count", "item", "for", "in", "_x"]
+  /// Names that once shadowed the generated code's own (`attempt`, `arguments`, `conformer`, `endpoints`…).
+  static let parameterNames = [
+    "amount", "key", "reference", "value", "count", "item", "_x", "attempt", "attempts", "arguments", "conformer",
+    "endpoints", "state", "handler", "log", "original", "result", "copy", "location", "error", "fileID", "line",
+  ]
+  /// Labels, keywords among them: `for key: Int` is legal Swift.
+  static let labels = ["_ ", "with ", "for ", "in ", "default ", ""]
 
   private mutating func pick<T>(_ items: [T]) -> T { items.randomElement(using: &random)! }
   private mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
@@ -109,7 +115,7 @@ struct RandomManifest {
             for _ in 0..<Int.random(in: 0...3, using: &random) {
               let parameterName = pick(Self.parameterNames)
               guard names.insert(parameterName).inserted else { continue }
-              let label = chance(40) ? "_ " : (chance(30) ? "with " : "")
+              let label = pick(Self.labels)
               parameters.append(quoted("\(label)\(parameterName): \(pick(Self.types))"))
             }
             if !parameters.isEmpty { fields.append("parameters: [\(parameters.joined(separator: ", "))]") }

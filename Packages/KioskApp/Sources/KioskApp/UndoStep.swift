@@ -1,0 +1,52 @@
+import Menu
+import Stock
+import Tabs
+
+/// The inverse of one journaled command: the few values that put the world
+/// back, taken from the world just before the command ran. Undo and the
+/// rollback of a failed command apply it; no command keeps a copy of a slice,
+/// so a command's cost does not grow with the slices (docs/ARCHITECTURE.md).
+public enum UndoStep: Equatable, Sendable {
+  /// Undoes `opened`.
+  case closeTab(Tab.ID, previousNextID: Int)
+  /// Undoes `added`.
+  case dropLastLine(Tab.ID)
+  /// Undoes `removed`: the line goes back at its index.
+  case insertLine(Item.ID, at: Int, tab: Tab.ID)
+  /// Undoes `settled`: the tab reopens and the stock it consumed comes back.
+  case unsettle(Tab.ID, needs: [Ingredient: Int])
+  /// Undoes `restocked`.
+  case unrestock(Ingredient, count: Int)
+
+  /// The inverse of `record`, computed from `world` before the record applies;
+  /// nil for a record that is not undoable (the first record, intents, undos).
+  static func before<World: HasTabs & HasMenu & HasStock & ~Copyable>(
+    _ record: KioskRecord, in world: borrowing World
+  ) throws -> UndoStep? {
+    switch record {
+    case .opened(let tab, _): return .closeTab(tab, previousNextID: world.tabs.nextID)
+    case .added(_, let tab): return .dropLastLine(tab)
+    case .removed(let item, let tab):
+      guard let index = world.tabs.open[tab]?.lines.lastIndex(of: item) else { throw KioskError.notOnTab(tab) }
+      return .insertLine(item, at: index, tab: tab)
+    case .settled(let receipt): return .unsettle(receipt.tab, needs: try world.settlement(for: receipt.tab).needs)
+    case .restocked(let ingredient, let count): return .unrestock(ingredient, count: count)
+    case .initialized, .paymentIntent, .paymentAbandoned, .undone: return nil
+    }
+  }
+}
+
+extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
+  /// Applies an inverse: one write to each slice it names. Writes: tabs, stock.
+  mutating func revert(_ step: UndoStep) {
+    switch step {
+    case .closeTab(let tab, let previousNextID): tabs.closeTab(tab, restoringNextID: previousNextID)
+    case .dropLastLine(let tab): tabs.dropLastLine(of: tab)
+    case .insertLine(let item, let index, let tab): tabs.insertLine(item, at: index, in: tab)
+    case .unsettle(let tab, let needs):
+      stock.giveBack(needs)
+      tabs.markUnsettled(tab)
+    case .unrestock(let ingredient, let count): stock.take(count, of: ingredient)
+    }
+  }
+}
