@@ -3,8 +3,9 @@ enum WorldEmitter {
 
   static func file(for world: World, in manifest: Manifest) -> String {
     var out = SourceWriter()
-    let byName = Dictionary(manifest.domains.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    let domains = world.domains.compactMap { byName[$0] }
+    // A lookup per composed domain, not a table of every domain per world: a
+    // manifest of many worlds stays linear.
+    let domains = world.domains.compactMap { manifest.domain(named: $0) }
     var modules = domains.map(\.name)
     for domain in domains {
       if case .service(let service) = domain.kind,
