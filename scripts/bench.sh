@@ -87,6 +87,68 @@ else
   printf '\n## Access cost in instructions\n\nvalgrind is not installed; skipped.\n' >> "$tmp/report.md"
 fi
 
+echo "bench: costs against history" >&2
+swift build -c release --product kiosk > "$tmp/build-kiosk.log" 2>&1 || { cat "$tmp/build-kiosk.log"; exit 1; }
+{
+  echo
+  echo "## Costs against history"
+  echo
+  echo "Commands take no copy of any slice: a failed command is rolled back, and undo applied, by the"
+  echo "command's inverse (\`UndoStep\`), so the cost of one \`open\` should not depend on how many tabs"
+  echo "exist. Instructions inside \`KioskShell.openTab\` per call (callgrind, 200 opens after a replay),"
+  echo "and inside \`JSONEncoder.encode\` per call (one encoder per journal)."
+  echo
+  echo "| tabs already open | instructions per open | ratio to 250 | JSON encode instructions per record |"
+  echo "|---|---|---|---|"
+} >> "$tmp/report.md"
+if command -v valgrind >/dev/null; then
+  objcopy --strip-debug "$bench" "$tmp/kiosk-bench-history"
+  declare -A perOpen
+  for tabs in 250 25000; do
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.open.$tabs" "$tmp/kiosk-bench-history" --open-cost "$tabs" --opens 200 \
+      > /dev/null 2>&1
+    inclusive() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v p="$2" '$0 ~ p { gsub(",", "", $1); print $1; exit }'; }
+    opens=$(calls "$tmp/cg.open.$tabs" 'KioskShellC7openTab')
+    encodes=$(calls "$tmp/cg.open.$tabs" 'JSONEncoderC6encode')
+    perOpen[$tabs]=$(( $(inclusive "$tmp/cg.open.$tabs" 'KioskShellC7openTab') / (opens > 0 ? opens : 1) ))
+    perEncode=$(( $(inclusive "$tmp/cg.open.$tabs" 'JSONEncoderC6encode') / (encodes > 0 ? encodes : 1) ))
+    ratio=$(awk -v x="${perOpen[$tabs]}" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
+    printf '| %s | %s | %s | %s |\n' "$tabs" "${perOpen[$tabs]}" "$ratio" "$perEncode" >> "$tmp/report.md"
+  done
+  printf '\nGoal: at most 1.2 (25,000 against 250).\n' >> "$tmp/report.md"
+fi
+# Startup of a reader (`kiosk board`) over 1,000 and 1,000,000 records of history.
+for records in 1000 1000000; do
+  "$bench" --make-journal "$tmp/history-$records.journal" --tabs "$records" > /dev/null
+done
+python3 - "$tmp" .build/release/kiosk >> "$tmp/report.md" <<'PY'
+import resource, subprocess, sys, time
+folder, kiosk = sys.argv[1], sys.argv[2]
+def run(records, repeats):
+    best, rss = float("inf"), 0
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        start = time.perf_counter()
+        subprocess.run([kiosk, "--journal", f"{folder}/history-{records}.journal", "board"],
+                       stdout=subprocess.DEVNULL, check=True)
+        best = min(best, time.perf_counter() - start)
+        rss = max(rss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+    return best, rss
+small_time, small_rss = run(1000, 3)
+large_time, large_rss = run(1000000, 1)
+print()
+print("Startup: `kiosk board` (a reader: it decodes and replays the whole journal) over a journal of")
+print("opened tabs. Peak RSS is the largest child so far, so the 1M row is its own.")
+print()
+print("| records | seconds | peak RSS, MiB |")
+print("|---|---|---|")
+print(f"| 1,000 | {small_time:.3f} | {small_rss / 1024:.0f} |")
+print(f"| 1,000,000 | {large_time:.3f} | {large_rss / 1024:.0f} |")
+print()
+print(f"Ratio 1M / 1k: {large_time / small_time:.0f}x in time, {large_rss / small_rss:.0f}x in peak RSS. "
+      "Goal (issue 12): at most 2x, which needs checkpoints: not built yet, so this grows with history.")
+PY
+
 echo "bench: build times (a clean clone)" >&2
 git clone -q . "$tmp/clone"
 start=$(date +%s.%N)
