@@ -108,10 +108,15 @@ if command -v valgrind >/dev/null; then
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.open.$tabs" "$tmp/kiosk-bench-history" --open-cost "$tabs" --opens 200 \
       > /dev/null 2>&1
     inclusive() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v p="$2" '$0 ~ p { gsub(",", "", $1); print $1; exit }'; }
-    opens=$(calls "$tmp/cg.open.$tabs" 'KioskShellC7openTab')
-    encodes=$(calls "$tmp/cg.open.$tabs" 'JSONEncoderC6encode')
-    perOpen[$tabs]=$(( $(inclusive "$tmp/cg.open.$tabs" 'KioskShellC7openTab') / (opens > 0 ? opens : 1) ))
-    perEncode=$(( $(inclusive "$tmp/cg.open.$tabs" 'JSONEncoderC6encode') / (encodes > 0 ? encodes : 1) ))
+    # Mangled names: `KioskShell.openTab(for:)` and `JSONEncoder.encode(_:)` (the outer call).
+    openSymbol='ShellC7openTab3for.*tKF$'
+    encodeSymbol='JSONEncoderC6encodeyAA4DataVxKSERzlF$'
+    opens=$(calls "$tmp/cg.open.$tabs" "$openSymbol")
+    encodes=$(calls "$tmp/cg.open.$tabs" "$encodeSymbol")
+    openIr=$(inclusive "$tmp/cg.open.$tabs" 'ShellC7openTab3for')
+    encodeIr=$(inclusive "$tmp/cg.open.$tabs" 'JSONEncoderC6encodeyAA4DataVxKSERzlF \[')
+    perOpen[$tabs]=$(( ${openIr:-0} / (opens > 0 ? opens : 1) ))
+    perEncode=$(( ${encodeIr:-0} / (encodes > 0 ? encodes : 1) ))
     ratio=$(awk -v x="${perOpen[$tabs]}" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
     printf '| %s | %s | %s | %s |\n' "$tabs" "${perOpen[$tabs]}" "$ratio" "$perEncode" >> "$tmp/report.md"
   done
