@@ -107,7 +107,11 @@ if command -v valgrind >/dev/null; then
   for tabs in 250 25000; do
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.open.$tabs" "$tmp/kiosk-bench-history" --open-cost "$tabs" --opens 200 \
       > /dev/null 2>&1
-    inclusive() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v p="$2" '$0 ~ p { gsub(",", "", $1); print $1; exit }'; }
+    # Reads to the end (no early `exit`): under pipefail, a closed pipe would fail the run.
+    inclusive() {
+      callgrind_annotate --inclusive=yes "$1" 2>/dev/null \
+        | awk -v p="$2" '!found && $0 ~ p { gsub(",", "", $1); print $1; found = 1 }'
+    }
     # Mangled names: `KioskShell.openTab(for:)` and `JSONEncoder.encode(_:)` (the outer call).
     openSymbol='ShellC7openTab3for.*tKF$'
     encodeSymbol='JSONEncoderC6encodeyAA4DataVxKSERzlF$'
