@@ -109,7 +109,7 @@ if command -v valgrind >/dev/null; then
       > /dev/null 2>&1
     # Reads to the end (no early `exit`): under pipefail, a closed pipe would fail the run.
     inclusive() {
-      callgrind_annotate --inclusive=yes "$1" 2>/dev/null \
+      callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null \
         | awk -v p="$2" '!found && $0 ~ p { gsub(",", "", $1); print $1; found = 1 }'
     }
     # Mangled names: `KioskShell.openTab(for:)` and `JSONEncoder.encode(_:)` (the outer call).

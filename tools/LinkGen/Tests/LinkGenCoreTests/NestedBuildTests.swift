@@ -144,11 +144,11 @@ struct NestedBuildTests {
   /// demands, worlds, requirements, docs) are drawn from a grammar that
   /// includes names and texts that once broke it; each accepted one is
   /// generated, given the hand-written types it names, and type-checked with
-  /// `swiftc -typecheck` as one module. `LINKGEN_PROPERTY_RUNS` (default 4)
+  /// `swiftc -typecheck` as one module. `LINKGEN_PROPERTY_RUNS` (default 2, to keep `make test` short)
   /// sets how many accepted manifests to check; `LINKGEN_PROPERTY_SEED` replays one.
   @Test func everyAcceptedRandomManifestTypeChecks() throws {
     let environment = ProcessInfo.processInfo.environment
-    let runs = environment["LINKGEN_PROPERTY_RUNS"].flatMap(Int.init) ?? 4
+    let runs = environment["LINKGEN_PROPERTY_RUNS"].flatMap(Int.init) ?? 2
     let seed = environment["LINKGEN_PROPERTY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
     var accepted = 0
     var attempt: UInt64 = 0
