@@ -5,6 +5,15 @@ import Payment
 import Tabs
 import Testing
 
+/// A shell over `journal` with one tab, Ada's, holding a latte.
+@MainActor
+func adaWithALatte(in journal: TemporaryJournal) throws -> (KioskShell, Tab.ID) {
+  let shell = try journal.openShell()
+  let tab = try shell.openTab(for: "Ada")
+  try shell.add(latte, to: tab)
+  return (shell, tab)
+}
+
 /// Stands for the process dying at a payment step: the hook throws it, the
 /// test drops the shell (only what is durable survives) and reopens.
 struct SimulatedCrash: Error {}
@@ -47,9 +56,7 @@ enum PaymentFault: String, CaseIterable, CustomStringConvertible {
 func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentFault) throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    let tab = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: tab)
+    let (shell, tab) = try adaWithALatte(in: journal)
     fault.arm(shell)
     if fault == .crashAfterOutcome {
       #expect(throws: SimulatedCrash.self) { try shell.settle(tab) }
@@ -80,9 +87,7 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
 func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault: PaymentFault) throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    let tab = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: tab)
+    let (shell, tab) = try adaWithALatte(in: journal)
     _ = try shell.settle(tab)
     fault.arm(shell)
     #expect(throws: (any Error).self) { try shell.undo() }
@@ -142,9 +147,7 @@ extension Reconciliation.Resolution {
 @Test func aMissingLedgerIsRefusedInsteadOfAbandoningRealCharges() throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    let tab = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: tab)
+    let (shell, tab) = try adaWithALatte(in: journal)
     shell.setProcessorFault(.failAfterCharging)  // charged, answer lost: the intent stays open
     #expect(throws: KioskError.payment(.timedOut)) { try shell.settle(tab) }
   }
@@ -162,9 +165,7 @@ extension Reconciliation.Resolution {
 @Test func aNewJournalBesideALedgerWithMovementsIsRefused() throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    let tab = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: tab)
+    let (shell, tab) = try adaWithALatte(in: journal)
     _ = try shell.settle(tab)
   }
   try FileManager.default.removeItem(atPath: journal.path)

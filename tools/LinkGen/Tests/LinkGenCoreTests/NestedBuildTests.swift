@@ -185,15 +185,4 @@ struct NestedBuildTests {
 }
 
 /// Runs the toolchain's `swiftc`; returns its status and combined output.
-func swiftc(_ arguments: [String]) throws -> (Int32, String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["swiftc"] + arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, text)
-}
+func swiftc(_ arguments: [String]) throws -> (Int32, String) { try toolchain("swiftc", arguments) }

@@ -112,10 +112,13 @@ func aRefusedNewDomainChangesNothing(name: String, message: String) throws {
 }
 
 /// Runs the toolchain's `swift` with `arguments`; returns its status and combined output.
-func swift(_ arguments: [String]) throws -> (Int32, String) {
+func swift(_ arguments: [String]) throws -> (Int32, String) { try toolchain("swift", arguments) }
+
+/// Runs a toolchain tool (`swift`, `swiftc`) from the PATH; returns its status and combined output.
+func toolchain(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["swift"] + arguments
+  process.arguments = [tool] + arguments
   let output = Pipe()
   process.standardOutput = output
   process.standardError = output
