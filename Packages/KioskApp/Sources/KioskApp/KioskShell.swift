@@ -67,6 +67,9 @@ public final class KioskShell {
     }
     history = try KioskReplay.replay(records, into: &world)
     openIntents = KioskRecord.openIntents(in: records)
+    // The decoded list is exactly full: without headroom the session's first
+    // command would copy every record ever journaled into a larger buffer.
+    records.reserveCapacity(records.count + records.count / 2 + 64)
     self.records = records
     self.world = world
     try reconcileOpenIntents()
