@@ -47,7 +47,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         + "refusing to read it"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
-      "journal format version \(version) is not supported (this kiosk reads version 1)"
+      "journal format version \(version) is not supported (this kiosk reads versions 1 and 2)"
     case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
     case .corruptRecord(let offset, let sequence):
       "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it; "

@@ -5,14 +5,19 @@
 ///     header (20 bytes)   magic "KJNL" | version u16 | reserved u16 | salt u64 | crc u32
 ///     record (17 + n)     length u32 | crc u32 | type u8 | sequence u64 | payload[n]
 ///
+/// A record's type is 1 (a command) or 2 (a checkpoint: the whole state, so
+/// opening need not replay what came before it; docs/journal.md).
+///
 /// The header CRC covers its first 16 bytes. A record's CRC covers its length,
 /// type, sequence number and payload, seeded with the CRC of the file's salt,
 /// so a record copied from another journal never validates here.
 public enum JournalFormat {
   /// The first four bytes of every journal.
   public static let magic: [UInt8] = Array("KJNL".utf8)
-  /// The only version this code reads and writes.
-  public static let version: UInt16 = 1
+  /// The version this code writes: 2 added checkpoint records.
+  public static let version: UInt16 = 2
+  /// The versions this code reads: a version-1 file is a version-2 file without checkpoints.
+  public static let readableVersions: ClosedRange<UInt16> = 1...2
   /// Bytes in the file header.
   public static let headerSize = 20
   /// Bytes before a record's payload.
@@ -20,8 +25,22 @@ public enum JournalFormat {
   /// The largest payload accepted; a length field above it is corruption, so
   /// garbage never causes a huge allocation.
   public static let maxPayload = 1 << 20
-  /// The record type of a journaled command (the only type so far).
+  /// The record type of a journaled command.
   public static let commandType: UInt8 = 1
+  /// The record type of a checkpoint.
+  public static let checkpointType: UInt8 = 2
+  /// The largest checkpoint payload: a checkpoint holds the whole state, so it
+  /// is allowed to be larger than a command, on purpose, and still bounded.
+  public static let maxCheckpointPayload = 1 << 28
+
+  /// The largest payload of a record of `type`; nil for a type that does not exist.
+  static func maxPayload(ofType type: UInt8) -> Int? {
+    switch type {
+    case commandType: maxPayload
+    case checkpointType: maxCheckpointPayload
+    default: nil
+    }
+  }
 
   /// The header bytes for a file with `salt`.
   static func header(salt: UInt64) -> [UInt8] {
@@ -41,11 +60,13 @@ public enum JournalFormat {
   }
 
   /// Appends one framed record to `bytes`.
-  static func appendRecord(_ payload: [UInt8], sequence: UInt64, seed: UInt32, to bytes: inout [UInt8]) {
+  static func appendRecord(
+    _ payload: [UInt8], sequence: UInt64, seed: UInt32, type: UInt8 = commandType, to bytes: inout [UInt8]
+  ) {
     let start = bytes.count
     bytes.appendLittleEndian(UInt32(payload.count))
     bytes.appendLittleEndian(UInt32(0))  // the CRC, filled in below
-    bytes.append(commandType)
+    bytes.append(type)
     bytes.appendLittleEndian(sequence)
     bytes.append(contentsOf: payload)
     let crc = bytes.withUnsafeBytes { raw in
@@ -58,19 +79,25 @@ public enum JournalFormat {
   /// The record starting at `offset` in `bytes`, when it is whole and its CRC
   /// matches; `nil` otherwise. Reads nothing past the end and allocates nothing.
   static func record(in bytes: UnsafeRawBufferPointer, at offset: Int, seed: UInt32) -> (
-    sequence: UInt64, payload: Range<Int>
+    sequence: UInt64, type: UInt8, payload: Range<Int>
   )? {
-    guard bytes.count - offset >= frameSize else { return nil }
-    let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-    guard length <= maxPayload, length <= bytes.count - offset - frameSize else { return nil }
-    guard bytes[offset + 8] == commandType else { return nil }
+    guard let length = wholeFrameLength(in: bytes, at: offset) else { return nil }
     let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
     let lengthCRC = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4]))
     let end = offset + frameSize + length
     let crc = CRC32C.update(lengthCRC, UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<end]))
     guard crc == stored else { return nil }
     let sequence = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self))
-    return (sequence, offset + frameSize..<end)
+    return (sequence, bytes[offset + 8], offset + frameSize..<end)
+  }
+
+  /// The payload length of the frame at `offset` when its type exists, its
+  /// length is within that type's bound and the whole frame is in `bytes`.
+  static func wholeFrameLength(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
+    guard bytes.count - offset >= frameSize, let bound = maxPayload(ofType: bytes[offset + 8]) else { return nil }
+    let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    guard length <= bound, length <= bytes.count - offset - frameSize else { return nil }
+    return length
   }
 }
 

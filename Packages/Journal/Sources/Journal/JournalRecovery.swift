@@ -1,25 +1,44 @@
 /// What opening a journal found: the valid records, and what was dropped.
+///
+/// A journal with checkpoints is read from its last checkpoint that the
+/// checkpoint index points at (`startedAtCheckpoint`): the records before it
+/// are neither read nor checked by opening (`verify` checks them). Otherwise
+/// the whole file is read.
 public struct JournalRecovery: Sendable {
-  /// The file's bytes up to the last valid record.
+  /// The bytes read, up to the last valid record: the whole file, or the file
+  /// from the checkpoint opening started at.
   let bytes: [UInt8]
-  /// Each valid record's payload range in `bytes`, in sequence order.
-  let payloadRanges: [Range<Int>]
+  /// Each valid record read, in sequence order: its payload's range in `bytes` and its type.
+  let frames: [JournalScan.Frame]
+  /// The sequence number of the first record read (1 unless opening started at a checkpoint).
+  public let firstSequence: UInt64
   /// Bytes of a torn tail: truncated when a writer opened the file, left in
   /// place (and not read) when a reader did. 0 when the file was clean.
   public let droppedBytes: Int
   /// True when this open created the file.
   public let created: Bool
+  /// True when opening started at a checkpoint found through the index.
+  public var startedAtCheckpoint = false
   /// Where a writer saved the torn tail before cutting it off (nil when none was cut).
   public var savedTailPath: String? = nil
 
-  /// The number of valid records.
-  public var count: Int { payloadRanges.count }
+  /// The number of valid records read.
+  public var count: Int { frames.count }
 
-  /// The payload of record `index` (0-based; its sequence number is `index + 1`).
-  public func payload(_ index: Int) -> ArraySlice<UInt8> { bytes[payloadRanges[index]] }
+  /// The payload of record `index` (0-based; its sequence number is `sequence(index)`).
+  public func payload(_ index: Int) -> ArraySlice<UInt8> { bytes[frames[index].payload] }
+
+  /// The sequence number of record `index`.
+  public func sequence(_ index: Int) -> UInt64 { firstSequence + UInt64(index) }
+
+  /// Whether record `index` is a checkpoint (its payload is state, not a command).
+  public func isCheckpoint(_ index: Int) -> Bool { frames[index].type == JournalFormat.checkpointType }
+
+  /// The index of the last checkpoint read, if any: replay starts there.
+  public var lastCheckpoint: Int? { frames.lastIndex { $0.type == JournalFormat.checkpointType } }
 
   /// Every payload, in order.
-  public var payloads: [ArraySlice<UInt8>] { payloadRanges.map { bytes[$0] } }
+  public var payloads: [ArraySlice<UInt8>] { frames.map { bytes[$0.payload] } }
 }
 
 /// What `repair` did.
@@ -39,45 +58,50 @@ public struct JournalRepair: Equatable, Sendable {
   }
 }
 
-/// The scan shared by open and repair.
+/// The scan shared by open, read and repair.
 struct JournalScan {
-  var payloadRanges: [Range<Int>] = []
-  /// Where the valid prefix ends.
+  /// One valid record: where its payload is and what type it is.
+  struct Frame: Sendable {
+    var payload: Range<Int>
+    var type: UInt8
+  }
+
+  var frames: [Frame] = []
+  /// Where the valid prefix ends, in the scanned bytes.
   var goodEnd: Int
-  /// The first bad record, if any: its offset, and whether valid records follow it.
+  /// The first bad record, if any: its offset in the file (not in the scanned
+  /// bytes), and whether valid records follow it.
   var firstBad: (offset: Int, validRecordsFollow: Bool)?
   /// Whether the bad part holds two or more whole frames chained by their
   /// lengths: more than the one record an interrupted append can leave, so
   /// not a torn tail (records of another journal, behind a copied header).
   var badPartHoldsWholeFrames = false
 
-  init(_ bytes: UnsafeRawBufferPointer, seed: UInt32) {
-    var offset = JournalFormat.headerSize
-    var expected: UInt64 = 1
+  /// Scans `bytes` from `start`, expecting record `firstSequence` there;
+  /// `bytes[0]` is at `base` in the file.
+  init(_ bytes: UnsafeRawBufferPointer, seed: UInt32, start: Int, firstSequence: UInt64 = 1, base: Int = 0) {
+    var offset = start
+    var expected = firstSequence
     goodEnd = offset
     while offset < bytes.count {
       if let record = JournalFormat.record(in: bytes, at: offset, seed: seed), record.sequence == expected {
-        payloadRanges.append(record.payload)
+        frames.append(Frame(payload: record.payload, type: record.type))
         offset = record.payload.upperBound
         goodEnd = offset
         expected += 1
         continue
       }
-      firstBad = (offset, Self.validRecordExists(in: bytes, after: offset, from: expected, seed: seed))
+      firstBad = (base + offset, Self.validRecordExists(in: bytes, after: offset, from: expected, seed: seed))
       badPartHoldsWholeFrames = Self.wholeFrames(in: bytes, from: offset) >= 2
       return
     }
   }
 
   /// How many frames, each whole by its length field, follow one another from `offset`.
-  private static func wholeFrames(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int {
+  static func wholeFrames(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int {
     var count = 0
     var position = offset
-    while bytes.count - position >= JournalFormat.frameSize {
-      let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-      guard length <= JournalFormat.maxPayload, length <= bytes.count - position - JournalFormat.frameSize,
-        bytes[position + 8] == JournalFormat.commandType
-      else { break }
+    while let length = JournalFormat.wholeFrameLength(in: bytes, at: position) {
       count += 1
       position += JournalFormat.frameSize + length
     }
@@ -86,12 +110,12 @@ struct JournalScan {
 
   /// Whether any whole record with a checksum that matches this file, numbered
   /// `sequence` or later, starts after `offset`.
-  private static func validRecordExists(
+  static func validRecordExists(
     in bytes: UnsafeRawBufferPointer, after offset: Int, from sequence: UInt64, seed: UInt32
   ) -> Bool {
     var candidate = offset + 1
     while candidate + JournalFormat.frameSize <= bytes.count {
-      if bytes[candidate + 8] == JournalFormat.commandType,
+      if JournalFormat.maxPayload(ofType: bytes[candidate + 8]) != nil,
         let record = JournalFormat.record(in: bytes, at: candidate, seed: seed), record.sequence >= sequence
       {
         return true
@@ -99,5 +123,64 @@ struct JournalScan {
       candidate += 1
     }
     return false
+  }
+}
+
+/// Where a checkpoint record is in the file.
+public struct CheckpointMark: Equatable, Sendable {
+  /// Its sequence number.
+  public var sequence: UInt64
+  /// The byte offset of its frame.
+  public var offset: Int
+  /// Its payload's size in bytes.
+  public var size: Int
+
+  /// The byte offset just past it.
+  public var end: Int { offset + JournalFormat.frameSize + size }
+}
+
+/// A journal file as read by open or by a reader: its bytes from `base`, and their scan.
+struct LoadedFile {
+  var bytes: [UInt8]
+  /// Where `bytes[0]` is in the file: 0, or the checkpoint reading started at.
+  var base: Int
+  var salt: UInt64
+  var firstSequence: UInt64
+  var scan: JournalScan
+  var seed: UInt32 { JournalFormat.recordSeed(salt: salt) }
+
+  init(bytes: [UInt8], base: Int, salt: UInt64, firstSequence: UInt64, scan: JournalScan) {
+    self.bytes = bytes
+    self.base = base
+    self.salt = salt
+    self.firstSequence = firstSequence
+    self.scan = scan
+  }
+
+  /// The whole file, header included.
+  init(wholeFile bytes: [UInt8], path: String) throws(JournalError) {
+    let salt = try WriteAheadLog<PosixJournalEnvironment>.validateHeader(bytes, path: path)
+    let seed = JournalFormat.recordSeed(salt: salt)
+    let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed, start: JournalFormat.headerSize) }
+    self.init(bytes: bytes, base: 0, salt: salt, firstSequence: 1, scan: scan)
+  }
+
+  /// Every checkpoint the scan found, as index entries.
+  var checkpoints: [CheckpointIndex.Entry] {
+    scan.frames.enumerated().compactMap { index, frame in
+      frame.type == JournalFormat.checkpointType
+        ? CheckpointIndex.Entry(
+          offset: base + frame.payload.lowerBound - JournalFormat.frameSize, sequence: firstSequence + UInt64(index))
+        : nil
+    }
+  }
+
+  /// The last checkpoint the scan found.
+  var lastCheckpointMark: CheckpointMark? {
+    guard let index = scan.frames.lastIndex(where: { $0.type == JournalFormat.checkpointType }) else { return nil }
+    let frame = scan.frames[index]
+    return CheckpointMark(
+      sequence: firstSequence + UInt64(index), offset: base + frame.payload.lowerBound - JournalFormat.frameSize,
+      size: frame.payload.count)
   }
 }

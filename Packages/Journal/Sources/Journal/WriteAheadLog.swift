@@ -53,56 +53,77 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   private var end: Int
   /// Set by a failed write or sync; appends are refused from then on.
   public private(set) var hasFailed = false
+  /// The last checkpoint in the file, when opening read it or this handle wrote it.
+  public private(set) var lastCheckpoint: CheckpointMark?
+
+  /// The file's size after the last committed record.
+  public var size: Int { end }
 
   /// How long opening waits for the lock by default before it reports `locked`.
   public static var defaultLockWait: Duration { .seconds(2) }
 
   /// Opens the journal at `path`, creating it when missing, and recovers it.
   /// Waits up to `lockWait` for another holder to release the file's lock.
+  ///
+  /// When the checkpoint index points at a valid checkpoint, only the file
+  /// from that checkpoint on is read and recovered; otherwise the whole file.
   public init(path: String, environment: Environment, lockWait: Duration = defaultLockWait) throws(JournalError) {
     let io = environment.fileIO
     let (descriptor, created) = try Self.openLocked(path, io: io, wait: lockWait)
     do throws(JournalError) {
-      var bytes = try Self.readAll(descriptor, io: io)
+      var loaded: LoadedFile
       var dropped = 0
       var tornHeaderCopy: String?
-      if bytes.count < JournalFormat.headerSize {
-        // Nothing past a torn header can be a record: write a fresh one.
-        guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
-          throw JournalError.notAJournal(path: path)
+      if let anchored = try Self.loadFromCheckpoint(descriptor, path: path, io: io) {
+        loaded = anchored
+      } else {
+        var bytes = try Self.readAll(descriptor, io: io)
+        if bytes.count < JournalFormat.headerSize {
+          // Nothing past a torn header can be a record: write a fresh one.
+          guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
+            throw JournalError.notAJournal(path: path)
+          }
+          dropped = bytes.count
+          if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
+          bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
+          try Self.writeAll(bytes, at: 0, descriptor, io: io)
+          if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) { throw JournalError.writeFailed(errno) }
+          if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
+          if created { try Self.synchronizeDirectory(of: path, io: io) }
         }
-        dropped = bytes.count
-        if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
-        bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
-        try Self.writeAll(bytes, at: 0, descriptor, io: io)
-        if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) { throw JournalError.writeFailed(errno) }
-        if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
-        if created { try Self.synchronizeDirectory(of: path, io: io) }
+        loaded = try LoadedFile(wholeFile: bytes, path: path)
+        // A full scan that found checkpoints the index does not list: list them.
+        let found = loaded.checkpoints
+        if !found.isEmpty {
+          CheckpointIndex.write(found, besides: path, seed: loaded.seed, replacing: true, io: io)
+        }
       }
-      let salt = try Self.validateHeader(bytes, path: path)
-      let seed = JournalFormat.recordSeed(salt: salt)
-      let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed) }
+      let scan = loaded.scan
       var savedTailPath = tornHeaderCopy
       if scan.firstBad != nil {
-        try Self.refuseCorruption(scan)
-        dropped += bytes.count - scan.goodEnd
+        try Self.refuseCorruption(scan, firstSequence: loaded.firstSequence)
+        dropped += loaded.bytes.count - scan.goodEnd
         // Keep what is cut, beside the journal, before cutting it.
-        savedTailPath = try Self.saveCopy(of: Array(bytes[scan.goodEnd...]), besides: path, suffix: "torn-tail", io: io)
-        if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) {
+        savedTailPath = try Self.saveCopy(
+          of: Array(loaded.bytes[scan.goodEnd...]), besides: path, suffix: "torn-tail", io: io)
+        if case .failure(let errno) = io.truncate(descriptor, to: loaded.base + scan.goodEnd) {
           throw JournalError.writeFailed(errno)
         }
         if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
-        bytes.removeSubrange(scan.goodEnd...)
+        loaded.bytes.removeSubrange(scan.goodEnd...)
       }
       self.environment = environment
       self.descriptor = descriptor
-      self.seed = seed
+      self.seed = loaded.seed
       self.path = path
-      self.salt = salt
-      self.end = bytes.count
-      self.lastSequence = UInt64(scan.payloadRanges.count)
+      self.salt = loaded.salt
+      self.end = loaded.base + loaded.bytes.count
+      self.lastSequence = loaded.firstSequence - 1 + UInt64(scan.frames.count)
+      self.lastCheckpoint = loaded.lastCheckpointMark
       var recovery = JournalRecovery(
-        bytes: bytes, payloadRanges: scan.payloadRanges, droppedBytes: dropped, created: created)
+        bytes: loaded.bytes, frames: scan.frames, firstSequence: loaded.firstSequence, droppedBytes: dropped,
+        created: created)
+      recovery.startedAtCheckpoint = loaded.base > 0
       recovery.savedTailPath = savedTailPath
       self.recovery = recovery
     } catch {
@@ -119,17 +140,35 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     try append(batch: [payload]).upperBound
   }
 
+  /// Appends a checkpoint record (the whole state, in the caller's encoding)
+  /// and syncs it, then lists it in the checkpoint index so that the next open
+  /// starts there. Returns its sequence number.
+  @discardableResult
+  public mutating func appendCheckpoint(_ payload: [UInt8]) throws(JournalError) -> UInt64 {
+    let offset = end
+    let sequence = try append(batch: [payload], type: JournalFormat.checkpointType).upperBound
+    lastCheckpoint = CheckpointMark(sequence: sequence, offset: offset, size: payload.count)
+    CheckpointIndex.write(
+      [CheckpointIndex.Entry(offset: offset, sequence: sequence)], besides: path, seed: seed, replacing: false, io: io)
+    return sequence
+  }
+
   /// Group commit: appends every payload with one write and one sync, all or
   /// none acknowledged. Returns their sequence numbers.
   @discardableResult
   public mutating func append(batch payloads: [[UInt8]]) throws(JournalError) -> ClosedRange<UInt64> {
+    try append(batch: payloads, type: JournalFormat.commandType)
+  }
+
+  private mutating func append(batch payloads: [[UInt8]], type: UInt8) throws(JournalError) -> ClosedRange<UInt64> {
     guard !hasFailed else { throw .failedEarlier }
     guard !payloads.isEmpty else { return lastSequence + 1...lastSequence }
     var frames: [UInt8] = []
     frames.reserveCapacity(payloads.reduce(0) { $0 + $1.count + JournalFormat.frameSize })
     for (index, payload) in payloads.enumerated() {
-      guard payload.count <= JournalFormat.maxPayload else { throw .payloadTooLarge(payload.count) }
-      JournalFormat.appendRecord(payload, sequence: lastSequence + 1 + UInt64(index), seed: seed, to: &frames)
+      guard payload.count <= JournalFormat.maxPayload(ofType: type) ?? 0 else { throw .payloadTooLarge(payload.count) }
+      JournalFormat.appendRecord(
+        payload, sequence: lastSequence + 1 + UInt64(index), seed: seed, type: type, to: &frames)
     }
     do throws(JournalError) {
       try Self.writeAll(frames, at: end, descriptor, io: io)
@@ -159,15 +198,17 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
     let salt = try validateHeader(bytes, path: path)
-    let scan = bytes.withUnsafeBytes { JournalScan($0, seed: JournalFormat.recordSeed(salt: salt)) }
+    let scan = bytes.withUnsafeBytes {
+      JournalScan($0, seed: JournalFormat.recordSeed(salt: salt), start: JournalFormat.headerSize)
+    }
     guard scan.firstBad != nil else {
-      return JournalRepair(keptRecords: scan.payloadRanges.count, droppedBytes: 0, backupPath: nil)
+      return JournalRepair(keptRecords: scan.frames.count, droppedBytes: 0, backupPath: nil)
     }
     let backupPath = try saveCopy(of: bytes, besides: path, suffix: "corrupt", io: io)
     if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw .writeFailed(errno) }
     if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
     return JournalRepair(
-      keptRecords: scan.payloadRanges.count, droppedBytes: bytes.count - scan.goodEnd, backupPath: backupPath)
+      keptRecords: scan.frames.count, droppedBytes: bytes.count - scan.goodEnd, backupPath: backupPath)
   }
 
   // MARK: System calls, with EINTR and short writes handled
@@ -221,10 +262,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   /// Refuses a scan whose bad part is not a torn tail: valid records after it,
   /// or whole records of another journal.
-  private static func refuseCorruption(_ scan: JournalScan) throws(JournalError) {
+  static func refuseCorruption(_ scan: JournalScan, firstSequence: UInt64 = 1) throws(JournalError) {
     guard let bad = scan.firstBad else { return }
     if bad.validRecordsFollow {
-      throw .corruptRecord(offset: bad.offset, sequence: UInt64(scan.payloadRanges.count + 1))
+      throw .corruptRecord(offset: bad.offset, sequence: firstSequence + UInt64(scan.frames.count))
     }
     if scan.badPartHoldsWholeFrames { throw .foreignRecords(offset: bad.offset) }
   }
@@ -268,20 +309,82 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
     defer { io.close(descriptor) }
     guard io.isRegularFile(descriptor) else { throw .notARegularFile(path: path) }
-    var bytes = try readAll(descriptor, io: io)
-    if bytes.count < JournalFormat.headerSize {
-      // A journal whose creation was cut short: no record yet.
-      guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
-        throw .notAJournal(path: path)
+    var loaded: LoadedFile
+    if let anchored = try loadFromCheckpoint(descriptor, path: path, io: io) {
+      loaded = anchored
+    } else {
+      let bytes = try readAll(descriptor, io: io)
+      if bytes.count < JournalFormat.headerSize {
+        // A journal whose creation was cut short: no record yet.
+        guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
+          throw .notAJournal(path: path)
+        }
+        return JournalRecovery(bytes: [], frames: [], firstSequence: 1, droppedBytes: bytes.count, created: false)
       }
-      return JournalRecovery(bytes: [], payloadRanges: [], droppedBytes: bytes.count, created: false)
+      loaded = try LoadedFile(wholeFile: bytes, path: path)
     }
-    let salt = try validateHeader(bytes, path: path)
-    let scan = bytes.withUnsafeBytes { JournalScan($0, seed: JournalFormat.recordSeed(salt: salt)) }
-    try refuseCorruption(scan)
-    let ignored = bytes.count - scan.goodEnd
-    bytes.removeSubrange(scan.goodEnd...)
-    return JournalRecovery(bytes: bytes, payloadRanges: scan.payloadRanges, droppedBytes: ignored, created: false)
+    try refuseCorruption(loaded.scan, firstSequence: loaded.firstSequence)
+    let ignored = loaded.bytes.count - loaded.scan.goodEnd
+    loaded.bytes.removeSubrange(loaded.scan.goodEnd...)
+    var recovery = JournalRecovery(
+      bytes: loaded.bytes, frames: loaded.scan.frames, firstSequence: loaded.firstSequence, droppedBytes: ignored,
+      created: false)
+    recovery.startedAtCheckpoint = loaded.base > 0
+    return recovery
+  }
+
+  // MARK: Reading from a checkpoint
+
+  /// The file from its last usable checkpoint: the index's newest entries are
+  /// tried in turn, and one counts only when the frame at its offset is a
+  /// whole checkpoint with its sequence number. Nil when none is usable (no
+  /// index, a stale one, a file cut back): the caller scans the whole file.
+  static func loadFromCheckpoint(_ descriptor: Int32, path: String, io: some JournalFileIO) throws(JournalError)
+    -> LoadedFile?
+  {
+    let size: Int
+    switch io.size(descriptor) {
+    case .success(let value): size = value
+    case .failure(let errno): throw .readFailed(errno)
+    }
+    guard size >= JournalFormat.headerSize else { return nil }
+    let header = try readRange(descriptor, from: 0, to: JournalFormat.headerSize, io: io)
+    let salt = try validateHeader(header, path: path)
+    let seed = JournalFormat.recordSeed(salt: salt)
+    let candidates = CheckpointIndex.read(besides: path, seed: seed, io: io)
+      .filter { $0.offset >= JournalFormat.headerSize && $0.offset + JournalFormat.frameSize <= size }
+    for entry in candidates.suffix(3).reversed() {
+      let bytes = try readRange(descriptor, from: entry.offset, to: size, io: io)
+      let scan = bytes.withUnsafeBytes {
+        JournalScan($0, seed: seed, start: 0, firstSequence: entry.sequence, base: entry.offset)
+      }
+      guard scan.frames.first?.type == JournalFormat.checkpointType else { continue }
+      return LoadedFile(bytes: bytes, base: entry.offset, salt: salt, firstSequence: entry.sequence, scan: scan)
+    }
+    return nil
+  }
+
+  private static func readRange(_ descriptor: Int32, from start: Int, to end: Int, io: some JournalFileIO)
+    throws(JournalError) -> [UInt8]
+  {
+    var bytes = [UInt8](repeating: 0, count: end - start)
+    var offset = 0
+    var failure: Errno?
+    bytes.withUnsafeMutableBytes { buffer in
+      while offset < buffer.count {
+        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset) {
+        case .success(0): return
+        case .success(let count): offset += count
+        case .failure(let errno) where errno.code == EINTR: continue
+        case .failure(let errno):
+          failure = errno
+          return
+        }
+      }
+    }
+    if let failure { throw .readFailed(failure) }
+    bytes.removeSubrange(offset...)
+    return bytes
   }
 
   private static func readAll(_ descriptor: Int32, io: some JournalFileIO) throws(JournalError) -> [UInt8] {
@@ -332,7 +435,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     if let failure { throw .writeFailed(failure) }
   }
 
-  private static func validateHeader(_ bytes: [UInt8], path: String) throws(JournalError) -> UInt64 {
+  static func validateHeader(_ bytes: [UInt8], path: String) throws(JournalError) -> UInt64 {
     guard bytes.count >= JournalFormat.headerSize, bytes.starts(with: JournalFormat.magic) else {
       throw .notAJournal(path: path)
     }
@@ -342,7 +445,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         return Result<UInt64, JournalError>.failure(.corruptHeader(path: path))
       }
       let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
-      guard version == JournalFormat.version else { return .failure(.unsupportedVersion(version)) }
+      guard JournalFormat.readableVersions.contains(version) else { return .failure(.unsupportedVersion(version)) }
       return .success(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }.get()
   }

@@ -78,11 +78,11 @@ import Testing
   let file = try JournalFile()
   try file.fill(1)
   var bytes = file.bytes
-  bytes[4] = 2  // version 2, with a header CRC that matches it
+  bytes[4] = 3  // version 3, with a header CRC that matches it
   let crc = CRC32C.checksum(Array(bytes[0..<16]))
   bytes.replaceSubrange(16..<20, with: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
   file.bytes = bytes
-  #expect(throws: JournalError.unsupportedVersion(2)) { _ = try DurableJournal(path: file.path) }
+  #expect(throws: JournalError.unsupportedVersion(3)) { _ = try DurableJournal(path: file.path) }
 }
 
 @Test func aCorruptHeaderIsRefused() throws {
