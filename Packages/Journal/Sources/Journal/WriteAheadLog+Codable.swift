@@ -15,6 +15,12 @@ extension WriteAheadLog {
     return try append(batch: payloads)
   }
 
+  /// Appends `entry` as a checkpoint record (canonical JSON), syncs it and indexes it.
+  @discardableResult
+  public mutating func appendCheckpoint(_ entry: some Encodable) throws(JournalError) -> UInt64 {
+    try appendCheckpoint(encode(entry))
+  }
+
   /// The recovered records decoded as `Entry`, in order.
   public func recoveredEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
     try recovery.decodedEntries(as: type)
@@ -26,16 +32,25 @@ extension WriteAheadLog {
 }
 
 extension JournalRecovery {
-  /// The records decoded as `Entry`, in order.
-  public func decodedEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
+  /// The records from index `start` on, decoded as `Entry`, in order.
+  public func decodedEntries<Entry: Decodable>(as type: Entry.Type, from start: Int = 0) throws(JournalError)
+    -> [Entry]
+  {
     let decoder = JSONDecoder()
     var entries: [Entry] = []
-    entries.reserveCapacity(count)
-    for index in 0..<count {
+    entries.reserveCapacity(max(0, count - start))
+    for index in start..<max(start, count) {
       do { entries.append(try decoder.decode(Entry.self, from: Data(payload(index)))) } catch {
-        throw .codec("record \(index + 1): \(error)")
+        throw .codec("record \(sequence(index)): \(error)")
       }
     }
     return entries
+  }
+
+  /// Record `index` decoded as `Entry`.
+  public func decodedEntry<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
+    do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
+      throw .codec("record \(sequence(index)): \(error)")
+    }
   }
 }

@@ -42,7 +42,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return encoder
   }()
   /// The journal file.
-  public let path: String
+  public private(set) var path: String
   /// The random salt in the journal's header: tells this journal from any other.
   public let salt: UInt64
   /// What opening found.
@@ -186,6 +186,18 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return first...lastSequence
   }
 
+  /// Gives the journal file the name `newPath` (replacing any file there) in
+  /// one atomic step, syncs the directory, and moves the checkpoint index with
+  /// it. The handle, its lock and its records stay as they are.
+  public mutating func rename(to newPath: String) throws(JournalError) {
+    guard Foundation.rename(path, newPath) == 0 else { throw .cannotOpen(path: newPath, Errno.current) }
+    try Self.synchronizeDirectory(of: newPath, io: io)
+    let index = CheckpointIndex.path(besides: path)
+    let newIndex = CheckpointIndex.path(besides: newPath)
+    if Foundation.rename(index, newIndex) != 0 { unlink(newIndex) }
+    path = newPath
+  }
+
   // MARK: Repair
 
   /// Keeps a backup copy of a journal with mid-log corruption, then truncates
@@ -238,6 +250,13 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     } catch {
       io.close(descriptor)
       throw error
+    }
+    // The file may have been given another name while we waited for its lock
+    // (a day closed: the live journal became the archive and a new file took
+    // its name): the lock that counts is the one on the file the path names now.
+    guard io.isFile(descriptor, at: path) else {
+      io.close(descriptor)
+      return try openLocked(path, io: io, wait: wait, create: create)
     }
     return (descriptor, created)
   }

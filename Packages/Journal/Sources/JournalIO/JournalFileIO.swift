@@ -41,6 +41,15 @@ extension JournalFileIO {
     var status = stat()
     return fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
   }
+
+  /// Whether `path` names the file open on `descriptor` (same device and
+  /// inode), from the real system calls.
+  public func isFile(_ descriptor: Int32, at path: String) -> Bool {
+    var open = stat()
+    var named = stat()
+    return fstat(descriptor, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev
+      && open.st_ino == named.st_ino
+  }
 }
 
 /// An `errno` value.

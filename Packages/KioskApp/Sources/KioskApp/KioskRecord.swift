@@ -31,6 +31,10 @@ public enum KioskRecord: Codable, Equatable, Sendable {
   /// The last command still on the undo stack was reverted; `refund` is the
   /// gateway's reference when that command was a settle, and `key` its intent's key.
   case undone(refund: String?, key: IdempotencyKey? = nil)
+  /// The day was closed (`kiosk close-day`): this file is the day's archive,
+  /// named `archive`, and nothing follows this record. A live journal that ends
+  /// with it is a close cut short, which the next writer finishes.
+  case dayClosed(day: Int, archive: String)
 }
 
 /// What the kiosk is about to ask the processor to do, under which key.
@@ -75,9 +79,12 @@ extension KioskRecord {
     }
   }
 
-  /// The intents in `records` that have no outcome yet, oldest first.
-  public static func openIntents(in records: some Sequence<KioskRecord>) -> [PaymentIntent] {
-    var open: [PaymentIntent] = []
+  /// The intents in `records` that have no outcome yet, oldest first, after
+  /// the intents already open before them (`openBefore`, from a checkpoint).
+  public static func openIntents(in records: some Sequence<KioskRecord>, openBefore: [PaymentIntent] = [])
+    -> [PaymentIntent]
+  {
+    var open = openBefore
     for record in records {
       if case .paymentIntent(let intent) = record {
         open.append(intent)
@@ -126,7 +133,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
       commit(settlement)
     case .restocked(let ingredient, let count):
       try restock(ingredient, count: count)
-    case .undone, .paymentIntent, .paymentAbandoned:
+    case .undone, .paymentIntent, .paymentAbandoned, .dayClosed:
       break
     }
   }

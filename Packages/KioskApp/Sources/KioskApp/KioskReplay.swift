@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import Menu
 import Stock
@@ -6,42 +7,99 @@ import Tabs
 /// Rebuilds state from journal records: the only way state is ever loaded.
 public enum KioskReplay {
 
-  /// Applies `records` to `world` in order and returns the undo history they leave.
+  /// What replay carries from one record to the next besides the slices.
+  public struct Progress: Sendable {
+    /// What `undo` can revert.
+    public var history = UndoHistory()
+    /// Set by a `dayClosed` record; nothing may follow it.
+    public var closedDay: (day: Int, archive: String)?
+
+    /// Nothing replayed yet.
+    public init() {}
+
+    /// Carrying on from a checkpoint.
+    public init(checkpoint: KioskCheckpoint) {
+      history = UndoHistory(entries: checkpoint.undo)
+    }
+  }
+
+  /// Applies one record, numbered `sequence` in its journal, to `world`.
+  /// Returns the history entry an `undone` record reverted.
+  @discardableResult
+  public static func apply<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
+    _ record: KioskRecord, sequence: Int, to world: inout World, progress: inout Progress
+  ) throws(ReplayError) -> UndoHistory.Entry? {
+    do {
+      if let closed = progress.closedDay {
+        throw ReplayFailure("day \(closed.day) was closed by an earlier record; nothing may follow it")
+      }
+      switch record {
+      case .initialized:
+        guard sequence == 1 else { throw ReplayFailure("the menu and stock are initialized only by the first record") }
+        try world.apply(record)
+      case .undone:
+        guard let entry = progress.history.pop() else { throw ReplayFailure("nothing to undo") }
+        world.revert(entry.step)
+        return entry
+      case .dayClosed(let day, let archive):
+        guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
+        progress.closedDay = (day, archive)
+      case .paymentIntent, .paymentAbandoned:
+        guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
+      default:
+        guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
+        // The inverse comes from the world before the record, exactly as live.
+        let step = try UndoStep.before(record, in: world)
+        try world.apply(record)
+        if let step { progress.history.push(UndoHistory.Entry(record: record, step: step)) }
+      }
+    } catch let failure as ReplayFailure {
+      throw ReplayError(sequence: sequence, reason: failure.description)
+    } catch {
+      throw ReplayError(sequence: sequence, reason: "\(error)")
+    }
+    return nil
+  }
+
+  /// Applies `records` (a whole journal, from record 1) to `world` in order
+  /// and returns the undo history they leave.
   public static func replay<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
     _ records: [KioskRecord], into world: inout World
   ) throws(ReplayError) -> UndoHistory {
-    var history = UndoHistory()
+    var progress = Progress()
     for (index, record) in records.enumerated() {
-      let sequence = index + 1
-      do {
-        switch record {
-        case .initialized:
-          guard index == 0 else { throw ReplayFailure("the menu and stock are initialized only by the first record") }
-          try world.apply(record)
-        case .undone:
-          guard let entry = history.pop() else { throw ReplayFailure("nothing to undo") }
-          world.revert(entry.step)
-        case .paymentIntent, .paymentAbandoned:
-          guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
-        default:
-          guard index > 0 else { throw ReplayFailure("the first record must initialize the menu and stock") }
-          // The inverse comes from the world before the record, exactly as live.
-          let step = try UndoStep.before(record, in: world)
-          try world.apply(record)
-          if let step { history.push(UndoHistory.Entry(record: record, step: step)) }
-        }
-      } catch let failure as ReplayFailure {
-        throw ReplayError(sequence: sequence, reason: failure.description)
-      } catch {
-        throw ReplayError(sequence: sequence, reason: "\(error)")
-      }
+      try apply(record, sequence: index + 1, to: &world, progress: &progress)
     }
-    return history
+    return progress.history
   }
 
-  /// Decodes every recovered record of a journal.
-  public static func records(of journal: borrowing DurableJournal) throws(JournalError) -> [KioskRecord] {
-    try journal.recoveredEntries(as: KioskRecord.self)
+  /// Restores `contents.checkpoint` into `world`, when there is one, then
+  /// applies the records after it.
+  public static func replay<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
+    _ contents: JournalContents, into world: inout World
+  ) throws(ReplayError) -> Progress {
+    var progress = Progress()
+    if let checkpoint = contents.checkpoint {
+      world.restore(checkpoint.state)
+      progress = Progress(checkpoint: checkpoint)
+    }
+    for (index, record) in contents.records.enumerated() {
+      try apply(record, sequence: contents.firstSequence + index, to: &world, progress: &progress)
+    }
+    return progress
+  }
+
+  /// Decodes a journal as opened: its last checkpoint, when it read one, and the records after it.
+  public static func contents(of recovery: JournalRecovery) throws(JournalError) -> JournalContents {
+    guard let start = recovery.lastCheckpoint else {
+      return JournalContents(
+        checkpoint: nil, records: try recovery.decodedEntries(as: KioskRecord.self),
+        firstSequence: Int(recovery.firstSequence))
+    }
+    let checkpoint = try recovery.decodedEntry(start, as: KioskCheckpoint.self)
+    return JournalContents(
+      checkpoint: checkpoint, records: try recovery.decodedEntries(as: KioskRecord.self, from: start + 1),
+      firstSequence: Int(recovery.sequence(start)) + 1)
   }
 
   /// What `verify` reports.
@@ -65,4 +123,29 @@ public enum KioskReplay {
       recordCount: records.count, digest: first.snapshot.digest,
       isDeterministic: bytes == second.snapshot.canonicalJSON())
   }
+}
+
+/// A journal as opened: its last checkpoint (nil when it has none) and the
+/// records after it.
+public struct JournalContents: Sendable {
+  /// Where replay starts.
+  public var checkpoint: KioskCheckpoint?
+  /// The records after the checkpoint (every record, when there is none).
+  public var records: [KioskRecord]
+  /// The sequence number of `records[0]`.
+  public var firstSequence: Int
+
+  /// The intents without an outcome at the end.
+  public var openIntents: [PaymentIntent] {
+    KioskRecord.openIntents(in: records, openBefore: checkpoint?.openIntents ?? [])
+  }
+
+  /// Whether any payment was ever journaled.
+  public var paymentsJournaled: Bool {
+    checkpoint?.paymentsJournaled == true
+      || records.contains { if case .paymentIntent = $0 { true } else { false } }
+  }
+
+  /// The day the journal covers.
+  public var day: Int { checkpoint?.day ?? 1 }
 }

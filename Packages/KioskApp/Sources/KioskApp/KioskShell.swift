@@ -21,57 +21,87 @@ import Tabs
 /// `~Copyable` and ignored by the macro.
 @MainActor @Observable
 public final class KioskShell {
-  @ObservationIgnored private var world: KioskWorld
-  @ObservationIgnored private var history: UndoHistory
-  /// Every journaled record, oldest first (what `history` and `verify` read).
-  @ObservationIgnored public private(set) var records: [KioskRecord]
+  @ObservationIgnored var world: KioskWorld
+  @ObservationIgnored var history: UndoHistory
+  /// The records journaled since the last checkpoint, oldest first (a
+  /// checkpoint holds everything before it; `history` and `verify` read the file).
+  @ObservationIgnored public internal(set) var records: [KioskRecord]
   /// Intents journaled without an outcome yet, oldest first.
-  @ObservationIgnored public private(set) var openIntents: [PaymentIntent]
+  @ObservationIgnored public internal(set) var openIntents: [PaymentIntent]
   /// What reconciliation resolved since the shell opened, oldest first.
   @ObservationIgnored public private(set) var reconciled: [Reconciliation] = []
   /// Test seam: runs at each step of a payment; a throw there stands for a
   /// crash at that step (the test then drops the shell and reopens).
   @ObservationIgnored public var paymentStepHook: ((PaymentStep) throws -> Void)?
+  /// Test seam: runs at each step of closing a day, like `paymentStepHook`.
+  @ObservationIgnored public var closeDayStepHook: ((CloseDayStep) throws -> Void)?
+  /// A checkpoint is written before a command once this many records follow
+  /// the last one, and at least as many bytes of them as the checkpoint had:
+  /// replay on open stays short, and checkpoints cost at most about as much
+  /// again as the records they follow, whatever the state's size.
+  @ObservationIgnored public var checkpointInterval = KioskShell.defaultCheckpointInterval
+  /// Whether any payment was ever journaled here (the ledger must then exist).
+  @ObservationIgnored var paymentsJournaled: Bool
+
+  /// Records between checkpoints, at least.
+  public static let defaultCheckpointInterval = 1_000
 
   /// Bumped after every change to the world; observe it to redraw.
   public private(set) var revision = 0
 
+  /// Tells observers the world changed.
+  func didChange() { revision += 1 }
+
+  /// The day the live journal covers, from 1; `closeDay` starts the next.
+  public internal(set) var day: Int
+
   /// Bytes of a torn tail the journal dropped when it was opened.
   public let droppedBytes: Int
 
-  /// Opens the kiosk on `journal` and `processor`: replays its records, or, for
-  /// a new journal, journals `menu` and `stock` as the first record; then
-  /// reconciles any open intent with the processor.
+  /// Opens the kiosk on `journal` and `processor`: restores its last
+  /// checkpoint and replays the records after it, or, for a new journal,
+  /// journals `menu` and `stock` as the first record; finishes a close of the
+  /// day that was cut short; then reconciles any open intent with the processor.
   public init(
     journal: consuming DurableJournal, processor: consuming LocalProcessor,
     menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock
   ) throws {
     droppedBytes = journal.recovery.droppedBytes
-    var records = try KioskReplay.records(of: journal)
+    var contents = try KioskReplay.contents(of: journal.recovery)
+    let isNew = contents.checkpoint == nil && contents.records.isEmpty
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make
     // reconciliation abandon real charges.
-    if processor.recovery.created, records.contains(where: { if case .paymentIntent = $0 { true } else { false } }) {
+    if processor.recovery.created, contents.paymentsJournaled {
       // Leave no empty ledger behind, or the next run would take it for the real one.
       try? FileManager.default.removeItem(atPath: processor.path)
       throw KioskShellError.ledgerMissing(path: processor.path)
     }
-    if records.isEmpty, !processor.entries.isEmpty {
+    if isNew, !processor.entries.isEmpty {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
+    let name = URL(fileURLWithPath: journal.path).lastPathComponent
     var world = KioskWorld(processor: processor, journal: journal)
-    if records.isEmpty {
+    if isNew {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
       try world.journal.append(first)
-      records = [first]
+      contents.records = [first]
     }
-    history = try KioskReplay.replay(records, into: &world)
-    openIntents = KioskRecord.openIntents(in: records)
+    let progress = try KioskReplay.replay(contents, into: &world)
+    if let closed = progress.closedDay, closed.archive == name {
+      throw KioskShellError.closedDay(day: closed.day, path: world.journal.path)
+    }
+    history = progress.history
+    openIntents = contents.openIntents
+    paymentsJournaled = contents.paymentsJournaled
+    day = contents.day
+    var records = contents.records
     // The decoded list is exactly full: without headroom the session's first
-    // command would copy every record ever journaled into a larger buffer.
+    // command would copy every record since the checkpoint into a larger buffer.
     records.reserveCapacity(records.count + records.count / 2 + 64)
     self.records = records
     self.world = world
+    if let closed = progress.closedDay { try finishClosingDay(closed.day, archive: closed.archive) }
     try reconcileOpenIntents()
   }
 
@@ -79,6 +109,26 @@ public final class KioskShell {
   public convenience init(journal: consuming DurableJournal) throws {
     let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: journal.path))
     try self.init(journal: journal, processor: processor)
+  }
+
+  // MARK: Checkpoints
+
+  /// Writes a checkpoint when one is due (see `checkpointInterval`).
+  func checkpointIfDue() throws {
+    let last = world.journal.lastCheckpoint
+    guard world.journal.lastSequence - (last?.sequence ?? 0) >= UInt64(checkpointInterval) else { return }
+    if let last, world.journal.size - last.end < last.size { return }
+    try writeCheckpoint()
+  }
+
+  /// Journals a checkpoint of the whole state, the undo history and the open
+  /// intents; the records before it need never be replayed again.
+  public func writeCheckpoint() throws {
+    let checkpoint = KioskCheckpoint(
+      day: day, state: world.snapshot, undo: history.entries, openIntents: openIntents,
+      paymentsJournaled: paymentsJournaled)
+    try world.journal.appendCheckpoint(checkpoint)
+    records.removeAll(keepingCapacity: true)
   }
 
   // MARK: Running commands
@@ -94,8 +144,15 @@ public final class KioskShell {
     undo step: (borrowing KioskWorld) throws -> UndoStep,
     run command: (inout KioskWorld) throws -> (KioskRecord, Result)
   ) throws -> Result {
-    try reconcileOpenIntents()
+    try prepareToWrite()
     return try commit(try step(world), command)
+  }
+
+  /// What runs before any command that writes: a checkpoint when one is due,
+  /// then reconciliation of open intents.
+  func prepareToWrite() throws {
+    try checkpointIfDue()
+    try reconcileOpenIntents()
   }
 
   private func commit<Result>(
@@ -116,8 +173,8 @@ public final class KioskShell {
     return result
   }
 
-  /// Journals a record that changes no slice (an intent, an abandonment).
-  private func journal(_ record: KioskRecord) throws {
+  /// Journals a record that changes no slice (an intent, an abandonment, the close of a day).
+  func journal(_ record: KioskRecord) throws {
     try world.journal.append(record)
     didJournal(record)
   }
@@ -126,7 +183,10 @@ public final class KioskShell {
   /// made durable: the one place an intent opens or closes.
   private func didJournal(_ record: KioskRecord) {
     records.append(record)
-    if case .paymentIntent(let intent) = record { openIntents.append(intent) }
+    if case .paymentIntent(let intent) = record {
+      openIntents.append(intent)
+      paymentsJournaled = true
+    }
     if let key = record.outcomeKey { openIntents.removeAll { $0.key == key } }
   }
 
@@ -200,7 +260,7 @@ public final class KioskShell {
   /// (`KioskError.payment(.timedOut)`) or an outcome that cannot be journaled leaves the
   /// intent open for reconciliation: nothing is guessed.
   public func settle(_ tab: Tab.ID) throws -> Receipt {
-    try reconcileOpenIntents()
+    try prepareToWrite()
     let settlement = try world.settlement(for: tab)
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
@@ -253,7 +313,7 @@ public final class KioskShell {
   /// journaled with the refund's reference before the tab reopens and the
   /// stock comes back.
   public func undo() throws -> Undone? {
-    try reconcileOpenIntents()
+    try prepareToWrite()
     guard let entry = history.last else { return nil }
     var refund: String?
     var key: IdempotencyKey?
@@ -350,14 +410,21 @@ public final class KioskShell {
   /// The processor's ledger, oldest first.
   public var processorLedger: [LocalProcessor.Entry] { world.processor.entries }
 
-  /// The processor's ledger and the journal side by side.
-  public var paymentAudit: PaymentAudit { view.paymentAudit }
+  /// The processor's ledger and every day's journal side by side.
+  public func paymentAudit() throws -> PaymentAudit {
+    PaymentAudit(ledger: world.processor.entries, records: try KioskJournalReader.paymentRecords(of: journalPath))
+  }
 
   /// What the reading commands show, from this shell's state.
   public var view: KioskView {
     _ = revision
-    return KioskView(snapshot: world.snapshot, records: records, ledger: world.processor.entries, unreadTailBytes: 0)
+    return KioskView(
+      snapshot: world.snapshot, day: day, openIntents: openIntents, ledger: world.processor.entries,
+      unreadTailBytes: 0)
   }
+
+  /// The journal file (the live day's).
+  public var journalPath: String { world.journal.path }
 
   /// Makes the processor act out `fault` from now on (nil: behave).
   public func setProcessorFault(_ fault: LocalProcessor.Fault?) { world.processor.fault = fault }
@@ -401,6 +468,12 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case ledgerMissing(path: String)
   /// The journal is new, but the processor's ledger already holds movements.
   case ledgerOfAnotherJournal(path: String, movements: Int)
+  /// The journal is a closed day's archive, not the live journal.
+  case closedDay(day: Int, path: String)
+  /// A file already has the archive's name and is not this day's journal.
+  case archiveExists(path: String)
+  /// The day's file could not be given its archive name.
+  case cannotArchive(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -416,6 +489,11 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
         + "the next command that writes reconciles it"
     case .noFreshKey:
       "no unused payment key found after a thousand tries; the processor ledger belongs to another journal"
+    case .closedDay(let day, let path):
+      "'\(path)' is the archive of day \(day), closed and read-only; open the live journal"
+    case .cannotArchive(let path, let reason): "cannot archive the day as '\(path)': \(reason)"
+    case .archiveExists(let path):
+      "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
     }
   }
 }

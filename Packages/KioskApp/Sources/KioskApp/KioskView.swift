@@ -4,15 +4,19 @@ import Payment
 import Stock
 import Tabs
 
-/// What the reading commands show (menu, stock, board, history, verify,
-/// reconcile): the state the journal replays to, the records, and the
+/// What the reading commands show (menu, stock, board, and the start of
+/// verify and reconcile): the state the journal replays to, and the
 /// processor's ledger. Built by a reader that takes no lock and writes nothing
 /// (`read(journal:processor:)`), or by a running shell from its own state.
+/// `history`, `verify` and the payment audit stream the files instead
+/// (`KioskJournalReader`), in bounded memory.
 public struct KioskView: Sendable {
   /// The replayed state.
   public var snapshot: KioskSnapshot
-  /// Every journaled record, oldest first.
-  public var records: [KioskRecord]
+  /// The day the live journal covers.
+  public var day: Int
+  /// Intents without an outcome yet.
+  public var openIntents: [PaymentIntent]
   /// The processor's ledger, oldest first.
   public var ledger: [LocalProcessor.Entry]
   /// Bytes at the end of the journal that a reader left unread: a torn tail,
@@ -20,40 +24,52 @@ public struct KioskView: Sendable {
   public var unreadTailBytes: Int
 
   /// Creates a view.
-  public init(snapshot: KioskSnapshot, records: [KioskRecord], ledger: [LocalProcessor.Entry], unreadTailBytes: Int) {
+  public init(
+    snapshot: KioskSnapshot, day: Int, openIntents: [PaymentIntent], ledger: [LocalProcessor.Entry],
+    unreadTailBytes: Int
+  ) {
     self.snapshot = snapshot
-    self.records = records
+    self.day = day
+    self.openIntents = openIntents
     self.ledger = ledger
     self.unreadTailBytes = unreadTailBytes
   }
 
-  /// Reads the journal, and the ledger when `processor` is given, without a
-  /// lock and without writing. A journal that does not exist yet reads as a new
-  /// one would start (the default menu and stock), and nothing is created.
+  /// Reads the journal from its last checkpoint, and the ledger when
+  /// `processor` is given, without a lock and without writing. A journal that
+  /// does not exist yet reads as a new one would start (the default menu and
+  /// stock), and nothing is created.
   public static func read(journal: String, processor: String?) throws -> KioskView {
-    var records: [KioskRecord]
-    var unread = 0
+    let recovery: JournalRecovery?
     do {
-      let recovery = try DurableJournal.read(path: journal)
-      records = try recovery.decodedEntries(as: KioskRecord.self)
-      unread = recovery.droppedBytes
-    } catch .missing {
-      records = []
+      recovery = try DurableJournal.read(path: journal)
+    } catch {
+      // A journal that does not exist yet reads as the defaults below.
+      guard case .missing = error else { throw error }
+      recovery = nil
     }
-    if records.isEmpty { records = [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)] }
+    var contents = try recovery.map(KioskReplay.contents) ?? JournalContents(checkpoint: nil, records: [], firstSequence: 1)
+    let unread = recovery?.droppedBytes ?? 0
+    if contents.checkpoint == nil, contents.records.isEmpty {
+      contents.records = [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)]
+    }
     var world = ReplayWorld()
-    _ = try KioskReplay.replay(records, into: &world)
-    var ledger: [LocalProcessor.Entry] = []
-    if let processor {
-      do {
-        ledger = try DurableJournal.read(path: processor).decodedEntries(as: LocalProcessor.Entry.self)
-      } catch .missing {
-        ledger = []
-      } catch {
-        throw KioskViewError.ledger(path: processor, error)
-      }
+    _ = try KioskReplay.replay(contents, into: &world)
+    let ledger = try processor.map(readLedger) ?? []
+    return KioskView(
+      snapshot: world.snapshot, day: contents.day, openIntents: contents.openIntents, ledger: ledger,
+      unreadTailBytes: unread)
+  }
+
+  /// The processor's ledger at `path`, read without a lock; empty when there is none.
+  public static func readLedger(_ path: String) throws -> [LocalProcessor.Entry] {
+    do {
+      return try DurableJournal.read(path: path).decodedEntries(as: LocalProcessor.Entry.self)
+    } catch .missing {
+      return []
+    } catch {
+      throw KioskViewError.ledger(path: path, error)
     }
-    return KioskView(snapshot: world.snapshot, records: records, ledger: ledger, unreadTailBytes: unread)
   }
 
   /// The slices as a world, for the domain's generic reads.
@@ -68,12 +84,6 @@ public struct KioskView: Sendable {
 
   /// Whether the kitchen can make `item` now.
   public func isAvailable(_ item: Item.ID) -> Bool { world.isAvailable(item) }
-
-  /// Intents without an outcome yet.
-  public var openIntents: [PaymentIntent] { KioskRecord.openIntents(in: records) }
-
-  /// The ledger and the journal side by side.
-  public var paymentAudit: PaymentAudit { PaymentAudit(ledger: ledger, records: records) }
 }
 
 /// Why the processor's ledger could not be read.

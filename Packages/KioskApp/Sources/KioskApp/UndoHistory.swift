@@ -8,7 +8,7 @@ public struct UndoHistory: Sendable {
   public static let depth = 100
 
   /// One undoable command.
-  public struct Entry: Sendable, Equatable {
+  public struct Entry: Codable, Sendable, Equatable {
     /// The command as journaled.
     public var record: KioskRecord
     /// What puts the world back as it was before the command.
@@ -21,6 +21,12 @@ public struct UndoHistory: Sendable {
 
   /// An empty history.
   public init() { ring.reserveCapacity(Self.depth) }
+
+  /// A history holding `entries`, oldest first (the newest `depth` of them).
+  public init(entries: [Entry]) {
+    self.init()
+    for entry in entries { push(entry) }
+  }
 
   /// The entries, oldest first.
   public var entries: [Entry] { Array(ring[start...] + ring[..<start]) }

@@ -6,7 +6,7 @@ import Tabs
 /// back, taken from the world just before the command ran. Undo and the
 /// rollback of a failed command apply it; no command keeps a copy of a slice,
 /// so a command's cost does not grow with the slices (docs/ARCHITECTURE.md).
-public enum UndoStep: Equatable, Sendable {
+public enum UndoStep: Codable, Equatable, Sendable {
   /// Undoes `opened`.
   case closeTab(Tab.ID, previousNextID: Int)
   /// Undoes `added`.
@@ -31,7 +31,7 @@ public enum UndoStep: Equatable, Sendable {
       return .insertLine(item, at: index, tab: tab)
     case .settled(let receipt): return .unsettle(receipt.tab, needs: try world.settlement(for: receipt.tab).needs)
     case .restocked(let ingredient, let count): return .unrestock(ingredient, count: count)
-    case .initialized, .paymentIntent, .paymentAbandoned, .undone: return nil
+    case .initialized, .paymentIntent, .paymentAbandoned, .undone, .dayClosed: return nil
     }
   }
 }

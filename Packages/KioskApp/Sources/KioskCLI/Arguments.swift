@@ -13,6 +13,8 @@ struct GlobalOptions: Equatable {
   var lockWait = DurableJournal.defaultLockWait
   /// `--help` anywhere: show the command's help instead of running it.
   var help = false
+  /// `--all`: `history` and `verify` walk every day's file, not only the live day's.
+  var all = false
 
   /// The ledger's path, resolved.
   var ledgerPath: String { processorPath ?? journalPath + ".processor" }
@@ -61,9 +63,13 @@ struct ParsedArguments: Equatable {
         return value
       }
       switch name {
-      case "--json", "--help", "-h":
+      case "--json", "--help", "-h", "--all":
         guard inlineValue == nil else { throw .usage("'\(name)' takes no value") }
-        if name == "--json" { options.json = true } else { options.help = true }
+        switch name {
+        case "--json": options.json = true
+        case "--all": options.all = true
+        default: options.help = true
+        }
       case "--journal": options.journalPath = try value()
       case "--processor": options.processorPath = try value()
       case "--wait":

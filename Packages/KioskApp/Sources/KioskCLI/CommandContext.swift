@@ -31,6 +31,15 @@ final class CommandContext {
     return view
   }
 
+  /// The journal files `history` and `verify` read: the live day's, or with
+  /// `--all` every closed day's archive first.
+  func segments() throws -> [KioskSegments.Segment] {
+    try checkPaths()
+    let live = shell?.journalPath ?? options.journalPath
+    guard FileManager.default.fileExists(atPath: live) else { throw JournalError.missing(path: live) }
+    return options.all ? KioskSegments.all(of: live) : [KioskSegments.Segment(day: nil, path: live)]
+  }
+
   /// The journal and the ledger are two files: one path for both is a usage error.
   private func checkPaths() throws(KioskFailure) {
     let journal = URL(fileURLWithPath: options.journalPath).standardizedFileURL.resolvingSymlinksInPath().path

@@ -21,6 +21,8 @@ struct CommandSpec {
   let arguments: [String]
   /// Whether the last argument takes every remaining word (`open Grace Hopper`).
   var lastTakesRest = false
+  /// Whether it takes `--all` (every day's file).
+  var takesAll = false
   /// One line of help: the README's table says the same.
   let summary: String
   /// What it needs.
@@ -28,11 +30,12 @@ struct CommandSpec {
   /// Runs it: returns what to print, or nil when it printed for itself.
   let run: @MainActor (CommandContext, [String]) throws -> (any CommandOutput)?
 
-  /// `add TAB ITEM`.
-  var usage: String { ([name] + arguments).joined(separator: " ") }
+  /// `add TAB ITEM`, `history [--all]`.
+  var usage: String { ([name] + (takesAll ? ["[--all]"] : []) + arguments).joined(separator: " ") }
 
   /// The words after the name, checked against `arguments`.
-  func checked(_ words: [String]) throws(KioskFailure) -> [String] {
+  func checked(_ words: [String], all: Bool = false) throws(KioskFailure) -> [String] {
+    guard !all || takesAll else { throw .usage("'--all' applies to history and verify, not to \(name)") }
     // `[COMMAND]` is optional.
     let required = arguments.filter { !$0.hasPrefix("[") }.count
     let fits = words.count >= required && (lastTakesRest || words.count <= arguments.count)
@@ -83,16 +86,22 @@ struct CommandSpec {
       summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",
       access: .writes, run: { context, _ in try WriteCommands.undo(context.writer()) }),
     CommandSpec(
-      name: "history", arguments: [], summary: "the journal, one record per line", access: .reads,
-      run: { context, _ in try ReadCommands.history(context.view()) }),
+      name: "history", arguments: [], takesAll: true,
+      summary: "the live day's journal, one record per line, as it is read; --all: every day's", access: .reads,
+      run: { context, _ in try ReadCommands.history(context) }),
     CommandSpec(
-      name: "verify", arguments: [],
-      summary: "replay the journal twice and compare the states byte for byte; audit payments", access: .reads,
-      run: { context, _ in try ReadCommands.verify(context.view(withLedger: true)) }),
+      name: "verify", arguments: [], takesAll: true,
+      summary: "replay the live day (--all: every day) twice, check each checkpoint and state byte for byte; audit payments",
+      access: .reads,
+      run: { context, _ in try ReadCommands.verify(context) }),
     CommandSpec(
       name: "reconcile", arguments: [],
       summary: "the processor's ledger and the journal side by side; every mismatch, exit 65", access: .reads,
-      run: { context, _ in try ReadCommands.reconcile(context.view(withLedger: true)) }),
+      run: { context, _ in try ReadCommands.reconcile(context) }),
+    CommandSpec(
+      name: "close-day", arguments: [],
+      summary: "print the Z report, archive the day's settled tabs and journal, start the next day", access: .writes,
+      run: { context, _ in try WriteCommands.closeDay(context.writer()) }),
     CommandSpec(
       name: "repair", arguments: [],
       summary: "back up a journal with mid-log corruption and cut it to its last good record", access: .own,

@@ -52,9 +52,11 @@ struct KioskFailure: Error, Equatable {
     case let error as KioskShellError:
       switch error {
       case .keyMismatch: self.init(code: .domain, message: error.description)
-      case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled:
+      case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,
+        .cannotArchive:
         self.init(code: .journal, message: error.description)
       }
+    case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)
     default: self.init(code: .software, message: "internal error, please report it: \(error)")
     }
   }

@@ -25,7 +25,7 @@ struct KioskProgram {
         print(render(try OwnCommands.help(spec.name), json: json))
         return .success
       }
-      let checked = try spec.checked(words)
+      let checked = try spec.checked(words, all: parsed.options.all)
       let context = CommandContext(options: parsed.options, processorFault: try processorFault())
       if let output = try spec.run(context, checked) { print(render(output, json: json)) }
       return .success

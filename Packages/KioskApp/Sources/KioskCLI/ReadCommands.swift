@@ -5,6 +5,7 @@ import Stock
 import Tabs
 
 /// The commands that only read: each returns a result with its text and JSON.
+@MainActor
 enum ReadCommands {
 
   struct MenuOutput: CommandOutput {
@@ -77,62 +78,109 @@ enum ReadCommands {
       openTotal: money(open), settledTotal: money(settled), lines: entries.map(boardLine))
   }
 
-  struct HistoryOutput: CommandOutput {
-    struct Row: Encodable {
-      var sequence: Int
-      var record: String
-    }
-    var command = "history"
-    var records: [Row]
-    var text: [String] {
-      let width = String(records.count).count
-      return records.map {
-        String(repeating: " ", count: width - String($0.sequence).count) + "\($0.sequence)  \($0.record)"
-      }
-    }
+  /// One line of `history`: the day, the record's number in its day's file, and the record in words.
+  struct HistoryRow: Encodable {
+    var day: Int
+    var sequence: Int
+    var record: String
   }
 
-  static func history(_ view: KioskView) -> HistoryOutput {
-    let menu = view.snapshot.menu
-    return HistoryOutput(
-      records: view.records.enumerated().map { HistoryOutput.Row(sequence: $0 + 1, record: describe($1, menu: menu)) })
+  /// `history [--all]`: streams the live day's journal, or every day's, one
+  /// line per record as it is read (bounded memory; with `--json`, one JSON
+  /// object written piece by piece). Returns nil: it prints for itself.
+  static func history(_ context: CommandContext) throws -> (any CommandOutput)? {
+    let json = context.options.json
+    let segments = try context.segments()
+    let progress = ProgressLine(what: "history", enabled: !json)
+    let output = StandardOutput()
+    if json { output.write(#"{"command":"history","records":["#) }
+    var first = true
+    for segment in segments {
+      var menu = KioskDefaults.menu
+      var day = segment.day ?? 1
+      try KioskJournalReader.walk(path: segment.path, progress: progress.update) { sequence, entry in
+        if case .checkpoint(let checkpoint) = entry, sequence == 1 { day = checkpoint.day }
+        // With --all, each file starts with a line naming its day (known from its first record).
+        if !json, context.options.all, sequence == 1 { output.write("day \(day): \(segment.path)\n") }
+        let text: String
+        switch entry {
+        case .checkpoint(let checkpoint):
+          if sequence == 1 { menu = checkpoint.state.menu }
+          text = describe(checkpoint)
+        case .record(let record):
+          if case .initialized(let initial, _) = record { menu = initial.items.isEmpty ? menu : initial }
+          text = describe(record, menu: menu)
+        }
+        if json {
+          output.write((first ? "" : ",") + jsonLine(HistoryRow(day: day, sequence: sequence, record: text)))
+          first = false
+        } else {
+          output.write("\(sequence)  \(text)\n")
+        }
+      }
+    }
+    progress.finish()
+    if json { output.write("]}\n") }
+    output.flush()
+    return nil
   }
 
   struct VerifyOutput: CommandOutput {
     var command = "verify"
     var records: Int
+    var files: Int
+    var checkpoints: Int
     var digest: String
     var identical: Bool
     var charges: Int
     var refunds: Int
     var pending: [String]
     var text: [String] {
-      [
-        "verified \(records) records: two replays are byte-identical, state \(digest); "
+      let where_ = files == 1 ? "" : " in \(files) files, each day starting where the one before ended"
+      return [
+        "verified \(records) records\(where_) (\(checkpoints) checkpoints checked against the replay): "
+          + "two replays are byte-identical, state \(digest); "
           + "the processor agrees (\(charges) charges, \(refunds) refunds)"
       ] + pending.map { "pending: \($0)" }
     }
   }
 
-  static func verify(_ view: KioskView) throws -> VerifyOutput {
-    let verification = try KioskReplay.verify(view.records)
-    guard verification.isDeterministic else {
-      throw KioskFailure(code: .journal, message: "two replays of the journal gave different states")
+  /// `verify [--all]`: replays the live day's file (or every day's) twice from
+  /// its first record, checks every checkpoint against the replay, checks that
+  /// the days chain, compares the end with the state a writer opens with (from
+  /// the last checkpoint), then audits payments against every day.
+  static func verify(_ context: CommandContext) throws -> VerifyOutput {
+    let view = try context.view(withLedger: true)
+    let segments = try context.segments()
+    let progress = ProgressLine(what: "verify", enabled: !context.options.json)
+    defer { progress.finish() }
+    var reports: [KioskVerifier.Report] = []
+    for segment in segments {
+      let report = try KioskVerifier.replay(path: segment.path, progress: progress.update)
+      let again = try KioskVerifier.replay(path: segment.path)
+      guard report.state.canonicalJSON() == again.state.canonicalJSON() else {
+        throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
+      }
+      if let previous = reports.last { try KioskVerifier.checkChain(from: previous, to: report) }
+      reports.append(report)
     }
-    guard verification.digest == view.snapshot.digest else {
+    let live = reports[reports.count - 1]
+    guard live.state.digest == view.snapshot.digest else {
       throw KioskFailure(
         code: .journal,
-        message: "the replayed state \(verification.digest) differs from the open state \(view.snapshot.digest)")
+        message: "the replayed state \(live.state.digest) differs from the open state \(view.snapshot.digest)")
     }
-    let audit = view.paymentAudit
+    let audit = PaymentAudit(
+      ledger: view.ledger, records: try KioskJournalReader.paymentRecords(of: context.options.journalPath))
     guard audit.agrees else {
       throw OutputFailure(
-        output: try reconcile(view),
+        output: reconcileOutput(audit),
         failure: .domain("the processor and the journal disagree: \(audit.mismatches.count) mismatches"))
     }
     return VerifyOutput(
-      records: verification.recordCount, digest: verification.digest, identical: true, charges: audit.charges,
-      refunds: audit.refunds, pending: audit.pending)
+      records: reports.reduce(0) { $0 + $1.records }, files: reports.count,
+      checkpoints: reports.reduce(0) { $0 + $1.checkpoints }, digest: live.state.digest, identical: true,
+      charges: audit.charges, refunds: audit.refunds, pending: audit.pending)
   }
 
   struct ReconcileOutput: CommandOutput {
@@ -165,15 +213,22 @@ enum ReadCommands {
     }
   }
 
-  static func reconcile(_ view: KioskView) throws -> ReconcileOutput {
-    let audit = view.paymentAudit
-    let output = ReconcileOutput(
+  /// `reconcile`: the ledger against the money records of every day's journal.
+  static func reconcile(_ context: CommandContext) throws -> ReconcileOutput {
+    let view = try context.view(withLedger: true)
+    let audit = PaymentAudit(
+      ledger: view.ledger, records: try KioskJournalReader.paymentRecords(of: context.options.journalPath))
+    let output = reconcileOutput(audit)
+    guard audit.agrees else { throw OutputFailure(output: output, failure: .domain(output.verdict)) }
+    return output
+  }
+
+  static func reconcileOutput(_ audit: PaymentAudit) -> ReconcileOutput {
+    ReconcileOutput(
       charges: audit.charges, chargedTotal: money(audit.chargedTotal), refunds: audit.refunds,
       refundedTotal: money(audit.refundedTotal), settledTotal: money(audit.settledTotal),
       undoneTotal: money(audit.undoneTotal), pendingMovements: audit.pendingMovements,
       pendingTotal: money(audit.pendingTotal), pending: audit.pending, mismatches: audit.mismatches)
-    guard audit.agrees else { throw OutputFailure(output: output, failure: .domain(output.verdict)) }
-    return output
   }
 
   /// A record in words, for `history`.
@@ -194,6 +249,16 @@ enum ReadCommands {
     case .paymentIntent(let intent):
       return "\(intent.kind.rawValue) intent for tab #\(intent.tab.raw): \(money(intent.amount)) under \(intent.key)"
     case .paymentAbandoned(let key, let reason): return "payment \(key) abandoned: \(reason)"
+    case .dayClosed(let day, let archive): return "close day \(day): this file is its archive, \(archive)"
     }
+  }
+
+  /// A checkpoint in words, for `history`.
+  static func describe(_ checkpoint: KioskCheckpoint) -> String {
+    let tabs = checkpoint.state.tabs.open.values
+    let open = tabs.filter { !$0.settled }.count
+    let start = checkpoint.previousDay.map { "day \(checkpoint.day) opens after \($0.archive): " } ?? ""
+    return "checkpoint: \(start)\(tabs.count) tabs (\(open) open), \(checkpoint.undo.count) undoable commands, "
+      + "state \(checkpoint.state.digest)"
   }
 }

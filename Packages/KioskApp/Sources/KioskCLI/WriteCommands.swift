@@ -150,3 +150,67 @@ enum WriteCommands {
     return UndoOutput(undid: ReadCommands.describe(undone.record, menu: shell.snapshot.menu), refund: undone.refund)
   }
 }
+
+extension WriteCommands {
+  struct CloseDayOutput: CommandOutput {
+    struct Sale: Encodable {
+      var item: String
+      var count: Int
+      var total: String
+    }
+    struct Movement: Encodable {
+      var tab: Int
+      var amount: String
+      var reference: String
+    }
+    struct Units: Encodable {
+      var ingredient: String
+      var opening: Int
+      var closing: Int
+    }
+    var command = "close-day"
+    var day: Int
+    var sales: [Sale]
+    var charges: [Movement]
+    var refunds: [Movement]
+    var charged: String
+    var refunded: String
+    var net: String
+    var stock: [Units]
+    var archivedTabs: Int
+    var carriedOverTabs: Int
+    var archive: String
+    var text: [String] {
+      ["Z report, day \(day)"]
+        + (sales.isEmpty
+          ? ["sales: none"]
+          : table(["ITEM", "SOLD", "TOTAL"], sales.map { [$0.item, String($0.count), $0.total] }))
+        + charges.map { "charge: tab #\($0.tab) \($0.amount) as \($0.reference)" }
+        + refunds.map { "refund: tab #\($0.tab) \($0.amount) as \($0.reference)" }
+        + ["charged \(charged), refunded \(refunded), net \(net)"]
+        + table(["INGREDIENT", "OPENING", "CLOSING"], stock.map { [$0.ingredient, String($0.opening), String($0.closing)] })
+        + [
+          "closed day \(day): \(archivedTabs) settled tabs archived in \(archive); "
+            + "\(carriedOverTabs) open tabs carried over to day \(day + 1)"
+        ]
+    }
+  }
+
+  static func closeDay(_ shell: KioskShell) throws -> CloseDayOutput {
+    let report = try shell.closeDay()
+    let archive = KioskSegments.archivePath(of: shell.journalPath, day: report.day)
+    func movement(_ item: ZReport.Movement) -> CloseDayOutput.Movement {
+      CloseDayOutput.Movement(tab: item.tab.raw, amount: money(item.amount), reference: item.reference)
+    }
+    return CloseDayOutput(
+      day: report.day,
+      sales: report.sales.map { CloseDayOutput.Sale(item: $0.name, count: $0.count, total: money($0.total)) },
+      charges: report.charges.map(movement), refunds: report.refunds.map(movement), charged: money(report.charged),
+      refunded: money(report.refunded), net: money(report.net),
+      stock: Ingredient.allCases.map {
+        CloseDayOutput.Units(
+          ingredient: $0.rawValue, opening: report.openingStock.units[$0, default: 0],
+          closing: report.closingStock.units[$0, default: 0])
+      }, archivedTabs: report.settledTabs, carriedOverTabs: report.openTabs, archive: archive)
+  }
+}

@@ -68,7 +68,8 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
   let reopened = try journal.openShell()
   let tab = Tab.ID(raw: 1)
   #expect(reopened.openIntents.isEmpty)
-  #expect(reopened.paymentAudit.agrees, "\(reopened.paymentAudit.mismatches)")
+  let audit = try reopened.paymentAudit()
+  #expect(audit.agrees, "\(audit.mismatches)")
   #expect(reopened.processorLedger.count == (fault.moneyMoved ? 1 : 0))
   #expect(reopened.snapshot.tabs.open[tab]?.settled == fault.moneyMoved)
   if fault != .crashAfterOutcome {
@@ -79,7 +80,7 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
     _ = try reopened.settle(tab)
     #expect(reopened.processorLedger.count == 1)
   }
-  #expect(reopened.paymentAudit.agrees)
+  #expect(try reopened.paymentAudit().agrees)
 }
 
 @MainActor
@@ -94,7 +95,8 @@ func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault:
   }
   let reopened = try journal.openShell()
   #expect(reopened.openIntents.isEmpty)
-  #expect(reopened.paymentAudit.agrees, "\(reopened.paymentAudit.mismatches)")
+  let audit = try reopened.paymentAudit()
+  #expect(audit.agrees, "\(audit.mismatches)")
   #expect(reopened.processorLedger.map(\.kind) == (fault.moneyMoved ? [.charge, .refund] : [.charge]))
   #expect(reopened.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == !fault.moneyMoved)
 }
@@ -158,7 +160,7 @@ extension Reconciliation.Resolution {
   try FileManager.default.moveItem(atPath: ledger + ".away", toPath: ledger)
   let shell = try journal.openShell()
   #expect(shell.reconciled.map(\.resolution.isCompleted) == [true])
-  #expect(shell.paymentAudit.agrees)
+  #expect(try shell.paymentAudit().agrees)
 }
 
 @MainActor

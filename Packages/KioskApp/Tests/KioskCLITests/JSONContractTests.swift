@@ -31,6 +31,10 @@ import Testing
   try record("help", "help", "add")
   try record("shell", "shell", input: "open Grace\nsettle 9\n")
   try record("error", "settle", "42")
+  _ = try kiosk("settle", "1")
+  try record("close-day", "close-day")
+  try record("history-all", "history", "--all")
+  try record("verify-all", "verify", "--all")
   let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
   if ProcessInfo.processInfo.environment["KIOSK_RECORD"] == "1" {
     try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)

@@ -34,13 +34,15 @@ import Testing
 
   let history = try kiosk("history")
   #expect(history.lines.count == 11)
-  #expect(history.lines[0] == " 1  initialized: 5 menu items, 142 units of stock")
-  #expect(history.lines[6].hasPrefix(" 7  charge intent for tab #1: 7.50 under k_"))
-  #expect(history.lines[8].hasPrefix(" 9  refund intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[0] == "1  initialized: 5 menu items, 142 units of stock")
+  #expect(history.lines[6].hasPrefix("7  charge intent for tab #1: 7.50 under k_"))
+  #expect(history.lines[8].hasPrefix("9  refund intent for tab #1: 7.50 under k_"))
   #expect(history.lines[10] == "11  restock milk +10")
   let verify = try kiosk("verify")
   #expect(verify.status == 0)
-  #expect(verify.output.hasPrefix("verified 11 records: two replays are byte-identical, state crc32c:"))
+  #expect(
+    verify.output.hasPrefix(
+      "verified 11 records (0 checkpoints checked against the replay): two replays are byte-identical, state crc32c:"))
   #expect(verify.output.hasSuffix("the processor agrees (1 charges, 1 refunds)\n"))
   #expect(try kiosk("reconcile").status == 0)
 }

@@ -25,3 +25,13 @@ extension TabsState {
     open[id]?.settled = false
   }
 }
+
+extension TabsState {
+  /// Takes every settled tab out of the slice and returns them (end of day:
+  /// they go to the day's archive). Open tabs and the next id stay.
+  public mutating func removeSettled() -> [Tab.ID: Tab] {
+    let settled = open.filter { $0.value.settled }
+    for id in settled.keys { open[id] = nil }
+    return settled
+  }
+}

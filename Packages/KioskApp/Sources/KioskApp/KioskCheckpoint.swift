@@ -1,0 +1,63 @@
+import Payment
+
+/// A checkpoint: everything opening the kiosk needs, so that it replays only
+/// the records after it. Journaled as a checkpoint record (type 2), every
+/// `KioskShell.checkpointInterval` records or more, and as the first record of
+/// each day after the first (docs/journal.md, "Checkpoints").
+public struct KioskCheckpoint: Codable, Equatable, Sendable {
+  /// The day this journal segment covers, from 1.
+  public var day: Int
+  /// Every slice.
+  public var state: KioskSnapshot
+  /// What `undo` can still revert, oldest first.
+  public var undo: [UndoHistory.Entry]
+  /// Payment intents without an outcome yet.
+  public var openIntents: [PaymentIntent]
+  /// Whether any payment was ever journaled (the ledger must then exist).
+  public var paymentsJournaled: Bool
+  /// On the first record of a day after the first: the day it continues from.
+  public var previousDay: ClosedDay?
+
+  /// Creates a checkpoint.
+  public init(
+    day: Int, state: KioskSnapshot, undo: [UndoHistory.Entry], openIntents: [PaymentIntent],
+    paymentsJournaled: Bool, previousDay: ClosedDay? = nil
+  ) {
+    self.day = day
+    self.state = state
+    self.undo = undo
+    self.openIntents = openIntents
+    self.paymentsJournaled = paymentsJournaled
+    self.previousDay = previousDay
+  }
+}
+
+/// A closed day, as the next day's first checkpoint names it: `verify --all`
+/// checks that the days chain.
+public struct ClosedDay: Codable, Equatable, Sendable {
+  /// Its number.
+  public var day: Int
+  /// The archive's file name, beside the live journal.
+  public var archive: String
+  /// The sequence number of its last record (its `dayClosed`).
+  public var lastSequence: UInt64
+  /// The digest of the state carried over: the day's closing state without its settled tabs.
+  public var carriedDigest: String
+
+  /// Creates the link.
+  public init(day: Int, archive: String, lastSequence: UInt64, carriedDigest: String) {
+    self.day = day
+    self.archive = archive
+    self.lastSequence = lastSequence
+    self.carriedDigest = carriedDigest
+  }
+}
+
+extension KioskSnapshot {
+  /// The state a new day starts from: this one without its settled tabs.
+  public var carriedOver: KioskSnapshot {
+    var next = self
+    _ = next.tabs.removeSettled()
+    return next
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Journal
+
+/// `kiosk verify`: replays a journal file from its first record, streaming,
+/// and checks every checkpoint in it against the replay that reaches it; with
+/// `--all`, every day's file, and that each day starts where the one before ended.
+public enum KioskVerifier {
+  /// What one file's replay found.
+  public struct Report: Sendable {
+    /// The file.
+    public var path: String
+    /// The day it covers.
+    public var day: Int
+    /// Records replayed, checkpoints included.
+    public var records: Int
+    /// Checkpoints checked against the replay (the opening one is where replay starts).
+    public var checkpoints: Int
+    /// The replayed state at the end.
+    public var state: KioskSnapshot
+    /// The first record, when it is a checkpoint (every day after the first).
+    public var opening: KioskCheckpoint?
+    /// The day it closed, when it ends with `dayClosed`.
+    public var closedDay: Int?
+    /// Bytes at the end left unread (a torn tail, or an append in flight).
+    public var unreadTailBytes: Int
+  }
+
+  /// A disagreement: the journal is not what it claims to be.
+  public struct Failure: Error, Equatable, CustomStringConvertible {
+    /// What disagrees, where.
+    public var description: String
+  }
+
+  /// Replays the file at `path` from its first record and checks each checkpoint after it.
+  public static func replay(path: String, progress: ((Int, Int) -> Void)? = nil) throws -> Report {
+    var world = ReplayWorld()
+    var replay = KioskReplay.Progress()
+    var openIntents: [PaymentIntent] = []
+    var opening: KioskCheckpoint?
+    var day = 1
+    var checked = 0
+    let summary = try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
+      switch entry {
+      case .checkpoint(let checkpoint) where sequence == 1:
+        world.restore(checkpoint.state)
+        replay = KioskReplay.Progress(checkpoint: checkpoint)
+        openIntents = checkpoint.openIntents
+        opening = checkpoint
+        day = checkpoint.day
+      case .checkpoint(let checkpoint):
+        let where_ = "'\(path)': the checkpoint at record \(sequence)"
+        guard checkpoint.state.canonicalJSON() == world.snapshot.canonicalJSON() else {
+          throw Failure(
+            description: "\(where_) holds state \(checkpoint.state.digest), the replay reaches \(world.snapshot.digest)")
+        }
+        guard checkpoint.undo == replay.history.entries else {
+          throw Failure(description: "\(where_) holds another undo history than the replay")
+        }
+        guard checkpoint.openIntents == openIntents else {
+          throw Failure(description: "\(where_) holds other open payment intents than the replay")
+        }
+        guard checkpoint.day == day else {
+          throw Failure(description: "\(where_) says day \(checkpoint.day), the file covers day \(day)")
+        }
+        checked += 1
+      case .record(let record):
+        try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &replay)
+        openIntents = KioskRecord.openIntents(in: [record], openBefore: openIntents)
+      }
+    }
+    if summary.records == 0 {
+      throw Failure(description: "'\(path)' holds no record")
+    }
+    return Report(
+      path: path, day: day, records: summary.records, checkpoints: checked, state: world.snapshot, opening: opening,
+      closedDay: replay.closedDay?.day, unreadTailBytes: summary.unreadTailBytes)
+  }
+
+  /// Checks that `next` starts where `previous` ended: it opens with a
+  /// checkpoint naming `previous`, holding its closing state without the settled tabs.
+  public static func checkChain(from previous: Report, to next: Report) throws(Failure) {
+    let name = URL(fileURLWithPath: previous.path).lastPathComponent
+    guard previous.closedDay == previous.day else {
+      throw Failure(description: "'\(previous.path)' is followed by another day but was never closed")
+    }
+    guard let opening = next.opening, let link = opening.previousDay else {
+      throw Failure(description: "'\(next.path)' does not open with a checkpoint that names the day before")
+    }
+    let carried = previous.state.carriedOver
+    guard link.day == previous.day, link.archive == name, link.lastSequence == UInt64(previous.records),
+      opening.day == previous.day + 1
+    else {
+      throw Failure(
+        description: "'\(next.path)' continues day \(link.day) ('\(link.archive)', \(link.lastSequence) records), "
+          + "not day \(previous.day) ('\(name)', \(previous.records) records)")
+    }
+    guard link.carriedDigest == carried.digest, opening.state.canonicalJSON() == carried.canonicalJSON() else {
+      throw Failure(
+        description: "'\(next.path)' opens with state \(opening.state.digest); day \(previous.day) ended with "
+          + "\(carried.digest) once its settled tabs were archived")
+    }
+  }
+}
