@@ -1,0 +1,144 @@
+import Foundation
+import Journal
+import KioskApp
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+
+/// A day: Ada's tab settled, Bob's settled then undone (refunded), Cy's left open.
+@MainActor
+private func playADay(_ shell: KioskShell) throws {
+  let ada = try shell.openTab(for: "Ada")
+  try shell.add(latte, to: ada)
+  try shell.add(espresso, to: ada)
+  _ = try shell.settle(ada)
+  let bob = try shell.openTab(for: "Bob")
+  try shell.add(espresso, to: bob)
+  _ = try shell.settle(bob)
+  _ = try shell.undo()
+  _ = try shell.settle(bob)
+  _ = try shell.undo()
+  let cy = try shell.openTab(for: "Cy")
+  try shell.add(latte, to: cy)
+}
+
+@MainActor
+@Test func closingTheDayReportsItArchivesSettledTabsAndCarriesOpenOnes() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  try playADay(shell)
+  let report = try shell.closeDay()
+  #expect(report.day == 1)
+  #expect(report.sales.map(\.name) == ["Latte", "Espresso"])
+  #expect(report.sales.map(\.count) == [1, 1])
+  #expect(report.charges.count == 3 && report.refunds.count == 2)
+  #expect(report.net == report.sales.reduce(0) { $0 + $1.total })
+  #expect(report.net == 7.50)
+  #expect(report.openingStock == KioskDefaults.stock)
+  #expect(report.settledTabs == 1 && report.openTabs == 2)
+
+  // The live state keeps the open tabs (Bob's, reopened by the undo, and Cy's), not Ada's.
+  #expect(shell.day == 2)
+  #expect(shell.snapshot.tabs.open.keys.sorted().map(\.raw) == [2, 3])
+  #expect(shell.snapshot.tabs.nextID == 4)
+  #expect(shell.undoDepth == 0, "undo does not reach back across a close")
+  #expect(try shell.undo() == nil)
+
+  let archive = KioskSegments.archivePath(of: journal.path, day: 1)
+  #expect(FileManager.default.fileExists(atPath: archive))
+  #expect((try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int) == 0o444)
+  #expect(KioskSegments.all(of: journal.path).map(\.path) == [archive, journal.path])
+
+  // The next day goes on from there, and the days chain.
+  _ = try shell.settle(Tab.ID(raw: 3))
+  let reports = try KioskSegments.all(of: journal.path).map { try KioskVerifier.replay(path: $0.path) }
+  try KioskVerifier.checkChain(from: reports[0], to: reports[1])
+  #expect(reports[1].state.canonicalJSON() == shell.snapshot.canonicalJSON())
+  let audit = try shell.paymentAudit()
+  #expect(audit.agrees, "\(audit.mismatches)")
+  #expect(audit.charges == 4)
+}
+
+@MainActor
+@Test func reopeningAfterACloseStartsTheNextDay() throws {
+  let journal = try TemporaryJournal()
+  let carried: KioskSnapshot
+  do {
+    let shell = try journal.openShell()
+    try playADay(shell)
+    _ = try shell.closeDay()
+    carried = shell.snapshot
+  }
+  let reopened = try journal.openShell()
+  #expect(reopened.day == 2)
+  #expect(reopened.snapshot == carried)
+  #expect(reopened.records.isEmpty, "the new day opens with its checkpoint and nothing after it")
+}
+
+@MainActor
+@Test func theArchiveCannotBeOpenedAsTheLiveJournal() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    _ = try shell.closeDay()
+  }
+  let archive = KioskSegments.archivePath(of: journal.path, day: 1)
+  #expect(throws: KioskShellError.closedDay(day: 1, path: archive)) {
+    _ = try KioskShell(journal: try DurableJournal(path: archive))
+  }
+}
+
+/// A crash at each step of closing the day: the next writer finishes the
+/// close, and nothing acknowledged is lost.
+@MainActor
+@Test(arguments: [CloseDayStep.afterRecord, .afterNextDay, .afterArchive])
+func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
+  let journal = try TemporaryJournal()
+  let carried: KioskSnapshot
+  do {
+    let shell = try journal.openShell()
+    try playADay(shell)
+    carried = shell.snapshot.carriedOver
+    shell.closeDayStepHook = { if $0 == step { throw CancellationError() } }
+    #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
+  }
+  let reopened = try journal.openShell()
+  #expect(reopened.day == 2, "\(step)")
+  #expect(reopened.snapshot == carried, "\(step)")
+  #expect(!FileManager.default.fileExists(atPath: journal.path + ".next"))
+  let segments = KioskSegments.all(of: journal.path)
+  #expect(segments.count == 2)
+  let reports = try segments.map { try KioskVerifier.replay(path: $0.path) }
+  try KioskVerifier.checkChain(from: reports[0], to: reports[1])
+  let audit = try reopened.paymentAudit()
+  #expect(audit.agrees, "\(audit.mismatches)")
+}
+
+@MainActor
+@Test func aFileInTheArchivesPlaceStopsTheCloseAndIsKept() throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  let archive = KioskSegments.archivePath(of: journal.path, day: 1)
+  try Data("someone else's".utf8).write(to: URL(fileURLWithPath: archive))
+  #expect(throws: KioskShellError.archiveExists(path: archive)) { _ = try shell.closeDay() }
+  #expect(FileManager.default.contents(atPath: archive) == Data("someone else's".utf8))
+}
+
+/// A writer that was waiting for the lock while the day closed ends up with
+/// the next day's file, not the archive it had opened.
+@MainActor
+@Test func aWriterWaitingThroughACloseGetsTheNextDay() async throws {
+  let journal = try TemporaryJournal()
+  let path = journal.path
+  var shell: KioskShell? = try journal.openShell()
+  let waiting = Task.detached { () throws -> Bool in
+    // The day's file opens with `initialized`; the next day's with a checkpoint.
+    try DurableJournal(path: path, lockWait: .seconds(10)).recovery.isCheckpoint(0)
+  }
+  try await Task.sleep(for: .milliseconds(200))  // time to open the day's file and wait for its lock
+  _ = try shell?.closeDay()
+  shell = nil
+  #expect(try await waiting.value, "the waiting writer holds the next day's file")
+}
