@@ -19,10 +19,16 @@ struct GlobalOptions: Equatable {
   /// The ledger's path, resolved.
   var ledgerPath: String { processorPath ?? journalPath + ".processor" }
 
+  /// Records between checkpoints (`$KIOSK_CHECKPOINT_EVERY`), when not the default.
+  var checkpointInterval: Int?
+
   /// The defaults, then the environment.
   init(environment: [String: String] = [:]) {
     if let path = environment["KIOSK_JOURNAL"], !path.isEmpty { journalPath = path }
     if let path = environment["KIOSK_PROCESSOR"], !path.isEmpty { processorPath = path }
+    if let text = environment["KIOSK_CHECKPOINT_EVERY"], let interval = Int(text), interval >= 1 {
+      checkpointInterval = interval
+    }
   }
 
   /// The options, with their argument placeholders, as the usage text lists them.
@@ -39,6 +45,9 @@ struct ParsedArguments: Equatable {
 
   init(_ arguments: [String], environment: [String: String] = [:]) throws(KioskFailure) {
     options = GlobalOptions(environment: environment)
+    if let text = environment["KIOSK_CHECKPOINT_EVERY"], !text.isEmpty, options.checkpointInterval == nil {
+      throw .usage("KIOSK_CHECKPOINT_EVERY is a number of records, at least 1, not '\(text)'")
+    }
     words = []
     var remaining = arguments[...]
     while let token = remaining.popFirst() {

@@ -65,6 +65,7 @@ final class CommandContext {
     }
     let ledgerRecovery = processor.recovery
     let shell = try KioskShell(journal: journal, processor: processor)
+    if let interval = options.checkpointInterval { shell.checkpointInterval = interval }
     for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]
     where recovered.droppedBytes > 0 {
       warn(

@@ -35,10 +35,11 @@ struct KioskBinary {
 
   /// Starts `kiosk shell` on the journal and leaves it running; returns the
   /// process and the pipes to its standard input and output.
-  func startShell() throws -> (Process, input: Pipe, output: Pipe) {
+  func startShell(environment: [String: String] = [:]) throws -> (Process, input: Pipe, output: Pipe) {
     let process = Process()
     process.executableURL = Self.url
     process.arguments = ["--journal", journal, "shell"]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
