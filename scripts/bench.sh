@@ -125,37 +125,79 @@ if command -v valgrind >/dev/null; then
     printf '| %s | %s | %s | %s |\n' "$tabs" "${perOpen[$tabs]}" "$ratio" "$perEncode" >> "$tmp/report.md"
   done
   printf '\nGoal: at most 1.2 (25,000 against 250).\n' >> "$tmp/report.md"
+  # What a checkpoint costs, and its share of each command: the shell writes
+  # the next checkpoint only after max(1,000 records, as many bytes of records
+  # as the checkpoint itself), so a command pays at most about one byte of
+  # checkpoint for each byte of its own record.
+  {
+    echo
+    echo "Checkpoints (\`KioskShell.writeCheckpoint\`, callgrind): instructions per checkpoint of the whole"
+    echo "state, and that cost spread over the records written before the next one (at least 1,000, and at"
+    echo "least as many bytes of records as the checkpoint holds)."
+    echo
+    echo "| tabs | instructions per checkpoint | checkpoint bytes | records before the next | instructions per command |"
+    echo "|---|---|---|---|---|"
+  } >> "$tmp/report.md"
+  for tabs in 250 25000; do
+    sizes=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.cp.$tabs" "$tmp/kiosk-bench-history" \
+      --checkpoint-cost "$tabs" --count 3 2>/dev/null | tail -1)
+    cpBytes=$(echo "$sizes" | awk '{ print $2 }')
+    recordBytes=$(echo "$sizes" | awk '{ print $4 }')
+    cps=$(calls "$tmp/cg.cp.$tabs" 'ShellC15writeCheckpointyyKF$')
+    cpIr=$(inclusive "$tmp/cg.cp.$tabs" 'ShellC15writeCheckpointyyKF')
+    perCheckpoint=$(( ${cpIr:-0} / (cps > 0 ? cps : 1) ))
+    between=$(( cpBytes / (recordBytes > 0 ? recordBytes : 1) ))
+    between=$(( between > 1000 ? between : 1000 ))
+    printf '| %s | %s | %s | %s | %s |\n' "$tabs" "$perCheckpoint" "$cpBytes" "$between" "$(( perCheckpoint / between ))" \
+      >> "$tmp/report.md"
+  done
 fi
-# Startup of a reader (`kiosk board`) over 1,000 and 1,000,000 records of history.
-for records in 1000 1000000; do
-  "$bench" --make-journal "$tmp/history-$records.journal" --tabs "$records" > /dev/null
-done
+# Startup of a reader (`kiosk board`): one day of 1,000 records, against 1,000
+# days of 1,000 records (999 closed, archived beside the live one).
+echo "bench: making 1,000 days of history" >&2
+mkdir -p "$tmp/day" "$tmp/years"
+"$bench" --make-history "$tmp/day/kiosk.journal" --days 1 --per-day 1000
+"$bench" --make-history "$tmp/years/kiosk.journal" --days 1000 --per-day 1000
 python3 - "$tmp" .build/release/kiosk >> "$tmp/report.md" <<'PY'
 import resource, subprocess, sys, time
 folder, kiosk = sys.argv[1], sys.argv[2]
-def run(records, repeats):
+def run(where, arguments, repeats):
     best, rss = float("inf"), 0
     for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         start = time.perf_counter()
-        subprocess.run([kiosk, "--journal", f"{folder}/history-{records}.journal", "board"],
-                       stdout=subprocess.DEVNULL, check=True)
+        child = subprocess.Popen([kiosk, "--journal", f"{folder}/{where}/kiosk.journal"] + arguments,
+                                 stdout=subprocess.DEVNULL)
+        _, status, usage = __import__("os").wait4(child.pid, 0)
+        assert status == 0, (where, arguments, status)
         best = min(best, time.perf_counter() - start)
-        rss = max(rss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
+        rss = max(rss, usage.ru_maxrss)
     return best, rss
-small_time, small_rss = run(1000, 3)
-large_time, large_rss = run(1000000, 1)
+records = lambda where: sum(1 for _ in subprocess.run(
+    [kiosk, "--journal", f"{folder}/{where}/kiosk.journal", "history", "--all"],
+    capture_output=True, check=True).stdout.splitlines() if not _.startswith(b"day "))
 print()
-print("Startup: `kiosk board` (a reader: it decodes and replays the whole journal) over a journal of")
-print("opened tabs. Peak RSS is the largest child so far, so the 1M row is its own.")
+print("Startup: `kiosk board`, a reader, which opens the live day's journal at its last checkpoint and")
+print("replays what follows. One day of 1,000 records, against 1,000 days of 1,000 records (999 closed")
+print("by `kiosk close-day` and archived beside the live journal). Best of 5; peak RSS of each run (wait4).")
 print()
-print("| records | seconds | peak RSS, MiB |")
-print("|---|---|---|")
-print(f"| 1,000 | {small_time:.3f} | {small_rss / 1024:.0f} |")
-print(f"| 1,000,000 | {large_time:.3f} | {large_rss / 1024:.0f} |")
+print("| history | records in all | seconds | peak RSS, MiB |")
+print("|---|---|---|---|")
+small_time, small_rss = run("day", ["board"], 5)
+large_time, large_rss = run("years", ["board"], 5)
+print(f"| 1 day | {records('day'):,} | {small_time:.3f} | {small_rss / 1024:.1f} |")
+print(f"| 1,000 days | {records('years'):,} | {large_time:.3f} | {large_rss / 1024:.1f} |")
 print()
-print(f"Ratio 1M / 1k: {large_time / small_time:.0f}x in time, {large_rss / small_rss:.0f}x in peak RSS. "
-      "Goal (issue 12): at most 2x, which needs checkpoints: not built yet, so this grows with history.")
+print(f"Ratio 1M / 1k: {large_time / small_time:.2f}x in time, {large_rss / small_rss:.2f}x in peak RSS. "
+      "Goal (issue 12): at most 2x in both.")
+print()
+print("Streaming reads over the same 1,000 days (`--all`): time grows with history, memory does not.")
+print()
+print("| command | 1 day: seconds | 1,000 days: seconds | 1 day: peak RSS, MiB | 1,000 days: peak RSS, MiB | RSS ratio |")
+print("|---|---|---|---|---|---|")
+for arguments in (["history", "--all"], ["verify", "--all"]):
+    st, sr = run("day", arguments, 1)
+    lt, lr = run("years", arguments, 1)
+    print(f"| `{' '.join(arguments)}` | {st:.2f} | {lt:.2f} | {sr / 1024:.1f} | {lr / 1024:.1f} | {lr / sr:.2f} |")
 PY
 
 echo "bench: build times (a clean clone)" >&2

@@ -29,13 +29,77 @@ enum HistoryBenchmark {
 
   /// Opens a till over `tabs` open tabs, then opens `opens` more through the
   /// shell: callgrind counts the instructions inside `openTab` (per call).
+  /// The journal ends with a checkpoint, as a till that wrote them as it went
+  /// would; what a checkpoint costs is measured apart (`checkpointCost`).
   static func openCost(tabs: Int, opens: Int) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("kiosk.journal").path
     try makeJournal(at: path, tabs: tabs)
+    try KioskShell(journal: try DurableJournal(path: path)).writeCheckpoint()
     let shell = try KioskShell(journal: try DurableJournal(path: path))
     for index in 0..<opens { _ = try shell.openTab(for: "Late \(index)") }
+  }
+
+  /// Writes `count` checkpoints of a till over `tabs` open tabs (callgrind
+  /// counts the instructions inside `writeCheckpoint`), and prints the
+  /// checkpoint's size and the average size of the records before it, in bytes:
+  /// the shell writes the next checkpoint only after at least as many bytes of
+  /// records, which bounds what checkpoints add to each command.
+  static func checkpointCost(tabs: Int, count: Int) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("kiosk.journal").path
+    try makeJournal(at: path, tabs: tabs)
+    let recordsSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+    let shell = try KioskShell(journal: try DurableJournal(path: path))
+    for _ in 0..<count { try shell.writeCheckpoint() }
+    let size = try DurableJournal(path: path).lastCheckpoint?.size ?? 0
+    print("checkpoint-bytes \(size) record-bytes \(recordsSize / (tabs + 1))")
+  }
+
+  /// Writes a kiosk's history at `path`: `days` days of about
+  /// `recordsPerDay` records each (restocks, then tabs opened, given a latte
+  /// and settled), every day but the last closed by `KioskShell.closeDay`,
+  /// so the closed days are archives beside the live journal. Group commits
+  /// make the records fast to write; the closes are the real ones.
+  static func makeHistory(at path: String, days: Int, recordsPerDay: Int) throws {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasPrefix(name) {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+    }
+    let latte = Item.ID(raw: 1)
+    let price = KioskDefaults.menu.items[latte]?.price ?? 0
+    let chargedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    for day in 1...days {
+      var records: [KioskRecord] = []
+      var nextTab: Int
+      do {
+        var journal = try DurableJournal(path: path)
+        let contents = try KioskReplay.contents(of: journal.recovery)
+        nextTab = contents.checkpoint?.state.tabs.nextID ?? 1
+        if contents.checkpoint == nil {
+          records.append(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+        }
+        for ingredient in [Ingredient.beans, .milk, .cup] {
+          records.append(.restocked(ingredient: ingredient, count: recordsPerDay))
+        }
+        while records.count + 3 <= recordsPerDay {
+          let tab = Tab.ID(raw: nextTab)
+          nextTab += 1
+          records.append(.opened(tab: tab, customer: "Guest \(tab.raw)"))
+          records.append(.added(item: latte, tab: tab))
+          records.append(
+            .settled(Receipt(tab: tab, total: price, chargedAt: chargedAt, reference: "ch_bench_\(tab.raw)")))
+        }
+        for start in stride(from: 0, to: records.count, by: 10_000) {
+          try journal.append(entries: Array(records[start..<min(records.count, start + 10_000)]))
+        }
+      }
+      if day < days { _ = try KioskShell(journal: try DurableJournal(path: path)).closeDay() }
+    }
   }
 }

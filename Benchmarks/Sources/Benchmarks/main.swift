@@ -6,6 +6,8 @@ import Foundation
 //   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
 //   kiosk-bench --open-cost TABS --opens K             (K opens over TABS tabs, for callgrind)
 //   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
+//   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
+//   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -31,6 +33,19 @@ if let tabs = option("--open-cost").flatMap(Int.init) {
 // `kiosk-bench --make-journal PATH --tabs N`: a journal with N opened tabs (for startup timings).
 if let path = option("--make-journal") {
   try HistoryBenchmark.makeJournal(at: path, tabs: Int(option("--tabs") ?? "1000") ?? 1_000)
+  exit(0)
+}
+
+// `kiosk-bench --make-history PATH --days D --per-day R`: closed days beside a live one (startup against history).
+if let path = option("--make-history") {
+  try HistoryBenchmark.makeHistory(
+    at: path, days: Int(option("--days") ?? "10") ?? 10, recordsPerDay: Int(option("--per-day") ?? "1000") ?? 1_000)
+  exit(0)
+}
+
+// `kiosk-bench --checkpoint-cost TABS --count K`: K checkpoints of a till over TABS tabs (for callgrind).
+if let tabs = option("--checkpoint-cost").flatMap(Int.init) {
+  try HistoryBenchmark.checkpointCost(tabs: tabs, count: Int(option("--count") ?? "3") ?? 3)
   exit(0)
 }
 

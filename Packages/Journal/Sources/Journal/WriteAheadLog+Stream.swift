@@ -130,8 +130,7 @@ private struct ChunkReader<IO: JournalFileIO> {
   }
 
   /// Makes the window hold `count` bytes from `offset` when the file has them; false when it does not.
-  mutating func fill(_ count: Int, at offset: Int, progress: ((Int, Int) -> Void)? = nil) throws(JournalError) -> Bool
-  {
+  mutating func fill(_ count: Int, at offset: Int, progress: ((Int, Int) -> Void)? = nil) throws(JournalError) -> Bool {
     if windowStart + window.count >= offset + count { return true }
     guard offset + count <= size else { return false }
     // Drop what was consumed, then read at least a chunk.
@@ -168,7 +167,8 @@ private struct ChunkReader<IO: JournalFileIO> {
     var failure: Errno?
     bytes.withUnsafeMutableBytes { buffer in
       while offset < buffer.count {
-        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset) {
+        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset)
+        {
         case .success(0): return
         case .success(let count): offset += count
         case .failure(let errno) where errno.code == EINTR: continue

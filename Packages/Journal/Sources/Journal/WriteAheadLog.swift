@@ -87,7 +87,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
           if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
           bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
           try Self.writeAll(bytes, at: 0, descriptor, io: io)
-          if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) { throw JournalError.writeFailed(errno) }
+          if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) {
+            throw JournalError.writeFailed(errno)
+          }
           if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
           if created { try Self.synchronizeDirectory(of: path, io: io) }
         }
@@ -391,7 +393,8 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     var failure: Errno?
     bytes.withUnsafeMutableBytes { buffer in
       while offset < buffer.count {
-        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset) {
+        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset)
+        {
         case .success(0): return
         case .success(let count): offset += count
         case .failure(let errno) where errno.code == EINTR: continue

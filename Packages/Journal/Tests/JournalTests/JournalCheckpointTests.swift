@@ -140,10 +140,12 @@ private func texts(of recovery: JournalRecovery) -> [String] {
   file.bytes = Array(whole.dropLast(5))
   var count = 0
   var progress: [Int] = []
-  let summary = try DurableJournal.stream(path: file.path, progress: { done, _ in progress.append(done) }) { record in
-    #expect(record.payload.count == big.count)
-    count += 1
-  }
+  let summary = try DurableJournal.stream(
+    path: file.path, progress: { done, _ in progress.append(done) },
+    { record in
+      #expect(record.payload.count == big.count)
+      count += 1
+    })
   #expect(count == 31)
   #expect(summary.unreadTailBytes == 100_000 + 17 - 5)
   #expect(progress.count >= 3 && progress.last == whole.count - 5)

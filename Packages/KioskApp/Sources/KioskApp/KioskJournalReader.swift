@@ -34,9 +34,11 @@ public enum KioskJournalReader {
     }
   }
 
-  /// Every record about money in every day's file (intents, settles, undos,
-  /// abandonments), oldest first: what the payment audit compares with the
-  /// processor's ledger, which spans days.
+  /// Every record about money in every day's file (intents, keyed settles,
+  /// undos, abandonments), oldest first: what the payment audit compares with
+  /// the processor's ledger, which spans days. Its size grows with the
+  /// payments ever made, as the ledger's does; settles journaled before keys
+  /// existed are left out, since no ledger can confirm them.
   public static func paymentRecords(of journal: String, progress: ((Int, Int) -> Void)? = nil) throws
     -> [KioskRecord]
   {
@@ -45,6 +47,8 @@ public enum KioskJournalReader {
       try walk(path: segment.path, progress: progress) { _, entry in
         guard case .record(let record) = entry else { return }
         switch record {
+        case .settled(let receipt) where receipt.key == nil: break
+        case .undone(_, nil): break
         case .paymentIntent, .paymentAbandoned, .settled, .undone: records.append(record)
         default: break
         }

@@ -48,19 +48,20 @@ public enum KioskVerifier {
         opening = checkpoint
         day = checkpoint.day
       case .checkpoint(let checkpoint):
-        let where_ = "'\(path)': the checkpoint at record \(sequence)"
+        let location = "'\(path)': the checkpoint at record \(sequence)"
         guard checkpoint.state.canonicalJSON() == world.snapshot.canonicalJSON() else {
           throw Failure(
-            description: "\(where_) holds state \(checkpoint.state.digest), the replay reaches \(world.snapshot.digest)")
+            description:
+              "\(location) holds state \(checkpoint.state.digest), the replay reaches \(world.snapshot.digest)")
         }
         guard checkpoint.undo == replay.history.entries else {
-          throw Failure(description: "\(where_) holds another undo history than the replay")
+          throw Failure(description: "\(location) holds another undo history than the replay")
         }
         guard checkpoint.openIntents == openIntents else {
-          throw Failure(description: "\(where_) holds other open payment intents than the replay")
+          throw Failure(description: "\(location) holds other open payment intents than the replay")
         }
         guard checkpoint.day == day else {
-          throw Failure(description: "\(where_) says day \(checkpoint.day), the file covers day \(day)")
+          throw Failure(description: "\(location) says day \(checkpoint.day), the file covers day \(day)")
         }
         checked += 1
       case .record(let record):

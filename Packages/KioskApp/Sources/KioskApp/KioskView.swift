@@ -48,7 +48,8 @@ public struct KioskView: Sendable {
       guard case .missing = error else { throw error }
       recovery = nil
     }
-    var contents = try recovery.map(KioskReplay.contents) ?? JournalContents(checkpoint: nil, records: [], firstSequence: 1)
+    var contents =
+      try recovery.map(KioskReplay.contents) ?? JournalContents(checkpoint: nil, records: [], firstSequence: 1)
     let unread = recovery?.droppedBytes ?? 0
     if contents.checkpoint == nil, contents.records.isEmpty {
       contents.records = [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)]

@@ -91,7 +91,8 @@ public struct ZReport: Equatable, Sendable {
     let menu = world.menu
     let sales = sold.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { item, count in
       let price = menu.items[item]?.price ?? 0
-      return Sale(item: item, name: menu.items[item]?.name ?? "item \(item.raw)", count: count, total: price * Decimal(count))
+      return Sale(
+        item: item, name: menu.items[item]?.name ?? "item \(item.raw)", count: count, total: price * Decimal(count))
     }
     let settled = world.tabs.open.values.filter(\.settled).count
     return ZReport(

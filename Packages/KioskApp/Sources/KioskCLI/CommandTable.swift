@@ -91,7 +91,8 @@ struct CommandSpec {
       run: { context, _ in try ReadCommands.history(context) }),
     CommandSpec(
       name: "verify", arguments: [], takesAll: true,
-      summary: "replay the live day (--all: every day) twice, check each checkpoint and state byte for byte; audit payments",
+      summary:
+        "replay the live day (--all: every day) twice, check each checkpoint and state byte for byte; audit payments",
       access: .reads,
       run: { context, _ in try ReadCommands.verify(context) }),
     CommandSpec(

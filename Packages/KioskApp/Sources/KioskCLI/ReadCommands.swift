@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 import KioskApp
 import Menu
 import Stock
@@ -136,9 +137,9 @@ enum ReadCommands {
     var refunds: Int
     var pending: [String]
     var text: [String] {
-      let where_ = files == 1 ? "" : " in \(files) files, each day starting where the one before ended"
+      let location = files == 1 ? "" : " in \(files) files, each day starting where the one before ended"
       return [
-        "verified \(records) records\(where_) (\(checkpoints) checkpoints checked against the replay): "
+        "verified \(records) records\(location) (\(checkpoints) checkpoints checked against the replay): "
           + "two replays are byte-identical, state \(digest); "
           + "the processor agrees (\(charges) charges, \(refunds) refunds)"
       ] + pending.map { "pending: \($0)" }
@@ -154,17 +155,22 @@ enum ReadCommands {
     let segments = try context.segments()
     let progress = ProgressLine(what: "verify", enabled: !context.options.json)
     defer { progress.finish() }
-    var reports: [KioskVerifier.Report] = []
+    // Only the day before is kept (for the chain check): memory stays that of one day.
+    var previous: KioskVerifier.Report?
+    var records = 0
+    var checkpoints = 0
     for segment in segments {
       let report = try KioskVerifier.replay(path: segment.path, progress: progress.update)
       let again = try KioskVerifier.replay(path: segment.path)
       guard report.state.canonicalJSON() == again.state.canonicalJSON() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
       }
-      if let previous = reports.last { try KioskVerifier.checkChain(from: previous, to: report) }
-      reports.append(report)
+      if let previous { try KioskVerifier.checkChain(from: previous, to: report) }
+      records += report.records
+      checkpoints += report.checkpoints
+      previous = report
     }
-    let live = reports[reports.count - 1]
+    guard let live = previous else { throw JournalError.missing(path: context.options.journalPath) }
     guard live.state.digest == view.snapshot.digest else {
       throw KioskFailure(
         code: .journal,
@@ -178,8 +184,7 @@ enum ReadCommands {
         failure: .domain("the processor and the journal disagree: \(audit.mismatches.count) mismatches"))
     }
     return VerifyOutput(
-      records: reports.reduce(0) { $0 + $1.records }, files: reports.count,
-      checkpoints: reports.reduce(0) { $0 + $1.checkpoints }, digest: live.state.digest, identical: true,
+      records: records, files: segments.count, checkpoints: checkpoints, digest: live.state.digest, identical: true,
       charges: audit.charges, refunds: audit.refunds, pending: audit.pending)
   }
 

@@ -188,7 +188,8 @@ extension WriteCommands {
         + charges.map { "charge: tab #\($0.tab) \($0.amount) as \($0.reference)" }
         + refunds.map { "refund: tab #\($0.tab) \($0.amount) as \($0.reference)" }
         + ["charged \(charged), refunded \(refunded), net \(net)"]
-        + table(["INGREDIENT", "OPENING", "CLOSING"], stock.map { [$0.ingredient, String($0.opening), String($0.closing)] })
+        + table(
+          ["INGREDIENT", "OPENING", "CLOSING"], stock.map { [$0.ingredient, String($0.opening), String($0.closing)] })
         + [
           "closed day \(day): \(archivedTabs) settled tabs archived in \(archive); "
             + "\(carriedOverTabs) open tabs carried over to day \(day + 1)"

@@ -108,7 +108,8 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) throws {
   }
   // The checkpoint, cut short as a kill would leave it.
   let whole = journal.bytes
-  try whole.prefix(beforeCheckpoint + (whole.count - beforeCheckpoint) / 2).write(to: URL(fileURLWithPath: journal.path))
+  try whole.prefix(beforeCheckpoint + (whole.count - beforeCheckpoint) / 2).write(
+    to: URL(fileURLWithPath: journal.path))
   let reopened = try journal.openShell()
   #expect(reopened.droppedBytes > 0)
   #expect(reopened.snapshot == acknowledged)
