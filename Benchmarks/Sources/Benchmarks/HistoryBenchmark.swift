@@ -56,7 +56,8 @@ enum HistoryBenchmark {
     let recordsSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
     let shell = try KioskShell(journal: try DurableJournal(path: path))
     for _ in 0..<count { try shell.writeCheckpoint() }
-    let size = try DurableJournal(path: path).lastCheckpoint?.size ?? 0
+    let recovery = try DurableJournal.read(path: path)
+    let size = recovery.lastCheckpoint.map { recovery.payload($0).count } ?? 0
     print("checkpoint-bytes \(size) record-bytes \(recordsSize / (tabs + 1))")
   }
 

@@ -18,6 +18,66 @@ public enum KioskJournalReader {
   public static func walk(
     path: String, progress: ((Int, Int) -> Void)? = nil, _ body: (Int, Entry) throws -> Void
   ) throws -> StreamSummary {
+    do { return try stream(path: path, progress: progress, body) } catch let error as JournalError {
+      throw KioskDaysError.file(path: path, reason: error.description)
+    }
+  }
+
+  /// What `walkDays` hands over with each record.
+  public struct Position: Sendable {
+    /// The file.
+    public var path: String
+    /// The day it covers.
+    public var day: Int
+    /// The record's number in that file.
+    public var sequence: Int
+  }
+
+  /// Walks the live journal, or with `all` every closed day's archive first,
+  /// checking that the days follow one another from day 1 with none missing,
+  /// that each archive is whole (it ends with its close), and that the live
+  /// journal is the day after the last archive when it is read. Returns how
+  /// many bytes at the end of the live journal were left unread.
+  @discardableResult
+  public static func walkDays(
+    journal: String, all: Bool, progress: ((Int, Int) -> Void)? = nil, _ body: (Position, Entry) throws -> Void
+  ) throws -> Int {
+    let segments = all ? KioskSegments.all(of: journal) : [KioskSegments.Segment(day: nil, path: journal)]
+    var unread = 0
+    for (index, segment) in segments.enumerated() {
+      let expected = index + 1
+      if all, let day = segment.day, day != expected {
+        throw KioskDaysError.missingArchive(day: expected, path: KioskSegments.archivePath(of: journal, day: expected))
+      }
+      var day = expected
+      var last: KioskRecord?
+      let summary = try walk(path: segment.path, progress: progress) { sequence, entry in
+        if sequence == 1 {
+          if case .checkpoint(let checkpoint) = entry { day = checkpoint.day } else { day = 1 }
+          if all, day != expected {
+            if segment.day == nil, day > expected {
+              throw KioskDaysError.changedWhileReading(path: segment.path)
+            }
+            throw KioskDaysError.wrongDay(path: segment.path, holds: day, expected: expected)
+          }
+        }
+        if case .record(let record) = entry { last = record }
+        try body(Position(path: segment.path, day: day, sequence: sequence), entry)
+      }
+      if segment.day != nil {
+        guard summary.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
+          throw KioskDaysError.damagedArchive(path: segment.path, unreadBytes: summary.unreadTailBytes)
+        }
+      } else {
+        unread = summary.unreadTailBytes
+      }
+    }
+    return unread
+  }
+
+  private static func stream(
+    path: String, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
+  ) throws -> StreamSummary {
     let decoder = JSONDecoder()
     return try DurableJournal.stream(path: path, progress: progress) { record in
       let data = Data(record.payload)
@@ -43,15 +103,13 @@ public enum KioskJournalReader {
     -> [KioskRecord]
   {
     var records: [KioskRecord] = []
-    for segment in KioskSegments.all(of: journal) {
-      try walk(path: segment.path, progress: progress) { _, entry in
-        guard case .record(let record) = entry else { return }
-        switch record {
-        case .settled(let receipt) where receipt.key == nil: break
-        case .undone(_, nil): break
-        case .paymentIntent, .paymentAbandoned, .settled, .undone: records.append(record)
-        default: break
-        }
+    try walkDays(journal: journal, all: true, progress: progress) { _, entry in
+      guard case .record(let record) = entry else { return }
+      switch record {
+      case .settled(let receipt) where receipt.key == nil: break
+      case .undone(_, nil): break
+      case .paymentIntent, .paymentAbandoned, .settled, .undone: records.append(record)
+      default: break
       }
     }
     return records

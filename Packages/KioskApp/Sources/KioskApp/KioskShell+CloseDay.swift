@@ -11,10 +11,10 @@ import Journal
 
 /// A step of closing a day, where `KioskShell.closeDayStepHook` runs.
 public enum CloseDayStep: Sendable, Equatable {
-  /// `dayClosed` is durable in the day's file; the next day's file does not exist yet.
-  case afterRecord
-  /// The next day's file is complete under its temporary name.
+  /// The next day's file is complete under its temporary name; nothing is decided yet.
   case afterNextDay
+  /// `dayClosed` is durable in the day's file: the close is decided.
+  case afterRecord
   /// The day's file has its archive name too; the live name is still the day's.
   case afterArchive
 }
@@ -25,33 +25,60 @@ extension KioskShell {
   /// the next day's journal, which opens with a checkpoint of what carries
   /// over (the open tabs, the menu, the stock).
   ///
-  /// The order makes a crash at any point safe (docs/journal.md, "End of day"):
+  /// Everything that could stop the close is checked before it is decided:
+  /// the archive's name is free, the day's file replays to the till's state,
+  /// and the next day's file is written (`<journal>.next`, synced) in a
+  /// directory that takes hard links. Then (docs/journal.md, "End of day"):
   /// 1. `dayClosed` is journaled and synced in the day's file: from here on the
   ///    close is decided, and a writer that opens a file ending with it finishes it;
-  /// 2. the next day's file is written and synced as `<journal>.next`;
-  /// 3. the day's file gets a second name, its archive's (`link`);
-  /// 4. `<journal>.next` takes the journal's name (`rename`, atomic): the path
+  /// 2. the day's file gets a second name, its archive's (`link`);
+  /// 3. `<journal>.next` takes the journal's name (`rename`, atomic): the path
   ///    always names a whole journal, the day's or the next day's.
+  ///
+  /// When opening the shell finished a close that a crash had cut short, and
+  /// nothing was done since, this returns that day's report and closes nothing more.
   ///
   /// Undo cannot reach back across a close: the next day starts with an empty undo history.
   public func closeDay() throws -> ZReport {
+    if let finished = finishedInterruptedClose, records.isEmpty {
+      finishedInterruptedClose = nil
+      return try ZReport.build(path: KioskSegments.archivePath(of: world.journal.path, day: finished))
+    }
     try prepareToWrite()
-    let report = try ZReport.build(path: world.journal.path)
+    let path = world.journal.path
+    let archive = KioskSegments.archiveName(of: path, day: day)
+    let archivePath = KioskSegments.archivePath(of: path, day: day)
+    var taken = stat()
+    if lstat(archivePath, &taken) == 0, !KioskSegments.sameFile(path, archivePath) {
+      throw KioskShellError.archiveExists(path: archivePath)
+    }
+    let report = try ZReport.build(path: path)
     guard report.closingState.canonicalJSON() == world.snapshot.canonicalJSON() else {
       throw KioskVerifier.Failure(
         description: "the day's journal replays to \(report.closingState.digest), the till holds "
           + "\(world.snapshot.digest); not closing the day (run 'kiosk verify')")
     }
-    try journal(.dayClosed(day: day, archive: KioskSegments.archiveName(of: world.journal.path, day: day)))
+    let next = try writeNextDay(after: day, archive: archive, lastSequence: world.journal.lastSequence + 1)
+    try closeDayStepHook?(.afterNextDay)
+    try journal(.dayClosed(day: day, archive: archive))
     try closeDayStepHook?(.afterRecord)
-    try finishClosingDay(day, archive: KioskSegments.archiveName(of: world.journal.path, day: day))
+    try switchToNextDay(next, closed: day, archive: archive)
     return report
   }
 
-  /// Steps 2 to 4 of `closeDay`; safe to run again after a crash at any point.
+  /// Finishes a close that a crash cut short after its `dayClosed` record
+  /// (`KioskShell.init` runs it); safe to run again after a crash at any point.
   func finishClosingDay(_ closed: Int, archive: String) throws {
+    let next = try writeNextDay(after: closed, archive: archive, lastSequence: world.journal.lastSequence)
+    try switchToNextDay(next, closed: closed, archive: archive)
+    finishedInterruptedClose = closed
+  }
+
+  /// Writes and syncs the next day's file as `<journal>.next`: one checkpoint of
+  /// the state without its settled tabs. Checks on the way that the directory
+  /// takes hard links, which the archive needs.
+  private func writeNextDay(after closed: Int, archive: String, lastSequence: UInt64) throws -> DurableJournal {
     let path = world.journal.path
-    let archivePath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(archive).path
     let carried = world.snapshot.carriedOver
     let nextPath = path + ".next"
     unlink(nextPath)
@@ -60,12 +87,27 @@ extension KioskShell {
     try next.appendCheckpoint(
       KioskCheckpoint(
         day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
-        previousDay: ClosedDay(
-          day: closed, archive: archive, lastSequence: world.journal.lastSequence, carriedDigest: carried.digest)))
-    try closeDayStepHook?(.afterNextDay)
+        previousDay: ClosedDay(day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest)
+      ))
+    let probe = nextPath + ".link"
+    unlink(probe)
+    guard link(nextPath, probe) == 0 else {
+      throw KioskShellError.cannotArchive(
+        path: KioskSegments.archivePath(of: path, day: closed),
+        reason: "the folder does not take hard links (\(String(cString: strerror(errno))))")
+    }
+    unlink(probe)
+    return next
+  }
+
+  /// Steps 2 and 3 of `closeDay`: the day's file takes its archive name, the
+  /// next day's file the journal's; then the shell goes on with the next day.
+  private func switchToNextDay(_ next: consuming DurableJournal, closed: Int, archive: String) throws {
+    let path = world.journal.path
+    let archivePath = KioskSegments.archivePath(of: path, day: closed)
     if link(path, archivePath) != 0 {
       let failure = errno
-      guard failure == EEXIST, Self.sameFile(path, archivePath) else {
+      guard failure == EEXIST, KioskSegments.sameFile(path, archivePath) else {
         throw failure == EEXIST
           ? KioskShellError.archiveExists(path: archivePath)
           : KioskShellError.cannotArchive(path: archivePath, reason: String(cString: strerror(failure)))
@@ -76,6 +118,7 @@ extension KioskShell {
     rename(path + ".checkpoints", archivePath + ".checkpoints")
     try next.rename(to: path)
     chmod(archivePath, 0o444)
+    let carried = world.snapshot.carriedOver
     world.journal = next
     world.restore(carried)
     history = UndoHistory()
@@ -83,12 +126,5 @@ extension KioskShell {
     openIntents = []
     day = closed + 1
     didChange()
-  }
-
-  /// Whether two paths name the same file.
-  private static func sameFile(_ first: String, _ second: String) -> Bool {
-    var one = stat()
-    var two = stat()
-    return stat(first, &one) == 0 && stat(second, &two) == 0 && one.st_dev == two.st_dev && one.st_ino == two.st_ino
   }
 }

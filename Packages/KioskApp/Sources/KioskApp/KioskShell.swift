@@ -42,6 +42,8 @@ public final class KioskShell {
   @ObservationIgnored public var checkpointInterval = KioskShell.defaultCheckpointInterval
   /// Whether any payment was ever journaled here (the ledger must then exist).
   @ObservationIgnored var paymentsJournaled: Bool
+  /// The day whose close, cut short by a crash, this shell finished when it opened.
+  @ObservationIgnored public internal(set) var finishedInterruptedClose: Int?
 
   /// Records between checkpoints, at least.
   public static let defaultCheckpointInterval = 1_000
@@ -69,6 +71,10 @@ public final class KioskShell {
     droppedBytes = journal.recovery.droppedBytes
     var contents = try KioskReplay.contents(of: journal.recovery)
     let isNew = contents.checkpoint == nil && contents.records.isEmpty
+    let name = URL(fileURLWithPath: journal.path).lastPathComponent
+    if case .dayClosed(let day, let archive) = contents.records.last, archive == name {
+      throw KioskShellError.closedDay(day: day, path: journal.path)
+    }
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make
     // reconciliation abandon real charges.
@@ -80,7 +86,6 @@ public final class KioskShell {
     if isNew, !processor.entries.isEmpty {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
-    let name = URL(fileURLWithPath: journal.path).lastPathComponent
     var world = KioskWorld(processor: processor, journal: journal)
     if isNew {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
@@ -88,9 +93,6 @@ public final class KioskShell {
       contents.records = [first]
     }
     let progress = try KioskReplay.replay(contents, into: &world)
-    if let closed = progress.closedDay, closed.archive == name {
-      throw KioskShellError.closedDay(day: closed.day, path: world.journal.path)
-    }
     history = progress.history
     openIntents = contents.openIntents
     paymentsJournaled = contents.paymentsJournaled
@@ -482,8 +484,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
       "the journal records payments but the processor ledger '\(path)' was missing (it was just created, empty); "
         + "restore it, or pass --processor with its path"
     case .ledgerOfAnotherJournal(let path, let movements):
-      "the journal is new but the processor ledger '\(path)' holds \(movements) movements of another journal; "
-        + "pass --processor with a new path"
+      "the journal is new (or was cut back to nothing) but the processor ledger '\(path)' holds \(movements) "
+        + "movements; restore the journal that made them, or, for a new till, pass --processor with a new path"
     case .outcomeNotJournaled(let key, let reason):
       "\(reason); the payment under key '\(key)' went through and is pending: "
         + "the next command that writes reconciles it"

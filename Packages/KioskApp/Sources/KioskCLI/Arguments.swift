@@ -26,7 +26,9 @@ struct GlobalOptions: Equatable {
   init(environment: [String: String] = [:]) {
     if let path = environment["KIOSK_JOURNAL"], !path.isEmpty { journalPath = path }
     if let path = environment["KIOSK_PROCESSOR"], !path.isEmpty { processorPath = path }
-    if let text = environment["KIOSK_CHECKPOINT_EVERY"], let interval = Int(text), interval >= 1 {
+    if let text = environment["KIOSK_CHECKPOINT_EVERY"], text.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let interval = Int(text), interval >= 1
+    {
       checkpointInterval = interval
     }
   }

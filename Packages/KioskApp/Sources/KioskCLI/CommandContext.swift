@@ -13,6 +13,14 @@ final class CommandContext {
   let processorFault: LocalProcessor.Fault?
 
   init(options: GlobalOptions, processorFault: LocalProcessor.Fault?) {
+    var options = options
+    // A journal reached through a symbolic link is the file it names: the next
+    // day's file and the archives must sit beside that file, not beside the link.
+    var status = stat()
+    if lstat(options.journalPath, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+      if options.processorPath == nil { options.processorPath = options.ledgerPath }
+      options.journalPath = URL(fileURLWithPath: options.journalPath).resolvingSymlinksInPath().path
+    }
     self.options = options
     self.processorFault = processorFault
   }
@@ -22,6 +30,7 @@ final class CommandContext {
   func view(withLedger: Bool = false) throws -> KioskView {
     if let shell { return shell.view }
     try checkPaths()
+    try refuseMissingLiveJournal(options.journalPath)
     let view = try KioskView.read(journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil)
     if view.unreadTailBytes > 0 {
       warn(
@@ -31,13 +40,36 @@ final class CommandContext {
     return view
   }
 
-  /// The journal files `history` and `verify` read: the live day's, or with
-  /// `--all` every closed day's archive first.
-  func segments() throws -> [KioskSegments.Segment] {
+  /// Refuses to go on without a journal (`close-day` never starts a new till).
+  func requireJournal() throws {
+    guard shell != nil || FileManager.default.fileExists(atPath: options.journalPath) else {
+      try refuseMissingLiveJournal(options.journalPath)
+      throw JournalError.missing(path: options.journalPath)
+    }
+  }
+
+  /// The live journal, which `history` and `verify` read (with `--all`, after
+  /// every closed day's archive). It must exist.
+  func livePath() throws -> String {
     try checkPaths()
     let live = shell?.journalPath ?? options.journalPath
-    guard FileManager.default.fileExists(atPath: live) else { throw JournalError.missing(path: live) }
-    return options.all ? KioskSegments.all(of: live) : [KioskSegments.Segment(day: nil, path: live)]
+    guard FileManager.default.fileExists(atPath: live) else {
+      try refuseMissingLiveJournal(live)
+      throw JournalError.missing(path: live)
+    }
+    return live
+  }
+
+  /// A missing live journal beside closed days' archives was moved or deleted:
+  /// never start a new till there (it would be a second day 1).
+  private func refuseMissingLiveJournal(_ live: String) throws(KioskFailure) {
+    guard !FileManager.default.fileExists(atPath: live), let newest = KioskSegments.archives(of: live).last else {
+      return
+    }
+    throw KioskFailure(
+      code: .journal,
+      message: "the live journal '\(live)' is missing, but closed days are archived beside it "
+        + "(the last is '\(newest.path)'); restore the live journal")
   }
 
   /// The journal and the ledger are two files: one path for both is a usage error.
@@ -55,6 +87,7 @@ final class CommandContext {
   func writer() throws -> KioskShell {
     if let shell { return shell }
     try checkPaths()
+    try refuseMissingLiveJournal(options.journalPath)
     let journal = try DurableJournal(path: options.journalPath, lockWait: options.lockWait)
     let recovery = journal.recovery
     let processor: LocalProcessor
@@ -71,6 +104,11 @@ final class CommandContext {
       warn(
         "recovered \(what): dropped a torn tail of \(bytes(recovered.droppedBytes))"
           + (recovered.savedTailPath.map { ", saved in \($0)" } ?? ""))
+    }
+    if let day = shell.finishedInterruptedClose {
+      warn(
+        "finished closing day \(day), which a crash had cut short; its archive is "
+          + "\(KioskSegments.archivePath(of: shell.journalPath, day: day))")
     }
     for item in shell.reconciled {
       let output = ReconciliationOutput(item)

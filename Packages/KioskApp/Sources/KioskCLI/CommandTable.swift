@@ -102,7 +102,10 @@ struct CommandSpec {
     CommandSpec(
       name: "close-day", arguments: [],
       summary: "print the Z report, archive the day's settled tabs and journal, start the next day", access: .writes,
-      run: { context, _ in try WriteCommands.closeDay(context.writer()) }),
+      run: { context, _ in
+        try context.requireJournal()
+        return try WriteCommands.closeDay(context.writer())
+      }),
     CommandSpec(
       name: "repair", arguments: [],
       summary: "back up a journal with mid-log corruption and cut it to its last good record", access: .own,

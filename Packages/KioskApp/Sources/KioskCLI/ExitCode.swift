@@ -57,6 +57,7 @@ struct KioskFailure: Error, Equatable {
         self.init(code: .journal, message: error.description)
       }
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)
+    case let error as KioskDaysError: self.init(code: .journal, message: error.description)
     default: self.init(code: .software, message: "internal error, please report it: \(error)")
     }
   }

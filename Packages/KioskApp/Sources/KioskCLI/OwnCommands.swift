@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 
 /// The commands that run on their own: help and repair (demo and shell have files of their own).
@@ -36,6 +37,15 @@ enum OwnCommands {
 
   /// Backs up and truncates a journal with mid-log corruption; never creates one.
   static func repair(_ options: GlobalOptions) throws -> RepairOutput {
+    let name = (options.journalPath as NSString).lastPathComponent
+    if let range = name.range(of: ".day-", options: .backwards),
+      name[range.upperBound...].count >= 4, name[range.upperBound...].allSatisfy({ $0.isASCII && $0.isNumber })
+    {
+      throw KioskFailure(
+        code: .usage,
+        message: "'\(options.journalPath)' is a closed day's archive; archives are never repaired in place "
+          + "(repair a copy)")
+    }
     let report = try DurableJournal.repair(path: options.journalPath, lockWait: options.lockWait)
     return RepairOutput(keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath)
   }

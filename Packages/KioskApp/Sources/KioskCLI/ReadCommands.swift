@@ -91,38 +91,52 @@ enum ReadCommands {
   /// object written piece by piece). Returns nil: it prints for itself.
   static func history(_ context: CommandContext) throws -> (any CommandOutput)? {
     let json = context.options.json
-    let segments = try context.segments()
+    let live = try context.livePath()
     let progress = ProgressLine(what: "history", enabled: !json)
     let output = StandardOutput()
     if json { output.write(#"{"command":"history","records":["#) }
     var first = true
-    for segment in segments {
-      var menu = KioskDefaults.menu
-      var day = segment.day ?? 1
-      try KioskJournalReader.walk(path: segment.path, progress: progress.update) { sequence, entry in
-        if case .checkpoint(let checkpoint) = entry, sequence == 1 { day = checkpoint.day }
-        // With --all, each file starts with a line naming its day (known from its first record).
-        if !json, context.options.all, sequence == 1 { output.write("day \(day): \(segment.path)\n") }
+    var menu = KioskDefaults.menu
+    let unread: Int
+    do {
+      unread = try KioskJournalReader.walkDays(journal: live, all: context.options.all, progress: progress.update) {
+        position, entry in
         let text: String
         switch entry {
         case .checkpoint(let checkpoint):
-          if sequence == 1 { menu = checkpoint.state.menu }
+          if position.sequence == 1 { menu = checkpoint.state.menu }
           text = describe(checkpoint)
         case .record(let record):
-          if case .initialized(let initial, _) = record { menu = initial.items.isEmpty ? menu : initial }
+          if case .initialized(let initial, _) = record { menu = initial }
           text = describe(record, menu: menu)
         }
+        // With --all, each file starts with a line naming its day.
+        if !json, context.options.all, position.sequence == 1 {
+          output.write("day \(position.day): \(position.path)\n")
+        }
         if json {
-          output.write((first ? "" : ",") + jsonLine(HistoryRow(day: day, sequence: sequence, record: text)))
+          output.write(
+            (first ? "" : ",") + jsonLine(HistoryRow(day: position.day, sequence: position.sequence, record: text)))
           first = false
         } else {
-          output.write("\(sequence)  \(text)\n")
+          output.write("\(position.sequence)  \(text)\n")
         }
       }
+    } catch {
+      // What was read stays printed (and the JSON stays well formed); the error follows on stderr.
+      progress.finish()
+      if json { output.write("]}\n") }
+      output.flush()
+      throw error
     }
     progress.finish()
     if json { output.write("]}\n") }
     output.flush()
+    if unread > 0 {
+      context.warn(
+        "the journal ends in \(bytes(unread)) of an unfinished write, not read; "
+          + "the next command that writes saves and cuts them")
+    }
     return nil
   }
 
@@ -152,18 +166,33 @@ enum ReadCommands {
   /// the last checkpoint), then audits payments against every day.
   static func verify(_ context: CommandContext) throws -> VerifyOutput {
     let view = try context.view(withLedger: true)
-    let segments = try context.segments()
+    let live = try context.livePath()
+    let segments = context.options.all ? KioskSegments.all(of: live) : [KioskSegments.Segment(day: nil, path: live)]
     let progress = ProgressLine(what: "verify", enabled: !context.options.json)
     defer { progress.finish() }
     // Only the day before is kept (for the chain check): memory stays that of one day.
     var previous: KioskVerifier.Report?
     var records = 0
     var checkpoints = 0
-    for segment in segments {
+    for (index, segment) in segments.enumerated() {
+      let expected = index + 1
+      if context.options.all, let day = segment.day, day != expected {
+        throw KioskDaysError.missingArchive(
+          day: expected, path: KioskSegments.archivePath(of: context.options.journalPath, day: expected))
+      }
       let report = try KioskVerifier.replay(path: segment.path, progress: progress.update)
       let again = try KioskVerifier.replay(path: segment.path)
       guard report.state.canonicalJSON() == again.state.canonicalJSON() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
+      }
+      if context.options.all {
+        if report.day != expected {
+          if segment.day == nil, report.day > expected { throw KioskDaysError.changedWhileReading(path: segment.path) }
+          throw KioskDaysError.wrongDay(path: segment.path, holds: report.day, expected: expected)
+        }
+        if segment.day != nil, report.closedDay != report.day || report.unreadTailBytes > 0 {
+          throw KioskDaysError.damagedArchive(path: segment.path, unreadBytes: report.unreadTailBytes)
+        }
       }
       if let previous { try KioskVerifier.checkChain(from: previous, to: report) }
       records += report.records

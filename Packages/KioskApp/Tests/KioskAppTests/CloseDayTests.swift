@@ -90,23 +90,34 @@ private func playADay(_ shell: KioskShell) throws {
   }
 }
 
-/// A crash at each step of closing the day: the next writer finishes the
-/// close, and nothing acknowledged is lost.
+/// A crash at each step of closing the day. Before `dayClosed` is durable
+/// nothing is decided: the day goes on. After it, the next writer finishes the
+/// close, and a `closeDay` right after reports that day instead of closing
+/// another. Nothing acknowledged is lost either way.
 @MainActor
-@Test(arguments: [CloseDayStep.afterRecord, .afterNextDay, .afterArchive])
+@Test(arguments: [CloseDayStep.afterNextDay, .afterRecord, .afterArchive])
 func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
   let journal = try TemporaryJournal()
-  let carried: KioskSnapshot
+  let before: KioskSnapshot
   do {
     let shell = try journal.openShell()
     try playADay(shell)
-    carried = shell.snapshot.carriedOver
+    before = shell.snapshot
     shell.closeDayStepHook = { if $0 == step { throw CancellationError() } }
     #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
   }
   let reopened = try journal.openShell()
-  #expect(reopened.day == 2, "\(step)")
-  #expect(reopened.snapshot == carried, "\(step)")
+  if step == .afterNextDay {
+    #expect(reopened.day == 1 && reopened.finishedInterruptedClose == nil)
+    #expect(reopened.snapshot == before)
+    _ = try reopened.closeDay()
+  } else {
+    #expect(reopened.day == 2 && reopened.finishedInterruptedClose == 1, "\(step)")
+    #expect(reopened.snapshot == before.carriedOver, "\(step)")
+    let report = try reopened.closeDay()
+    #expect(report.day == 1 && report.net == 7.50, "the report of the day whose close was finished")
+  }
+  #expect(reopened.day == 2, "one day was closed, not two")
   #expect(!FileManager.default.fileExists(atPath: journal.path + ".next"))
   let segments = KioskSegments.all(of: journal.path)
   #expect(segments.count == 2)
@@ -114,6 +125,52 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
   try KioskVerifier.checkChain(from: reports[0], to: reports[1])
   let audit = try reopened.paymentAudit()
   #expect(audit.agrees, "\(audit.mismatches)")
+}
+
+/// Between the archive's link and the rename, the day's file has both names:
+/// every reader reads it once.
+@MainActor
+@Test func aDayUnderBothNamesIsReadOnce() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    try playADay(shell)
+    shell.closeDayStepHook = { if $0 == .afterArchive { throw CancellationError() } }
+    #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
+  }
+  #expect(KioskSegments.all(of: journal.path).count == 1)
+  var opens = 0
+  try KioskJournalReader.walkDays(journal: journal.path, all: true) { _, entry in
+    if case .record(.opened) = entry { opens += 1 }
+  }
+  #expect(opens == 3)
+}
+
+@MainActor
+@Test func walkingEveryDayRefusesAMissingOrDamagedArchive() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    for _ in 0..<3 {
+      try playADay(shell)
+      _ = try shell.closeDay()
+    }
+  }
+  let first = KioskSegments.archivePath(of: journal.path, day: 1)
+  let second = KioskSegments.archivePath(of: journal.path, day: 2)
+  func walk() throws { try KioskJournalReader.walkDays(journal: journal.path, all: true) { _, _ in } }
+  try walk()
+  // The last records of day 2 cut off: its close is gone.
+  let whole = try Data(contentsOf: URL(fileURLWithPath: second))
+  chmod(second, 0o644)
+  try whole.dropLast(30).write(to: URL(fileURLWithPath: second))
+  let damaged = #expect(throws: KioskDaysError.self) { try walk() }
+  #expect(damaged?.description.hasPrefix("the archive '\(second)' is damaged") == true)
+  try whole.write(to: URL(fileURLWithPath: second))
+  try walk()
+  // Day 1 moved away: the history does not start at day 1.
+  try FileManager.default.moveItem(atPath: first, toPath: first + ".moved")
+  #expect(throws: KioskDaysError.missingArchive(day: 1, path: first)) { try walk() }
 }
 
 @MainActor
@@ -124,6 +181,12 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
   try Data("someone else's".utf8).write(to: URL(fileURLWithPath: archive))
   #expect(throws: KioskShellError.archiveExists(path: archive)) { _ = try shell.closeDay() }
   #expect(FileManager.default.contents(atPath: archive) == Data("someone else's".utf8))
+  // Nothing was decided: the day goes on, and closes once the name is free.
+  #expect(shell.day == 1)
+  _ = try shell.openTab(for: "Dee")
+  try FileManager.default.removeItem(atPath: archive)
+  _ = try shell.closeDay()
+  #expect(shell.day == 2)
 }
 
 /// A writer that was waiting for the lock while the day closed ends up with
