@@ -5,22 +5,43 @@ import Clock
 import Foundation
 import Synchronization
 
-/// A recording mock of `KioskClock`: counts calls, keeps their arguments, and
-/// answers with the handler a test sets (or the result type's zero when none is set).
+/// A recording mock of `KioskClock`: counts calls, keeps their arguments, logs
+/// every call in order (`calls`), and answers with the handler a test sets (or the result
+/// type's zero when none is set).
 ///
 /// A class, so the world that stores it (`LinkRecordingClock`) and the test read one
-/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.
+/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`. Handlers
+/// are `@Sendable`: to collect into a local in a synchronous test, declare it
+/// `nonisolated(unsafe) var seen: [T] = []`: the test is the only thread that touches it.
 public final class KioskClockMock: KioskClock, @unchecked Sendable {
+  /// One call to the mock, with its arguments, as `calls` lists them.
+  public enum Call: Equatable {
+    /// A call to `now`.
+    case now
+  }
+
   /// Everything the mock records.
   private struct LinkgenState {
     var nowCallCount = 0
     var nowHandler: (@Sendable () -> Date)?
+    var calls: [Call] = []
   }
 
   private let linkgenState = Synchronization.Mutex(LinkgenState())
 
   /// A mock with no handlers set.
   public init() {}
+
+  /// Every call, oldest first, whichever requirement it was to.
+  public var calls: [Call] { linkgenState.withLock { $0.calls } }
+
+  /// Forgets every call (the counts, the arguments and `calls`); the handlers stay set.
+  public func reset() {
+    linkgenState.withLock { linkgenState in
+      linkgenState.nowCallCount = 0
+      linkgenState.calls = []
+    }
+  }
 
   /// How many times `now` was called.
   public var nowCallCount: Swift.Int { linkgenState.withLock { $0.nowCallCount } }
@@ -35,6 +56,7 @@ public final class KioskClockMock: KioskClock, @unchecked Sendable {
   public func now() -> Date {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.nowCallCount += 1
+      linkgenState.calls.append(.now)
       return linkgenState.nowHandler
     }
     if let linkgenHandler { return linkgenHandler() }

@@ -4,33 +4,99 @@
 import Foundation
 import Payment
 import Synchronization
+import Testing
 
-/// A recording mock of `PaymentGateway`: counts calls, keeps their arguments, and
-/// answers with the handler a test sets (or the result type's zero when none is set).
+/// A recording mock of `PaymentGateway`: counts calls, keeps their arguments, logs
+/// every call in order (`calls`), and answers with the handler a test sets (or the result
+/// type's zero when none is set).
 ///
 /// A class, so the world that stores it (`LinkRecordingPayment`) and the test read one
-/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`.
+/// record of the calls; its state sits behind a `Mutex`, so it is safely `Sendable`. Handlers
+/// are `@Sendable`: to collect into a local in a synchronous test, declare it
+/// `nonisolated(unsafe) var seen: [T] = []`: the test is the only thread that touches it.
 public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
+  /// The arguments of one `charge` call.
+  public struct ChargeArgs: Equatable {
+    /// `amount`.
+    public var amount: Decimal
+    /// `key`.
+    public var key: IdempotencyKey
+
+    /// The arguments of one call.
+    public init(amount: Decimal, key: IdempotencyKey) {
+      self.amount = amount
+      self.key = key
+    }
+  }
+
+  /// The arguments of one `refund` call.
+  public struct RefundArgs: Equatable {
+    /// `reference`.
+    public var reference: String
+    /// `amount`.
+    public var amount: Decimal
+    /// `key`.
+    public var key: IdempotencyKey
+
+    /// The arguments of one call.
+    public init(reference: String, amount: Decimal, key: IdempotencyKey) {
+      self.reference = reference
+      self.amount = amount
+      self.key = key
+    }
+  }
+
+  /// One call to the mock, with its arguments, as `calls` lists them.
+  public enum Call: Equatable {
+    /// A call to `authorize`.
+    case authorize(Decimal)
+    /// A call to `charge`.
+    case charge(ChargeArgs)
+    /// A call to `refund`.
+    case refund(RefundArgs)
+    /// A call to `status`.
+    case status(IdempotencyKey)
+  }
+
   /// Everything the mock records.
   private struct LinkgenState {
     var authorizeCallCount = 0
     var authorizeArgValues: [Decimal] = []
     var authorizeHandler: (@Sendable (_ amount: Decimal) async throws(PaymentError) -> Bool)?
     var chargeCallCount = 0
-    var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] = []
+    var chargeArgValues: [ChargeArgs] = []
     var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)?
     var refundCallCount = 0
-    var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] = []
+    var refundArgValues: [RefundArgs] = []
     var refundHandler: (@Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String)?
     var statusCallCount = 0
     var statusArgValues: [IdempotencyKey] = []
     var statusHandler: (@Sendable (_ key: IdempotencyKey) throws(PaymentError) -> PaymentStatus)?
+    var calls: [Call] = []
   }
 
   private let linkgenState = Synchronization.Mutex(LinkgenState())
 
   /// A mock with no handlers set.
   public init() {}
+
+  /// Every call, oldest first, whichever requirement it was to.
+  public var calls: [Call] { linkgenState.withLock { $0.calls } }
+
+  /// Forgets every call (the counts, the arguments and `calls`); the handlers stay set.
+  public func reset() {
+    linkgenState.withLock { linkgenState in
+      linkgenState.authorizeCallCount = 0
+      linkgenState.authorizeArgValues = []
+      linkgenState.chargeCallCount = 0
+      linkgenState.chargeArgValues = []
+      linkgenState.refundCallCount = 0
+      linkgenState.refundArgValues = []
+      linkgenState.statusCallCount = 0
+      linkgenState.statusArgValues = []
+      linkgenState.calls = []
+    }
+  }
 
   /// How many times `authorize` was called.
   public var authorizeCallCount: Swift.Int { linkgenState.withLock { $0.authorizeCallCount } }
@@ -49,6 +115,7 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.authorizeCallCount += 1
       linkgenState.authorizeArgValues.append(amount)
+      linkgenState.calls.append(.authorize(amount))
       return linkgenState.authorizeHandler
     }
     if let linkgenHandler { return try await linkgenHandler(amount) }
@@ -59,7 +126,7 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public var chargeCallCount: Swift.Int { linkgenState.withLock { $0.chargeCallCount } }
 
   /// The arguments of each `charge` call, oldest first.
-  public var chargeArgValues: [(amount: Decimal, key: IdempotencyKey)] { linkgenState.withLock { $0.chargeArgValues } }
+  public var chargeArgValues: [ChargeArgs] { linkgenState.withLock { $0.chargeArgValues } }
 
   /// What `charge` does; unset, it returns the result type's zero.
   public var chargeHandler: (@Sendable (_ amount: Decimal, _ key: IdempotencyKey) throws(PaymentError) -> String)? {
@@ -71,7 +138,8 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.chargeCallCount += 1
-      linkgenState.chargeArgValues.append((amount: amount, key: key))
+      linkgenState.chargeArgValues.append(ChargeArgs(amount: amount, key: key))
+      linkgenState.calls.append(.charge(ChargeArgs(amount: amount, key: key)))
       return linkgenState.chargeHandler
     }
     if let linkgenHandler { return try linkgenHandler(amount, key) }
@@ -82,9 +150,7 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public var refundCallCount: Swift.Int { linkgenState.withLock { $0.refundCallCount } }
 
   /// The arguments of each `refund` call, oldest first.
-  public var refundArgValues: [(reference: String, amount: Decimal, key: IdempotencyKey)] {
-    linkgenState.withLock { $0.refundArgValues }
-  }
+  public var refundArgValues: [RefundArgs] { linkgenState.withLock { $0.refundArgValues } }
 
   /// What `refund` does; unset, it returns the result type's zero.
   public var refundHandler: (@Sendable (String, Decimal, IdempotencyKey) throws(PaymentError) -> String)? {
@@ -96,7 +162,8 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
   public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.refundCallCount += 1
-      linkgenState.refundArgValues.append((reference: reference, amount: amount, key: key))
+      linkgenState.refundArgValues.append(RefundArgs(reference: reference, amount: amount, key: key))
+      linkgenState.calls.append(.refund(RefundArgs(reference: reference, amount: amount, key: key)))
       return linkgenState.refundHandler
     }
     if let linkgenHandler { return try linkgenHandler(reference, amount, key) }
@@ -120,9 +187,13 @@ public final class PaymentGatewayMock: PaymentGateway, @unchecked Sendable {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.statusCallCount += 1
       linkgenState.statusArgValues.append(key)
+      linkgenState.calls.append(.status(key))
       return linkgenState.statusHandler
     }
     if let linkgenHandler { return try linkgenHandler(key) }
-    fatalError("PaymentGatewayMock.status needs statusHandler: 'PaymentStatus' has no default value")
+    Testing.Issue.record(
+      "PaymentGatewayMock.status was called with no statusHandler set; answering .unknown (its mockDefault)"
+    )
+    return .unknown
   }
 }

@@ -44,6 +44,46 @@ import Testing
   #expect(mock.authorizeArgValues == [3])
 }
 
+@Test func theMockRecordsArgumentsAsValuesAndEveryCallInOrder() throws {
+  let mock = PaymentGatewayMock()
+  let key = IdempotencyKey("k_1")
+  mock.statusHandler = { _ in .unknown }
+  _ = try mock.status(of: key)
+  _ = try mock.charge(4.5, key: key)
+  _ = try mock.refund("ch_1", amount: 2, key: key)
+  #expect(mock.refundArgValues == [.init(reference: "ch_1", amount: 2, key: key)])
+  #expect(
+    mock.calls == [
+      .status(key), .charge(.init(amount: 4.5, key: key)), .refund(.init(reference: "ch_1", amount: 2, key: key)),
+    ])
+  mock.reset()
+  #expect(mock.calls.isEmpty && mock.chargeCallCount == 0 && mock.refundArgValues.isEmpty)
+  #expect(try mock.status(of: key) == .unknown, "the handlers stay set")
+}
+
+@Test func aHandlerCollectsIntoALocalOfTheTest() throws {
+  var world = RecordingWorld()
+  nonisolated(unsafe) var seen: [Decimal] = []
+  world.paymentMock.chargeHandler = { amount, _ in
+    seen.append(amount)
+    return "ch_1"
+  }
+  let tab = world.openTab(for: "Ada")
+  try world.add(latte, to: tab)
+  _ = try world.settle(tab, key: key(for: tab))
+  #expect(seen == [4.5])
+}
+
+@Test func aMissingHandlerWithNoZeroFailsTheTestAndTheRunGoesOn() throws {
+  let mock = PaymentGatewayMock()
+  var answer: PaymentStatus?
+  withKnownIssue("PaymentGatewayMock.status was called with no statusHandler set") {
+    answer = try mock.status(of: IdempotencyKey("k_9"))
+  }
+  #expect(answer == .unknown, "the manifest's mockDefault")
+  #expect(mock.statusCallCount == 1)
+}
+
 @Test func overridingOneWitnessEndpointLeavesTheOthersUnimplementedButUntouched() throws {
   var witness = PaymentGatewayWitness.unimplemented()
   witness.endpoints.charge = { amount, _ in "ch_witness_\(amount)" }

@@ -158,30 +158,59 @@ struct NestedBuildTests {
       let text = generator.text()
       guard let manifest = try? ManifestDecoder.decode(text) else { continue }
       accepted += 1
-      let root = try TemporaryRoot()
-      let modules = Set(
-        manifest.domains.flatMap { [$0.name, $0.testingModule] } + manifest.worlds.map(\.module))
-      var paths: [String] = []
-      for (path, contents) in Generator.files(for: manifest) {
-        let kept = contents.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
-          !(line.hasPrefix("import ") && modules.contains(String(line.dropFirst(7))))
-        }
-        let flat = path.replacingOccurrences(of: "/", with: "_")
-        try root.write(flat, kept.joined(separator: "\n"))
-        paths.append(root.url.appendingPathComponent(flat).path)
-      }
-      try root.write("HandWritten.swift", RandomManifest.handWritten(for: manifest))
-      paths.append(root.url.appendingPathComponent("HandWritten.swift").path)
-      let (status, output) = try swiftc(
-        [
-          "-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Probe", "-warnings-as-errors",
-          "-enable-experimental-feature", "SuppressedAssociatedTypes",
-        ] + paths)
+      let (status, output) = try typeCheck(manifest)
       #expect(
         status == 0, "seed \(seed &+ attempt) (LINKGEN_PROPERTY_SEED=\(seed) replays the run):\n\(text)\n\(output)")
     }
     #expect(accepted == runs, "only \(accepted) of \(attempt) random manifests were accepted")
   }
+
+  /// The mock shapes a random manifest rarely draws: overloads of one method,
+  /// a result with only a `mockDefault`, arguments that cannot be `Equatable`
+  /// next to ones that can, and a requirement without parameters.
+  @Test func overloadsDefaultsAndUnequatableArgumentsTypeCheck() throws {
+    let manifest = try ManifestDecoder.decode(
+      """
+      domains:
+        Pay:
+          service: PayService
+          mock: true
+          links: { Live: { impl: LivePay } }
+          requirements:
+            charge: { parameters: ["_ amount: Int", "key: String"], returns: String, throws: true }
+            chargeCents: { name: charge, parameters: ["cents: Int"], returns: String, throws: true }
+            status: { parameters: ["of key: String"], returns: "Set<String>", mockDefault: "[\\"unknown\\"]" }
+            observe: { parameters: ["_ value: any Sendable", "count: Int"], mutating: true }
+            tick:
+      worlds:
+        PayWorld: { module: App, domains: [Pay], links: { Pay: Recording } }
+      """)
+    let (status, output) = try typeCheck(manifest)
+    #expect(status == 0, "\(output)")
+  }
+}
+
+/// Generates `manifest`, adds the hand-written types it names, and type-checks
+/// everything with `swiftc -typecheck -warnings-as-errors` as one module.
+func typeCheck(_ manifest: Manifest) throws -> (Int32, String) {
+  let root = try TemporaryRoot()
+  let modules = Set(manifest.domains.flatMap { [$0.name, $0.testingModule] } + manifest.worlds.map(\.module))
+  var paths: [String] = []
+  for (path, contents) in Generator.files(for: manifest) {
+    let kept = contents.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+      !(line.hasPrefix("import ") && modules.contains(String(line.dropFirst(7))))
+    }
+    let flat = path.replacingOccurrences(of: "/", with: "_")
+    try root.write(flat, kept.joined(separator: "\n"))
+    paths.append(root.url.appendingPathComponent(flat).path)
+  }
+  try root.write("HandWritten.swift", RandomManifest.handWritten(for: manifest))
+  paths.append(root.url.appendingPathComponent("HandWritten.swift").path)
+  return try swiftc(
+    [
+      "-typecheck", "-swift-version", "6", "-parse-as-library", "-module-name", "Probe", "-warnings-as-errors",
+      "-enable-experimental-feature", "SuppressedAssociatedTypes",
+    ] + paths)
 }
 
 /// Runs the toolchain's `swiftc`; returns its status and combined output.

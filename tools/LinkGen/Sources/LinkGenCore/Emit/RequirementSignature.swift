@@ -60,15 +60,39 @@ extension Requirement {
     }
   }
 
-  /// The element type of `…ArgValues`: the single parameter's type, or a labeled tuple.
-  var argumentValueType: String {
-    parameters.count == 1
-      ? parameters[0].type : "(" + parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ")"
-  }
+  /// ` (the overload `chargeCents`)` when the manifest's key differs from the method's name; empty otherwise.
+  var overloadNote: String { key == name ? "" : " (the overload `\(key)`)" }
+
+  /// What a mock answers when no handler is set: the type's zero, else the manifest's `mockDefault`.
+  var mockAnswer: String? { defaultValue ?? mockDefault }
+
+  /// `ChargeArgs`: the struct a mock records a call of several parameters as.
+  var argumentsType: String { key.prefix(1).uppercased() + key.dropFirst() + "Args" }
+
+  /// The element type of `…ArgValues`: the single parameter's type, or `argumentsType`.
+  var argumentValueType: String { parameters.count == 1 ? parameters[0].type : argumentsType }
 
   /// The value appended to `…ArgValues`.
   var argumentValue: String {
     parameters.count == 1
-      ? parameters[0].name : "(" + parameters.map { "\($0.name): \($0.name)" }.joined(separator: ", ") + ")"
+      ? parameters[0].name
+      : "\(argumentsType)(" + parameters.map { "\($0.name): \($0.name)" }.joined(separator: ", ") + ")"
+  }
+
+  /// `.charge(ChargeArgs(amount: amount, key: key))`: the mock's `calls` entry for this call.
+  var callLogEntry: String { parameters.isEmpty ? ".\(key)" : ".\(key)(\(argumentValue))" }
+
+  /// Whether the recorded arguments can be `Equatable`: `equatable:` when the
+  /// manifest says, else whether every parameter type can be (not a tuple, a
+  /// function or an existential; other types are taken to be `Equatable`).
+  var hasEquatableArguments: Bool {
+    equatableOverride ?? parameters.allSatisfy { Self.canBeEquatable($0.type) }
+  }
+
+  /// Whether a type, by its spelling, can conform to `Equatable`.
+  static func canBeEquatable(_ type: String) -> Bool {
+    let words = type.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+    return !type.contains("(") && !type.contains("->") && !words.contains("any") && !words.contains("some")
+      && !words.contains("Any") && !words.contains("AnyObject")
   }
 }

@@ -15,10 +15,10 @@ enum WitnessEmitter {
       out.line("/// requirement can share a name.)")
       out.block("public struct Endpoints: Sendable") { out in
         for requirement in service.requirements {
-          out.line("/// The `\(requirement.name)` endpoint.")
+          out.line("/// The `\(requirement.key)` endpoint.")
           out.firstFitting(
-            "public var \(requirement.name): \(requirement.closureType)",
-            "public var \(requirement.name): \(requirement.unlabeledClosureType)")
+            "public var \(requirement.key): \(requirement.closureType)",
+            "public var \(requirement.key): \(requirement.unlabeledClosureType)")
         }
       }
       out.line()
@@ -30,19 +30,19 @@ enum WitnessEmitter {
       for (index, requirement) in service.requirements.enumerated() {
         let comma = index == service.requirements.count - 1 ? "" : ","
         out.firstFitting(
-          "  \(requirement.name): @escaping \(requirement.closureType)\(comma)",
-          "  \(requirement.name): @escaping \(requirement.unlabeledClosureType)\(comma)")
+          "  \(requirement.key): @escaping \(requirement.closureType)\(comma)",
+          "  \(requirement.key): @escaping \(requirement.unlabeledClosureType)\(comma)")
       }
       out.block(")") { out in
-        let arguments = service.requirements.map { "\($0.name): \($0.name)" }.joined(separator: ", ")
+        let arguments = service.requirements.map { "\($0.key): \($0.key)" }.joined(separator: ", ")
         out.line("endpoints = Endpoints(\(arguments))")
       }
       for requirement in service.requirements {
         out.line()
-        out.line("/// Calls the `\(requirement.name)` endpoint.")
+        out.line("/// Calls the `\(requirement.key)` endpoint.")
         let modifier = requirement.isMutating ? "mutating " : ""
         out.block("public \(modifier)func \(requirement.declaration)") { out in
-          let call = "\(requirement.callPrefix)self.endpoints.\(requirement.name)(\(requirement.argumentNames))"
+          let call = "\(requirement.callPrefix)self.endpoints.\(requirement.key)(\(requirement.argumentNames))"
           out.line("\(requirement.returns == nil ? "" : "return ")\(call)")
         }
       }
@@ -78,17 +78,13 @@ enum WitnessEmitter {
       for (index, requirement) in service.requirements.enumerated() {
         let ignored = "(" + requirement.parameters.map { _ in "_" }.joined(separator: ", ") + ")"
         let head = "{ \(ignored)\(requirement.effects) -> \(requirement.returns ?? "Void") in"
-        out.line("  \(requirement.name): \(head)")
+        out.line("  \(requirement.key): \(head)")
         out.line("    Testing.Issue.record(")
         out.line(
-          "      \"\(witness).\(requirement.name) is unimplemented: assign it in this test\", sourceLocation: linkgenLocation)"
+          "      \"\(witness).\(requirement.key) is unimplemented: assign it in this test\", sourceLocation: linkgenLocation)"
         )
-        if let zero = requirement.defaultValue {
-          if requirement.returns != nil { out.line("    return \(zero)") }
-        } else {
-          out.line(
-            "    fatalError(\"\(witness).\(requirement.name) is unimplemented and '\(requirement.returns!)' has no default\")"
-          )
+        if requirement.returns != nil, let answer = requirement.mockAnswer {
+          out.line("    return \(answer)")
         }
         out.line("  }\(index == service.requirements.count - 1 ? "" : ",")")
       }
@@ -99,7 +95,7 @@ enum WitnessEmitter {
   private static func capitalized(_ name: String) -> String { name.prefix(1).uppercased() + name.dropFirst() }
 
   private static func emitLogging(_ requirement: Requirement, into out: inout SourceWriter) {
-    let name = requirement.name
+    let name = requirement.key
     // `String(describing:)`, not bare interpolation: an optional argument or result
     // would otherwise warn ("produces a debug description").
     let arguments = "\\(linkgenArguments)"
@@ -142,7 +138,7 @@ enum WitnessEmitter {
   }
 
   private static func emitRetrying(_ requirement: Requirement, into out: inout SourceWriter) {
-    let name = requirement.name
+    let name = requirement.key
     out.line("/// This witness with `\(name)` tried up to `attempts` times while it throws; the last")
     out.line("/// error is rethrown.")
     out.block("public func retrying\(capitalized(name))(attempts linkgenAttempts: Swift.Int) -> Self") { out in

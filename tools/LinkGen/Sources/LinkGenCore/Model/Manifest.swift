@@ -101,8 +101,17 @@ public struct Service: Equatable, Sendable {
 
 /// One method of a service protocol, as declared in the manifest.
 public struct Requirement: Equatable, Sendable {
-  /// The base name, e.g. `charge`.
+  /// The method's base name, e.g. `charge` (the manifest's `name:`, else its key).
   public var name: String
+  /// The manifest's key for it, which names its members in the test doubles
+  /// (`chargeCallCount`, `.charge(…)`); it differs from `name` for an overload.
+  public var key: String
+  /// What a mock answers when no handler is set and linkgen knows no zero for
+  /// the result type (`mockDefault:`); a Swift expression.
+  public var mockDefault: String?
+  /// `equatable: false`: the parameters are not `Equatable`, so neither are the
+  /// mock's recorded calls. Otherwise linkgen decides from the types.
+  public var equatableOverride: Bool?
   /// The parameters, in order.
   public var parameters: [Parameter]
   /// The result type; nil for `Void`.
@@ -116,10 +125,14 @@ public struct Requirement: Equatable, Sendable {
 
   /// Creates a requirement.
   public init(
-    name: String, parameters: [Parameter] = [], returns: String? = nil, throwing: Throwing = .none,
-    isAsync: Bool = false, isMutating: Bool = false
+    name: String, key: String? = nil, parameters: [Parameter] = [], returns: String? = nil,
+    throwing: Throwing = .none, isAsync: Bool = false, isMutating: Bool = false, mockDefault: String? = nil,
+    equatableOverride: Bool? = nil
   ) {
     self.name = name
+    self.key = key ?? name
+    self.mockDefault = mockDefault
+    self.equatableOverride = equatableOverride
     self.parameters = parameters
     self.returns = returns
     self.throwing = throwing

@@ -58,12 +58,14 @@ struct NodeReader {
     "resource": ["access", "doc", "property", "resource"],
   ]
   static let linkKeys = ["demands", "doc", "impl", "stores"]
-  static let requirementKeys = ["async", "mutating", "parameters", "returns", "throws"]
+  static let requirementKeys = [
+    "async", "equatable", "mockDefault", "mutating", "name", "parameters", "returns", "throws",
+  ]
   /// The links `mock: true` adds; a hand-written link may not take these names.
   static let testDoubleLinks = ["Recording", "Witness"]
   static let worldKeys = ["doc", "domains", "links", "module"]
   /// Members of the generated mock and witness a requirement may not shadow.
-  static let reservedRequirementNames: Set<String> = ["endpoints"]
+  static let reservedRequirementNames: Set<String> = ["endpoints", "calls", "reset"]
   /// Generated code names its own locals `linkgen…`, so no manifest name may start so.
   static let reservedPrefix = "linkgen"
   /// Type names generated code relies on meaning the toolchain's: a manifest
@@ -172,22 +174,34 @@ struct NodeReader {
         for entry in mapping(field.value, what: "'requirements' of \(context)") ?? [] {
           guard let requirement = readRequirement(entry, in: context, mocked: isMocked) else { continue }
           requirements.append(requirement)
+          // An overload (`name:`) must differ from the methods it shares its name with.
+          if let twin = requirements.dropLast().first(where: {
+            $0.name == requirement.name
+              && $0.parameters.map { [$0.label, $0.type] }
+                == requirement.parameters.map { [$0.label, $0.type] }
+          }) {
+            error(
+              "requirement '\(requirement.key)' of \(context) declares the same method as '\(twin.key)' "
+                + "(\(requirement.name) with the same labels and types); change its parameters or its name",
+              entry.keyLocation)
+          }
           // The test doubles give each requirement members of its own (`fetchCallCount`,
-          // `loggingFetch`…); two requirements must not give the same one.
+          // `loggingFetch`, `FetchArgs`…); two requirements must not give the same one.
           guard isMocked else { continue }
-          let capitalized = requirement.name.prefix(1).uppercased() + requirement.name.dropFirst()
+          let key = requirement.key
+          let capitalized = key.prefix(1).uppercased() + key.dropFirst()
           let members = [
-            requirement.name, "\(requirement.name)CallCount", "\(requirement.name)ArgValues",
-            "\(requirement.name)Handler", "logging\(capitalized)", "retrying\(capitalized)",
+            key, "\(key)CallCount", "\(key)ArgValues", "\(key)Handler", "logging\(capitalized)",
+            "retrying\(capitalized)", "\(capitalized)Args",
           ]
           for member in members {
-            if let owner = memberOwners[member], owner != requirement.name {
+            if let owner = memberOwners[member], owner != key {
               error(
-                "requirement '\(requirement.name)' of \(context) gives the test doubles a member '\(member)', "
+                "requirement '\(key)' of \(context) gives the test doubles a member '\(member)', "
                   + "which requirement '\(owner)' gives too; rename one of them", entry.keyLocation)
               break
             }
-            memberOwners[member] = requirement.name
+            memberOwners[member] = key
           }
         }
       }
@@ -267,8 +281,8 @@ struct NodeReader {
     var nameIsValid = checkIdentifier(entry.key, at: entry.keyLocation)
     if Self.reservedRequirementNames.contains(entry.key) || entry.key.lowercased().hasPrefix(Self.reservedPrefix) {
       error(
-        "\(context) is named like a member of the generated test doubles ('endpoints' of the witness, or a name "
-          + "starting with 'linkgen'); rename it", entry.keyLocation)
+        "\(context) is named like a member of the generated test doubles ('endpoints' of the witness, 'calls' or "
+          + "'reset' of the mock, or a name starting with 'linkgen'); rename it", entry.keyLocation)
       nameIsValid = false
     }
     let fields: [String: YAMLEntry]
@@ -324,10 +338,43 @@ struct NodeReader {
     }
     let isAsync = fields["async"].flatMap { bool($0, in: context) } ?? false
     let isMutating = fields["mutating"].flatMap { bool($0, in: context) } ?? false
+    let equatable = fields["equatable"].flatMap { bool($0, in: context) }
+    var methodName = entry.key
+    if let field = fields["name"] {
+      if case .scalar(let text, _, _) = field.value, checkIdentifier(text, at: field.value.location) {
+        methodName = text
+      } else {
+        if case .scalar = field.value {
+        } else {
+          error("'name' of \(context) must be a method name, not \(field.value.kindName)", field.value.location)
+        }
+        nameIsValid = false
+      }
+    }
+    var mockDefault: String?
+    if let field = fields["mockDefault"] {
+      if case .scalar(let text, _, _) = field.value, !text.trimmingCharacters(in: .whitespaces).isEmpty,
+        !text.contains("\n")
+      {
+        mockDefault = text.trimmingCharacters(in: .whitespaces)
+      } else {
+        error(
+          "'mockDefault' of \(context) must be a one-line Swift expression of its result type, like '.unknown'",
+          field.value.location)
+        parametersAreValid = false
+      }
+    }
+    let requirement = Requirement(
+      name: methodName, key: entry.key, parameters: parameters, returns: returns, throwing: throwing,
+      isAsync: isAsync, isMutating: isMutating, mockDefault: mockDefault, equatableOverride: equatable)
+    if mocked, let returns, requirement.defaultValue == nil, fields["mockDefault"] == nil {
+      error(
+        "\(context) returns '\(returns)', for which linkgen knows no value a mock can answer when a test set no "
+          + "handler; add mockDefault: with one (a Swift expression, like '.unknown')", entry.keyLocation)
+      parametersAreValid = false
+    }
     guard nameIsValid, parametersAreValid else { return nil }
-    return Requirement(
-      name: entry.key, parameters: parameters, returns: returns, throwing: throwing, isAsync: isAsync,
-      isMutating: isMutating)
+    return requirement
   }
 
   /// `_ amount: Decimal`, `amount: Decimal` or `for tab: Tab.ID`.

@@ -79,7 +79,10 @@ enum Manifests {
           charge: { parameters: ["_ amount: Decimal"], returns: String, throws: PaymentError, mutating: true }
           refund: { parameters: ["_ reference: String", "amount: Decimal"], returns: String, throws: true, mutating: true }
           authorize: { parameters: ["_ amount: Decimal"], returns: Bool, throws: PaymentError, async: true }
-          reset:
+          rewind:
+          status: { parameters: ["of key: String"], returns: PaymentStatus, mockDefault: ".unknown" }
+          chargeCents: { name: charge, parameters: ["cents: Int"], returns: String, throws: PaymentError, mutating: true }
+          observe: { parameters: ["_ value: any Sendable", "count: Int"] }
       Clock:
         service: KioskClock
         access: read

@@ -30,6 +30,10 @@ struct RandomManifest {
     "Int", "String", "Bool", "Double", "[String]", "[String: Int]", "Int?", "Set<String>", "(Int, Int)",
     "[Int]?", "Result<Int, any Error>", "any Sendable",
   ]
+  /// What a mock answers for the types above that have no zero linkgen knows.
+  static let mockDefaults = [
+    "Set<String>": "[]", "(Int, Int)": "(0, 0)", "Result<Int, any Error>": ".success(0)", "any Sendable": "0",
+  ]
   static let docs = [
     "A plain doc.", "Two\nlines.", "x\rpublic func injected() -> Int { 42 }", "tab\there", "end */ of comment",
     "line\u{2028}separator", "escape \u{1B}[2J", "quote \" and backslash \\",
@@ -119,7 +123,12 @@ struct RandomManifest {
               parameters.append(quoted("\(label)\(parameterName): \(pick(Self.types))"))
             }
             if !parameters.isEmpty { fields.append("parameters: [\(parameters.joined(separator: ", "))]") }
-            if chance(60) { fields.append("returns: \(quoted(pick(Self.types)))") }
+            if chance(60) {
+              let returns = pick(Self.types)
+              fields.append("returns: \(quoted(returns))")
+              // A type with no zero linkgen knows needs one from the manifest.
+              if let answer = Self.mockDefaults[returns] { fields.append("mockDefault: \(quoted(answer))") }
+            }
             if chance(30) { fields.append("throws: \(chance(50) ? "true" : "\(name)Failure")") }
             if chance(30) { fields.append("async: true") }
             if chance(40) { fields.append("mutating: true") }
