@@ -30,7 +30,7 @@ let espresso = Item.ID(raw: 4)
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   #expect(shell.records == [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)])
-  #expect(shell.snapshot == KioskSnapshot(menu: KioskDefaults.menu, tabs: TabsState(), stock: KioskDefaults.stock))
+  #expect(shell.snapshot == KioskSnapshot(menu: KioskDefaults.menu, stock: KioskDefaults.stock, tabs: TabsState()))
   #expect(shell.undoDepth == 0)
 }
 

@@ -26,4 +26,12 @@ public struct Item: Hashable, Codable, Sendable {
     self.price = price
     self.recipe = recipe
   }
+
+  /// Encodes the recipe in ingredient-name order (decoding is Swift's own).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(price, forKey: .price)
+    try container.encodeSorted(recipe, forKey: .recipe, by: { $0.rawValue < $1.rawValue })
+  }
 }

@@ -7,4 +7,10 @@ public struct MenuState: Codable, Equatable, Sendable {
   public init(items: [Item.ID: Item] = [:]) {
     self.items = items
   }
+
+  /// Encodes the items in id order (decoding is Swift's own).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeSorted(items, forKey: .items, by: <)
+  }
 }

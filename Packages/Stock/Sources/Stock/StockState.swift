@@ -14,6 +14,12 @@ public struct StockState: Codable, Equatable, Sendable {
     self.units = units
   }
 
+  /// Encodes the units in ingredient-name order (decoding is Swift's own).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeSorted(units, forKey: .units, by: { $0.rawValue < $1.rawValue })
+  }
+
   /// Not enough of an ingredient to do what was asked.
   public enum Shortage: Error, Equatable, Sendable {
     /// Too few units of this ingredient.

@@ -13,6 +13,13 @@ public struct TabsState: Codable, Equatable, Sendable {
     self.nextID = nextID
   }
 
+  /// Encodes the tabs in id order (decoding is Swift's own).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeSorted(open, forKey: .open, by: <)
+    try container.encode(nextID, forKey: .nextID)
+  }
+
   /// Marks a tab settled; nothing happens for an unknown id.
   ///
   /// A method on the slice, so that a caller writing through a capability makes

@@ -58,3 +58,33 @@ import Testing
     ])
   try expectGolden(files, folder: "mock")
 }
+
+@Test func aWorldsSnapshotCoversEveryStateSliceItComposes() throws {
+  let manifest = try ManifestDecoder.decode(
+    """
+    domains:
+      Menu: { state: MenuState }
+      Stock: { state: StockState }
+      Tabs: { state: TabsState }
+      Clock: { service: KioskClock, links: { System: { impl: SystemClock } } }
+    worlds:
+      ShopWorld: { module: Shop, domains: [Menu, Stock, Tabs, Clock], links: { Clock: System }, snapshot: ShopSnapshot }
+      ReplayWorld: { module: Shop, domains: [Menu, Stock, Tabs], snapshot: ShopSnapshot }
+    """)
+  let files = Generator.files(for: manifest)
+  let snapshot = try #require(files["Generated/Shop/ShopSnapshot.swift"])
+  try expectGolden(["Generated/Shop/ShopSnapshot.swift": snapshot], folder: "snapshot")
+}
+
+@Test func worldsThatShareASnapshotMustComposeTheSameStateSlices() throws {
+  let manifest = """
+    domains:
+      Menu: { state: MenuState }
+      Stock: { state: StockState }
+    worlds:
+      ShopWorld: { module: Shop, domains: [Menu, Stock], snapshot: ShopSnapshot }
+      MenuWorld: { module: Shop, domains: [Menu], snapshot: ShopSnapshot }
+    """
+  let error = #expect(throws: DiagnosticError.self) { _ = try ManifestDecoder.decode(manifest) }
+  #expect(error.map { "\($0)" }?.contains("cannot share snapshot 'ShopSnapshot'") == true)
+}

@@ -165,6 +165,62 @@ struct NestedBuildTests {
     #expect(accepted == runs, "only \(accepted) of \(attempt) random manifests were accepted")
   }
 
+  /// A world's generated snapshot covers every state slice it composes: a
+  /// slice added to the manifest is in the snapshot after the next generate,
+  /// and `restore` brings it back with the others. Compiled and run.
+  @Test func aSliceAddedToAWorldIsCoveredByItsSnapshotAndRestore() throws {
+    func manifest(loyalty: Bool) -> String {
+      """
+      domains:
+        Menu: { state: MenuState }
+        Stock: { state: StockState }
+      \(loyalty ? "  Loyalty: { state: LoyaltyState }\n" : "")
+      worlds:
+        ShopWorld:
+          module: Shop
+          domains: [Menu, Stock\(loyalty ? ", Loyalty" : "")]
+          snapshot: ShopSnapshot
+      """
+    }
+    let before = Generator.files(for: try ManifestDecoder.decode(manifest(loyalty: false)))
+    #expect(before["Generated/Shop/ShopSnapshot.swift"]?.contains("loyalty") == false)
+    let after = try ManifestDecoder.decode(manifest(loyalty: true))
+    let root = try TemporaryRoot()
+    var paths: [String] = []
+    for (path, contents) in Generator.files(for: after) {
+      let kept = contents.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+        !["import Menu", "import Stock", "import Loyalty", "import Shop"].contains(String(line))
+      }
+      let flat = path.replacingOccurrences(of: "/", with: "_")
+      try root.write(flat, kept.joined(separator: "\n"))
+      paths.append(root.url.appendingPathComponent(flat).path)
+    }
+    try root.write(
+      "main.swift",
+      """
+      public struct MenuState: Codable, Equatable, Sendable { var items: [String] }
+      public struct StockState: Codable, Equatable, Sendable { var units: Int }
+      public struct LoyaltyState: Codable, Equatable, Sendable { var points: [String: Int] }
+      struct ShopWorld { var menu: MenuState; var stock: StockState; var loyalty: LoyaltyState }
+      var world = ShopWorld(menu: .init(items: ["latte"]), stock: .init(units: 3), loyalty: .init(points: ["ada": 2]))
+      let saved = world.snapshot
+      world.menu.items.append("mocha")
+      world.stock.units = 0
+      world.loyalty.points["ada"] = 99
+      world.restore(saved)
+      guard world.loyalty == LoyaltyState(points: ["ada": 2]), world.menu.items == ["latte"], world.stock.units == 3,
+        world.snapshot == saved, !saved.canonicalJSON().isEmpty
+      else { fatalError("restore missed a slice") }
+      print("restored every slice")
+      """)
+    paths.append(root.url.appendingPathComponent("main.swift").path)
+    let binary = root.url.appendingPathComponent("shop").path
+    let (status, output) = try swiftc(["-swift-version", "6", "-o", binary] + paths)
+    #expect(status == 0, "\(output)")
+    let (runStatus, runOutput) = try toolchain(binary, [])
+    #expect(runStatus == 0 && runOutput == "restored every slice\n", "\(runOutput)")
+  }
+
   /// The mock shapes a random manifest rarely draws: overloads of one method,
   /// a result with only a `mockDefault`, arguments that cannot be `Equatable`
   /// next to ones that can, and a requirement without parameters.

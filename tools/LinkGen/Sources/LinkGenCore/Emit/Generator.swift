@@ -29,6 +29,13 @@ public enum Generator {
     for world in manifest.worlds {
       files["\(outputFolder)/\(world.module)/\(world.name)+Links.swift"] = WorldEmitter.file(for: world, in: manifest)
     }
+    // One file per snapshot type, shared by the worlds (in one module) that name it.
+    let bySnapshot = Dictionary(grouping: manifest.worlds.filter { $0.snapshot != nil }, by: { $0.snapshot! })
+    for (snapshot, worlds) in bySnapshot {
+      let sorted = worlds.sorted { $0.name < $1.name }
+      files["\(outputFolder)/\(sorted[0].module)/\(snapshot).swift"] =
+        SnapshotEmitter.file(named: snapshot, for: sorted, in: manifest)
+    }
     return files
   }
 }

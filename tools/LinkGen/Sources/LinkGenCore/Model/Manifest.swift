@@ -241,13 +241,19 @@ public struct World: Equatable, Sendable {
   public var links: [String: String]
   /// Text for the generated file's summary comment.
   public var doc: String?
+  /// The snapshot type generated for its state slices (`snapshot:`), if any.
+  public var snapshot: String?
 
   /// Creates a world; sorts its domains.
-  public init(name: String, module: String, domains: [String], links: [String: String], doc: String? = nil) {
+  public init(
+    name: String, module: String, domains: [String], links: [String: String], doc: String? = nil,
+    snapshot: String? = nil
+  ) {
     self.name = name
     self.module = module
     self.domains = domains.sorted()
     self.links = links
     self.doc = doc
+    self.snapshot = snapshot
   }
 }

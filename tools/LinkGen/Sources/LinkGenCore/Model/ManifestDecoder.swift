@@ -32,6 +32,8 @@ struct ParsedManifest {
     var domainEntries: [(String, SourceLocation)]
     /// Each pick: service name, its location, link name, its location.
     var linkEntries: [(String, SourceLocation, String, SourceLocation)]
+    /// Where `snapshot:` names the snapshot type, when it does.
+    var snapshotLocation: SourceLocation?
   }
   var domains: [DomainSource]
   var worlds: [WorldSource]
@@ -63,7 +65,7 @@ struct NodeReader {
   ]
   /// The links `mock: true` adds; a hand-written link may not take these names.
   static let testDoubleLinks = ["Recording", "Witness"]
-  static let worldKeys = ["doc", "domains", "links", "module"]
+  static let worldKeys = ["doc", "domains", "links", "module", "snapshot"]
   /// Members of the generated mock and witness a requirement may not shadow.
   static let reservedRequirementNames: Set<String> = ["endpoints", "calls", "reset"]
   /// Generated code names its own locals `linkgen…`, so no manifest name may start so.
@@ -474,13 +476,15 @@ struct NodeReader {
       }
     }
     let doc = fields["doc"].flatMap { string($0, in: context) }
+    let snapshot = fields["snapshot"].flatMap { identifier($0, in: context) }
     guard let module, nameIsValid else { return nil }
     let world = World(
       name: entry.key, module: module, domains: domainEntries.map(\.0),
-      links: Dictionary(linkEntries.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }), doc: doc)
+      links: Dictionary(linkEntries.map { ($0.0, $0.2) }, uniquingKeysWith: { first, _ in first }), doc: doc,
+      snapshot: snapshot)
     return ParsedManifest.WorldSource(
       world: world, nameLocation: entry.keyLocation,
-      domainEntries: domainEntries, linkEntries: linkEntries)
+      domainEntries: domainEntries, linkEntries: linkEntries, snapshotLocation: fields["snapshot"]?.value.location)
   }
 
   // MARK: Typed values

@@ -32,6 +32,52 @@ struct ManifestValidator {
     let domains = Dictionary(
       parsed.domains.map { ($0.domain.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
     for world in parsed.worlds { check(world, domains: domains) }
+    checkSnapshots(parsed.worlds, domains: domains)
+  }
+
+  /// A snapshot type covers every state slice of each world that names it: worlds
+  /// that share one must sit in one module and compose the same state domains,
+  /// and its name must not be taken by a world or a declared type.
+  private mutating func checkSnapshots(_ worlds: [ParsedManifest.WorldSource], domains: [String: Domain]) {
+    var first: [String: ParsedManifest.WorldSource] = [:]
+    let taken = Set(worlds.map(\.world.name)).union(
+      domains.values.flatMap { domain -> [String] in
+        switch domain.kind {
+        case .state(let type), .resource(let type): return [type, domain.readCapability]
+        case .service(let service): return [service.protocolName, domain.readCapability]
+        }
+      })
+    func states(_ world: World) -> [String] {
+      world.domains.filter { if case .state = domains[$0]?.kind { true } else { false } }
+    }
+    for source in worlds.sorted(by: { $0.nameLocation < $1.nameLocation }) {
+      guard let snapshot = source.world.snapshot, let location = source.snapshotLocation else { continue }
+      if taken.contains(snapshot) {
+        error(
+          "snapshot '\(snapshot)' of world '\(source.world.name)' is already the name of a world or a domain's type",
+          location)
+        continue
+      }
+      if states(source.world).isEmpty {
+        error("world '\(source.world.name)' names snapshot '\(snapshot)' but composes no state domain", location)
+        continue
+      }
+      guard let earlier = first[snapshot] else {
+        first[snapshot] = source
+        continue
+      }
+      if earlier.world.module != source.world.module {
+        error(
+          "snapshot '\(snapshot)' of world '\(source.world.name)' (module \(source.world.module)) is generated in "
+            + "module \(earlier.world.module) for world '\(earlier.world.name)'; worlds share a snapshot within one module",
+          location)
+      } else if states(earlier.world) != states(source.world) {
+        error(
+          "world '\(source.world.name)' composes the state domains [\(states(source.world).joined(separator: ", "))], "
+            + "world '\(earlier.world.name)' [\(states(earlier.world).joined(separator: ", "))]: they cannot share "
+            + "snapshot '\(snapshot)'", location)
+      }
+    }
   }
 
   /// A name a world must provide: a domain's property, a link's storage or a demand.

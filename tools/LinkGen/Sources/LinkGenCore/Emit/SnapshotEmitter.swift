@@ -1,0 +1,61 @@
+/// Emits a world's snapshot type: one stored property per state slice the
+/// world composes, `snapshot` / `restore(_:)` over all of them, and their
+/// canonical encoding. No slice list is kept by hand, so a slice added to the
+/// world is in its snapshots, its checkpoints and its digest from the next
+/// `make generate` on.
+enum SnapshotEmitter {
+
+  static func file(named snapshot: String, for worlds: [World], in manifest: Manifest) -> String {
+    var out = SourceWriter()
+    let slices = worlds[0].domains.compactMap { name -> (domain: Domain, type: String)? in
+      guard let domain = manifest.domain(named: name), case .state(let type) = domain.kind else { return nil }
+      return (domain, type)
+    }
+    out.imports(["Foundation"] + slices.map(\.domain.name))
+    let names = worlds.map { "`\($0.name)`" }.joined(separator: " and ")
+    out.line("/// The state of \(names): every state slice, and nothing else. Copying it is O(1)")
+    out.line("/// (the slices are copy-on-write values); `restore(_:)` puts every slice back.")
+    out.block("public struct \(snapshot): Codable, Equatable, Sendable") { out in
+      for (domain, type) in slices {
+        out.line("/// The `\(domain.name)` slice.")
+        out.line("public var \(domain.property): \(type)")
+      }
+      out.line()
+      out.line("/// A snapshot of literal slices (the \"given\" of a test).")
+      let parameters = slices.map { "\($0.domain.property): \($0.type)" }.joined(separator: ", ")
+      let opening =
+        out.fits("public init(\(parameters)) {") ? "public init(\(parameters))" : "public init(\n    \(parameters)\n  )"
+      out.block(opening) { out in
+        for (domain, _) in slices { out.line("self.\(domain.property) = \(domain.property)") }
+      }
+      out.line()
+      out.line("/// Bytes that depend only on the value: keys sorted, and each slice encodes its")
+      out.line("/// collections in a fixed order. Two equal snapshots give the same bytes in any process.")
+      out.block("public func canonicalJSON() -> [UInt8]") { out in
+        out.line("let encoder = JSONEncoder()")
+        out.line("encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]")
+        out.line("// Plain values: encoding them cannot fail.")
+        out.line("return Array(try! encoder.encode(self))")
+      }
+    }
+    out.line()
+    let capabilities = slices.map(\.domain.writeCapability)
+    let constraint = (capabilities.dropFirst() + ["~Copyable"]).joined(separator: " & ")
+    out.block("extension \(capabilities[0]) where Self: \(constraint)") { out in
+      out.line("/// Every state slice, copied by assignment.")
+      let arguments = slices.map { "\($0.domain.property): \($0.domain.property)" }.joined(separator: ", ")
+      let oneLine = "public var snapshot: \(snapshot) { \(snapshot)(\(arguments)) }"
+      if out.fits(oneLine) {
+        out.line(oneLine)
+      } else {
+        out.block("public var snapshot: \(snapshot)") { out in out.line("\(snapshot)(\(arguments))") }
+      }
+      out.line()
+      out.line("/// Puts every state slice back as it was in `snapshot`.")
+      out.block("public mutating func restore(_ snapshot: \(snapshot))") { out in
+        for (domain, _) in slices { out.line("\(domain.property) = snapshot.\(domain.property)") }
+      }
+    }
+    return out.text
+  }
+}
