@@ -14,7 +14,7 @@ LINKGEN := $(BIN)/linkgen
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench
+.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench map
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -72,6 +72,10 @@ run: setup ## Build the kiosk and run its demo.
 	@mkdir -p .build
 	@$(SWIFT) build --product kiosk > .build/kiosk-build.log 2>&1 || { cat .build/kiosk-build.log; exit 1; }
 	@$(BIN)/kiosk demo
+
+map: linkgen ## Build, then write docs/access-map.md (who reads and writes each slice) from the symbol graphs.
+	@$(SWIFT) build --build-tests > .build/map-build.log 2>&1 || { cat .build/map-build.log; exit 1; }
+	@$(LINKGEN) map
 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh

@@ -221,6 +221,24 @@ struct NestedBuildTests {
     #expect(runStatus == 0 && runOutput == "restored every slice\n", "\(runOutput)")
   }
 
+  /// docs/access-map.md is what `linkgen map` makes of this repository's built
+  /// modules (the test runs after the build): a stale map fails here.
+  @Test func theAccessMapInDocsIsCurrent() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("access-map-\(UUID().uuidString).md")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var errors: [String] = []
+    let status = LinkGenCommand(
+      arguments: ["map", "--root", repository.path, "--output", output.path], standardOutput: { _ in },
+      standardError: { errors.append($0) }
+    ).run()
+    #expect(status == .success, "\(errors)")
+    let made = try String(contentsOf: output, encoding: .utf8)
+    let checkedIn = try String(contentsOf: repository.appendingPathComponent("docs/access-map.md"), encoding: .utf8)
+    #expect(made == checkedIn, "docs/access-map.md is stale: run 'make map'")
+  }
+
   /// The mock shapes a random manifest rarely draws: overloads of one method,
   /// a result with only a `mockDefault`, arguments that cannot be `Equatable`
   /// next to ones that can, and a requirement without parameters.

@@ -38,6 +38,7 @@ public struct LinkGenCommand {
       generate     Write Generated/ from the manifest
       check        Fail when Generated/ is stale or the perimeter is broken
       new-domain   Add a domain to the manifest, scaffold its package, regenerate
+      map          Write docs/access-map.md from the compiler's symbol graphs
 
     Run 'linkgen <command> --help' for a command's options.
     """
@@ -78,6 +79,20 @@ public struct LinkGenCommand {
       --kind <kind>       state (default) or service
     \(commonOptions)
     """,
+    "map": """
+    OVERVIEW: Write docs/access-map.md: for every slice, the functions that read it and
+    those that write it, from the `where` clauses the compiler recorded in the symbol
+    graphs of the built modules (`swift symbolgraph-extract`); for every world, what it
+    links. Build first (`swift build`); `make map` does both. Rewrites the file only
+    when it changes.
+
+    USAGE: linkgen map [--modules <dir>] [--output <path>] [--manifest <path>] [--root <dir>]
+
+    OPTIONS:
+      --modules <dir>     The built modules (default: .build/debug/Modules under the root)
+      --output <path>     The map (default: docs/access-map.md under the root)
+    \(commonOptions)
+    """,
   ]
 
   /// Runs the command; never exits the process.
@@ -97,7 +112,8 @@ public struct LinkGenCommand {
     }
     let options: Options
     do {
-      options = try Options(Array(arguments.dropFirst()), allowsKind: command == "new-domain")
+      options = try Options(
+        Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map")
     } catch {
       standardError("error: \(error)")
       return .usage
@@ -112,6 +128,7 @@ public struct LinkGenCommand {
       switch command {
       case "generate": return try generate(workspace)
       case "check": return try check(workspace)
+      case "map": return try map(workspace, modules: options.modules, output: options.output)
       default:
         guard options.positional.count == 1 else {
           standardError("error: new-domain takes exactly one domain name")
@@ -176,6 +193,42 @@ public struct LinkGenCommand {
     return .failure
   }
 
+  private func map(_ workspace: Workspace, modules: String?, output: String?) throws -> Status {
+    let manifest = try workspace.loadManifest()
+    let folder = URL(fileURLWithPath: modules ?? workspace.root.appendingPathComponent(".build/debug/Modules").path)
+    guard FileManager.default.fileExists(atPath: folder.path) else {
+      throw LinkGenError("no built modules in '\(folder.path)': build first ('swift build', or 'make map')")
+    }
+    let extractor = SymbolGraphExtractor(modulesFolder: folder)
+    let names = Set(manifest.domains.map(\.name) + manifest.worlds.map(\.module)).sorted()
+    var graphs: [SymbolGraph] = []
+    var missing: [String] = []
+    for name in names {
+      do {
+        if let graph = try extractor.graph(of: name) {
+          graphs.append(graph)
+        } else {
+          missing.append("\(name) (not built)")
+        }
+      } catch {
+        missing.append("\(name) (\(error))")
+      }
+    }
+    let map = AccessMap(manifest: manifest, graphs: graphs, missingModules: missing)
+    let text = map.markdown(for: manifest)
+    let destination = URL(fileURLWithPath: output ?? workspace.root.appendingPathComponent("docs/access-map.md").path)
+    let current = try? String(contentsOf: destination, encoding: .utf8)
+    if current == text {
+      standardOutput("linkgen: \(destination.path) is up to date (\(graphs.count) modules read)")
+    } else {
+      try FileManager.default.createDirectory(
+        at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: destination, options: .atomic)
+      standardOutput("linkgen: wrote \(destination.path) (\(graphs.count) modules read)")
+    }
+    return .success
+  }
+
   private func newDomain(_ name: String, kind: ScaffoldKind, _ workspace: Workspace) throws -> Status {
     let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind)
     standardOutput(
@@ -192,14 +245,18 @@ struct Options {
   var kind: ScaffoldKind = .state
   var wantsHelp = false
   var positional: [String] = []
+  var modules: String?
+  var output: String?
 
-  init(_ arguments: [String], allowsKind: Bool) throws {
+  init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false) throws {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
       case "-h", "--help": wantsHelp = true
       case "--manifest": manifest = try Self.value(for: argument, from: &remaining)
       case "--root": root = try Self.value(for: argument, from: &remaining)
+      case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
+      case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The part of a compiler symbol graph (`swift symbolgraph-extract`) the
+/// access map reads: each symbol's path, kind, and the generic constraints it
+/// carries, from its extension (`extension HasMutableTabs where Self: HasStock`)
+/// and from its own generic signature (`func replay<W: HasMutableTabs>`).
+struct SymbolGraph: Decodable {
+  struct Module: Decodable {
+    var name: String
+  }
+
+  struct Symbol: Decodable {
+    struct Kind: Decodable {
+      var identifier: String
+    }
+    struct Constraint: Decodable {
+      var kind: String
+      var lhs: String
+      var rhs: String
+    }
+    struct Extension: Decodable {
+      var constraints: [Constraint]?
+    }
+    struct Generics: Decodable {
+      var constraints: [Constraint]?
+    }
+
+    var kind: Kind
+    var pathComponents: [String]
+    var swiftExtension: Extension?
+    var swiftGenerics: Generics?
+  }
+
+  var module: Module
+  var symbols: [Symbol]
+}
+
+/// Runs `swift symbolgraph-extract` for modules already built in a folder of `.swiftmodule`s.
+struct SymbolGraphExtractor {
+  /// The folder of built modules (`.build/debug/Modules`).
+  var modulesFolder: URL
+
+  /// The symbol graph of `module`, internal symbols included; nil when the
+  /// module is not in the folder.
+  func graph(of module: String) throws -> SymbolGraph? {
+    let built = modulesFolder.appendingPathComponent("\(module).swiftmodule")
+    guard FileManager.default.fileExists(atPath: built.path) else { return nil }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-map-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    let (status, text) = try Self.run(
+      "swift",
+      [
+        "symbolgraph-extract", "-module-name", module, "-target", try Self.targetTriple(), "-I", modulesFolder.path,
+        "-output-dir", output.path, "-minimum-access-level", "internal", "-skip-synthesized-members",
+      ])
+    guard status == 0 else {
+      let reason = text.split(separator: "\n").first { $0.contains("error:") }.map {
+        String($0[$0.range(of: "error:")!.upperBound...]).trimmingCharacters(in: .whitespaces)
+      }
+      throw LinkGenError(reason ?? "swift symbolgraph-extract failed")
+    }
+    // `Module.symbols.json`, plus `Module@Other.symbols.json` for its extensions of
+    // other modules' types (`extension HasMutableTabs` declared in KioskApp).
+    var graph: SymbolGraph?
+    for name in try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+    where name == "\(module).symbols.json" || (name.hasPrefix("\(module)@") && name.hasSuffix(".symbols.json")) {
+      let part = try JSONDecoder().decode(SymbolGraph.self, from: Data(contentsOf: output.appendingPathComponent(name)))
+      if graph == nil { graph = SymbolGraph(module: SymbolGraph.Module(name: module), symbols: []) }
+      graph?.symbols += part.symbols
+    }
+    return graph
+  }
+
+  /// The host's target triple, from `swiftc -print-target-info`.
+  static func targetTriple() throws -> String {
+    struct Info: Decodable {
+      struct Target: Decodable { var triple: String }
+      var target: Target
+    }
+    let (status, text) = try run("swiftc", ["-print-target-info"])
+    guard status == 0, let info = try? JSONDecoder().decode(Info.self, from: Data(text.utf8)) else {
+      throw LinkGenError("'swiftc -print-target-info' failed: \(text.prefix(200))")
+    }
+    return info.target.triple
+  }
+
+  private static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
