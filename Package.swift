@@ -125,6 +125,16 @@ let package = Package(
     ),
     .target(name: "LinkGenCore", dependencies: ["CYaml"], path: "tools/LinkGen/Sources/LinkGenCore"),
     .executableTarget(name: "linkgen", dependencies: ["LinkGenCore"], path: "tools/LinkGen/Sources/linkgen"),
+    // `swift package --allow-writing-to-package-directory linkgen generate`: linkgen with no Makefile.
+    .plugin(
+      name: "LinkGenPlugin",
+      capability: .command(
+        intent: .custom(verb: "linkgen", description: "Run linkgen (generate, check, map, new-domain) on codegen.yaml"),
+        permissions: [.writeToPackageDirectory(reason: "linkgen writes Generated/ from codegen.yaml")]
+      ),
+      dependencies: ["linkgen"],
+      path: "tools/LinkGen/Plugins/LinkGenPlugin"
+    ),
     .testTarget(
       name: "LinkGenCoreTests",
       dependencies: ["LinkGenCore"],

@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .library(name: "LinkGenCore", targets: ["LinkGenCore"]),
     .executable(name: "linkgen", targets: ["linkgen"]),
+    .plugin(name: "LinkGenPlugin", targets: ["LinkGenPlugin"]),
   ],
   targets: [
     // libyaml, the C parser that Yams wraps; `make setup` installs libyaml-dev.
@@ -19,6 +20,15 @@ let package = Package(
     ),
     .target(name: "LinkGenCore", dependencies: ["CYaml"]),
     .executableTarget(name: "linkgen", dependencies: ["LinkGenCore"]),
+    // `swift package --allow-writing-to-package-directory linkgen generate`.
+    .plugin(
+      name: "LinkGenPlugin",
+      capability: .command(
+        intent: .custom(verb: "linkgen", description: "Run linkgen (generate, check, map, new-domain) on codegen.yaml"),
+        permissions: [.writeToPackageDirectory(reason: "linkgen writes Generated/ from codegen.yaml")]
+      ),
+      dependencies: ["linkgen"]
+    ),
     .testTarget(
       name: "LinkGenCoreTests",
       dependencies: ["LinkGenCore"],
