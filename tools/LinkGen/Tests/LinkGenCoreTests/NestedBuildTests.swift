@@ -221,6 +221,42 @@ struct NestedBuildTests {
     #expect(runStatus == 0 && runOutput == "restored every slice\n", "\(runOutput)")
   }
 
+  /// `linkgen init` in an empty folder starts a repository that builds and
+  /// passes its tests, and whose `Generated/` the SwiftPM plugin (taken from
+  /// tools/LinkGen by path, as an adopter would) finds up to date.
+  @Test func initStartsARepositoryThatBuildsTestsAndChecksThroughThePlugin() throws {
+    let root = try TemporaryRoot()
+    let folder = root.url.appendingPathComponent("Shop")
+    var output: [String] = []
+    var errors: [String] = []
+    let status = LinkGenCommand(
+      arguments: ["init", "--root", folder.path], standardOutput: { output.append($0) },
+      standardError: { errors.append($0) }
+    ).run()
+    #expect(status == .success, "\(errors)")
+    #expect(output.first?.hasPrefix("linkgen: started 'Shop' in ") == true)
+    // As an adopter: the plugin from linkgen's own package.
+    let linkgen = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let packageFile = folder.appendingPathComponent("Package.swift")
+    let umbrella = try String(contentsOf: packageFile, encoding: .utf8)
+    try umbrella.replacingOccurrences(
+      of: "  platforms: [.macOS(.v15)],\n  targets:",
+      with: "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: \"\(linkgen.path)\")],\n  targets:"
+    ).write(to: packageFile, atomically: true, encoding: .utf8)
+    let (checkStatus, checkOutput) = try swift([
+      "package", "--package-path", folder.path, "--allow-writing-to-package-directory", "linkgen", "check",
+    ])
+    #expect(checkStatus == 0 && checkOutput.contains("Generated/ is up to date"), "\(checkOutput)")
+    let (testStatus, testOutput) = try swift(["test", "--package-path", folder.path])
+    #expect(testStatus == 0, "\(testOutput)")
+    #expect(testOutput.contains("theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() passed"), "\(testOutput)")
+    // A second init there changes nothing.
+    let again = LinkGenCommand(
+      arguments: ["init", "--root", folder.path], standardOutput: { _ in }, standardError: { _ in })
+    #expect(again.run() == .failure)
+  }
+
   /// docs/access-map.md is what `linkgen map` makes of this repository's built
   /// modules (the test runs after the build): a stale map fails here.
   @Test func theAccessMapInDocsIsCurrent() throws {

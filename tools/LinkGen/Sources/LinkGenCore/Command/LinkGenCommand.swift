@@ -39,6 +39,7 @@ public struct LinkGenCommand {
       check        Fail when Generated/ is stale or the perimeter is broken
       new-domain   Add a domain to the manifest, scaffold its package, regenerate
       map          Write docs/access-map.md from the compiler's symbol graphs
+      init         Start a repository: a starter manifest, packages, Generated/, a Makefile fragment
 
     Run 'linkgen <command> --help' for a command's options.
     """
@@ -79,6 +80,19 @@ public struct LinkGenCommand {
       --kind <kind>       state (default) or service
     \(commonOptions)
     """,
+    "init": """
+    OVERVIEW: Start a Service Linker repository in an empty folder: codegen.yaml with one
+    state domain (Counter), one service (Greeter) and one world (AppWorld, in Packages/App),
+    an umbrella Package.swift, the domain packages, Generated/, and linkgen.mk (a Makefile
+    fragment; a Makefile that includes it when there is none). All or nothing.
+
+    USAGE: linkgen init [--root <dir>] [--name <package>]
+
+    OPTIONS:
+      --root <dir>        The folder (default: the current one)
+      --name <package>    The umbrella package's name (default: the folder's, or Starter)
+      -h, --help          Show help information
+    """,
     "map": """
     OVERVIEW: Write docs/access-map.md: for every slice, the functions that read it and
     those that write it, from the `where` clauses the compiler recorded in the symbol
@@ -113,7 +127,8 @@ public struct LinkGenCommand {
     let options: Options
     do {
       options = try Options(
-        Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map")
+        Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map",
+        allowsName: command == "init")
     } catch {
       standardError("error: \(error)")
       return .usage
@@ -129,6 +144,7 @@ public struct LinkGenCommand {
       case "generate": return try generate(workspace)
       case "check": return try check(workspace)
       case "map": return try map(workspace, modules: options.modules, output: options.output)
+      case "init": return try initialize(root: options.root ?? ".", name: options.name)
       default:
         guard options.positional.count == 1 else {
           standardError("error: new-domain takes exactly one domain name")
@@ -229,6 +245,18 @@ public struct LinkGenCommand {
     return .success
   }
 
+  private func initialize(root: String, name: String?) throws -> Status {
+    let folder = URL(fileURLWithPath: root).standardizedFileURL
+    let fallback = folder.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "_" }
+    let packageName =
+      name ?? (SwiftIdentifier.problem(with: fallback) == nil && !fallback.isEmpty ? fallback : "Starter")
+    let written = try StarterScaffolder(root: folder, name: packageName).write()
+    standardOutput(
+      "linkgen: started '\(packageName)' in \(folder.path): \(written.count) files; "
+        + "next: make test (with LINKGEN set to this linkgen), then 'linkgen new-domain NAME' to grow it")
+    return .success
+  }
+
   private func newDomain(_ name: String, kind: ScaffoldKind, _ workspace: Workspace) throws -> Status {
     let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind)
     standardOutput(
@@ -247,14 +275,16 @@ struct Options {
   var positional: [String] = []
   var modules: String?
   var output: String?
+  var name: String?
 
-  init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false) throws {
+  init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false) throws {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
       case "-h", "--help": wantsHelp = true
       case "--manifest": manifest = try Self.value(for: argument, from: &remaining)
       case "--root": root = try Self.value(for: argument, from: &remaining)
+      case "--name" where allowsName: name = try Self.value(for: argument, from: &remaining)
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--kind" where allowsKind:

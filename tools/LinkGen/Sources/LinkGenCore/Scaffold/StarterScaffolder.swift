@@ -1,0 +1,71 @@
+import Foundation
+
+/// `linkgen init`: writes a starter repository into an empty folder (see
+/// `StarterTemplates`), then generates `Generated/`. All or nothing: on any
+/// failure, everything it wrote is removed.
+public struct StarterScaffolder {
+  let root: URL
+  let name: String
+
+  /// A scaffolder for the folder `root`; `name` is the umbrella package's name.
+  public init(root: URL, name: String) {
+    self.root = root
+    self.name = name
+  }
+
+  /// Writes the starter; returns the paths it wrote, relative to the root, sorted.
+  public func write() throws -> [String] {
+    if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError("'--name': \(problem)") }
+    let manager = FileManager.default
+    try manager.createDirectory(at: root, withIntermediateDirectories: true)
+    let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk"].filter {
+      manager.fileExists(atPath: root.appendingPathComponent($0).path)
+    }
+    guard taken.isEmpty else {
+      throw LinkGenError(
+        "'\(root.path)' already holds \(taken.joined(separator: ", ")); linkgen init starts a repository in an empty folder "
+          + "(to add a domain to one, use 'linkgen new-domain')")
+    }
+    let templates = StarterTemplates(name: name)
+    var files: [String: String] = [
+      "codegen.yaml": templates.manifest,
+      "Package.swift": templates.rootPackage,
+      "linkgen.mk": templates.makefileFragment,
+      "Packages/App/Package.swift": templates.appPackage,
+      "Packages/App/Sources/App/AppWorld.swift": templates.appWorld,
+      "Packages/App/Tests/AppTests/AppWorldTests.swift": templates.appTest,
+    ]
+    // An existing Makefile or .gitignore is the user's: only the fragment is added.
+    if !manager.fileExists(atPath: root.appendingPathComponent("Makefile").path) {
+      files["Makefile"] = templates.makefile
+    }
+    if !manager.fileExists(atPath: root.appendingPathComponent(".gitignore").path) {
+      files[".gitignore"] = templates.gitignore
+    }
+    for domain in [StarterTemplates.state, StarterTemplates.service] {
+      for (path, text) in domain.files { files["Packages/\(domain.name)/\(path)"] = text }
+    }
+    let manifest = try ManifestDecoder.decode(templates.manifest)
+    var created: [URL] = []
+    do {
+      for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+        let url = root.appendingPathComponent(path)
+        let top = root.appendingPathComponent(String(path.split(separator: "/")[0]))
+        if !created.contains(top) { created.append(top) }
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url, options: .atomic)
+      }
+      for module in ["Counter", "Greeter", "App"] {
+        try manager.createSymbolicLink(
+          atPath: root.appendingPathComponent("Packages/\(module)/Sources/\(module)/Generated").path,
+          withDestinationPath: "../../../../\(Generator.outputFolder)/\(module)")
+      }
+      created.append(root.appendingPathComponent(Generator.outputFolder))
+      let summary = try GeneratedTree(root: root).apply(Generator.files(for: manifest))
+      return (files.keys + summary.written).sorted()
+    } catch {
+      for url in created { try? manager.removeItem(at: url) }
+      throw (error as? LinkGenError) ?? LinkGenError("init failed and was rolled back: \(error)")
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/// The text of `linkgen init`'s starter repository: one state domain
+/// (`Counter`), one service (`Greeter`, with a stateful and a stateless link),
+/// one world (`AppWorld`, in the `App` package), an umbrella `Package.swift`,
+/// and a Makefile fragment. The domain packages come from the same templates
+/// as `linkgen new-domain`, so a starter grows the way this repository does.
+struct StarterTemplates {
+  /// The umbrella package's name.
+  let name: String
+
+  static let state = DomainTemplates(name: "Counter", kind: .state)
+  static let service = DomainTemplates(name: "Greeter", kind: .service)
+
+  var manifest: String {
+    """
+    # The single source of truth for capability boilerplate: `make generate` writes
+    # Generated/ from it, `make check` fails when Generated/ is stale.
+    # Add a domain with `linkgen new-domain NAME [--kind state|service]`.
+
+    domains:
+    \(Self.state.manifestEntry.map { "  \($0)" }.joined(separator: "\n"))
+    \(Self.service.manifestEntry.map { "  \($0)" }.joined(separator: "\n"))
+
+    worlds:
+      AppWorld:
+        module: App
+        doc: "The app's world: the one place that names the concrete implementations."
+        domains: [Counter, Greeter]
+        links: { Greeter: Live }
+        snapshot: AppSnapshot
+
+    """
+  }
+
+  var rootPackage: String {
+    #"""
+    // swift-tools-version: 6.2
+    // The umbrella package: every domain package and the app, built once.
+    // `swift build --package-path Packages/<Name>` builds one package on its own.
+    import PackageDescription
+
+    /// A domain package under Packages/: its name and the domains it imports.
+    struct DomainPackage {
+      let name: String
+      let uses: [String]
+    }
+
+    let domainPackages: [DomainPackage] = [
+      DomainPackage(name: "Counter", uses: []),
+      DomainPackage(name: "Greeter", uses: []),
+      // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
+    ]
+
+    let package = Package(
+      name: "\#(name)",
+      platforms: [.macOS(.v15)],
+      targets: domainPackages.flatMap { domain -> [Target] in
+        [
+          .target(
+            name: domain.name, dependencies: domain.uses.map { .target(name: $0) },
+            path: "Packages/\(domain.name)/Sources/\(domain.name)"),
+          .testTarget(
+            name: "\(domain.name)Tests", dependencies: [.target(name: domain.name)],
+            path: "Packages/\(domain.name)/Tests/\(domain.name)Tests"),
+        ]
+      } + [
+        // The composition root: the only module that names AppWorld.
+        .target(
+          name: "App", dependencies: domainPackages.map { .target(name: $0.name) }, path: "Packages/App/Sources/App"),
+        .testTarget(name: "AppTests", dependencies: ["App"], path: "Packages/App/Tests/AppTests"),
+      ],
+      swiftLanguageModes: [.v6]
+    )
+
+    """#
+  }
+
+  var appPackage: String {
+    """
+    // swift-tools-version: 6.2
+    // The composition root: names AppWorld and links an implementation per service.
+    // Builds alone: `swift build --package-path Packages/App`.
+    import PackageDescription
+
+    let package = Package(
+      name: "App",
+      platforms: [.macOS(.v15)],
+      products: [.library(name: "App", targets: ["App"])],
+      dependencies: [.package(path: "../Counter"), .package(path: "../Greeter")],
+      targets: [
+        .target(name: "App", dependencies: ["Counter", "Greeter"]),
+        .testTarget(name: "AppTests", dependencies: ["App"]),
+      ],
+      swiftLanguageModes: [.v6]
+    )
+
+    """
+  }
+
+  var appWorld: String {
+    """
+    import Counter
+    import Greeter
+
+    /// The app's world: every slice and every stored implementation. Its
+    /// capabilities are generated (`Generated/App/AppWorld+Links.swift`), and so is
+    /// its snapshot (`AppSnapshot`).
+    public struct AppWorld {
+      /// The Counter slice.
+      public var counter: CounterState
+      /// The Greeter service's stateful implementation, kept in the world.
+      public var liveGreeter: LiveGreeter
+
+      /// A world with the given slice and service state.
+      public init(counter: CounterState = CounterState(), liveGreeter: LiveGreeter = LiveGreeter()) {
+        self.counter = counter
+        self.liveGreeter = liveGreeter
+      }
+    }
+
+    """
+  }
+
+  var appTest: String {
+    """
+    import App
+    import Counter
+    import Testing
+
+    @Test func theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() {
+      var world = AppWorld(counter: CounterState(counts: ["ada": 2]))
+      world.note(5)
+      #expect(world.label(for: 1) == "1 after 1 recorded")
+      let saved = world.snapshot
+      world.record(3, for: "ada")
+      #expect(world.count(for: "ada") == 5)
+      world.restore(saved)
+      #expect(world.count(for: "ada") == 2)
+    }
+
+    """
+  }
+
+  var makefileFragment: String {
+    """
+    # linkgen.mk: the Service Linker targets; `include linkgen.mk` from your Makefile.
+    # LINKGEN is the linkgen binary (build it with `swift build --product linkgen`
+    # in the linkgen package, or put it on PATH).
+    LINKGEN ?= linkgen
+    SWIFT ?= swift
+
+    .PHONY: generate check build test domain
+
+    generate: ## Write Generated/ from codegen.yaml.
+    \t$(LINKGEN) generate
+
+    check: ## Fail when Generated/ is stale or a world is named outside its composition root.
+    \t$(LINKGEN) check
+
+    build: ## Build every package.
+    \t$(SWIFT) build --build-tests
+
+    test: check ## Every test.
+    \t$(SWIFT) test
+
+    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service].
+    \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state)
+
+    """
+  }
+
+  var makefile: String {
+    """
+    # The single entry point: make generate, check, build, test, domain NAME=….
+    include linkgen.mk
+
+    """
+  }
+
+  var gitignore: String { ".build/\n" }
+}
