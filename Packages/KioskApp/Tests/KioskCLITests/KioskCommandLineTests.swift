@@ -253,7 +253,9 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
     try? input.fileHandleForWriting.close()
 
     let history = try kiosk("history", "--all")
-    #expect(history.status == 0, "round \(round): \(history.errors)")
+    // A kill before the journal was created leaves none: `history` says so (74), and nothing was acknowledged.
+    let noJournalYet = !FileManager.default.fileExists(atPath: journal.path)
+    #expect(history.status == 0 || (noJournalYet && acknowledged == 0), "round \(round): \(history.errors)")
     let committed = history.lines.filter { $0.hasSuffix("  restock cup +1") }.count
     #expect(committed - onDisk >= acknowledged, "round \(round): an acknowledged command was lost")
     #expect(committed - onDisk <= acknowledged + 1, "round \(round): more than the one in-flight command")
