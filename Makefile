@@ -19,7 +19,7 @@ KIND ?= state
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo "  make build PKG=Menu   build one package on its own"
-	@echo "  make domain NAME=Loyalty [KIND=state|service]   add a domain"
+	@echo "  make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld]   add a domain (to a world)"
 
 setup: ## Check for what the build needs; print, then run, the command that installs what is missing.
 	@scripts/setup.sh
@@ -80,6 +80,6 @@ map: linkgen ## Build, then write docs/access-map.md (who reads and writes each 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh
 
-domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service].
+domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }
-	@$(LINKGEN) new-domain $(NAME) --kind $(KIND)
+	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD))

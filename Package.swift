@@ -34,7 +34,11 @@ let domainPackages: [DomainPackage] = [
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
 
-let kioskDomains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+/// The domains KioskWorld composes (`linkgen new-domain NAME --world KioskWorld` adds to it).
+let kioskDomains = [
+  "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal",
+  // linkgen:KioskWorld-domains-end
+]
 
 /// Test-support libraries linkgen generates for services marked `mock: true`:
 /// a recording mock, a closure witness and their links.

@@ -7,7 +7,11 @@ import PackageDescription
 // this package uses `HasPayment`, whose linked gateway may be `~Copyable`.
 let features: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
 
-let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+/// The domains KioskWorld composes (`linkgen new-domain NAME --world KioskWorld` adds to it).
+let domains = [
+  "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal",
+  // linkgen:KioskWorld-domains-end
+]
 
 let package = Package(
   name: "KioskApp",

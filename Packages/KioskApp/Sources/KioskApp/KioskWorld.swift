@@ -20,6 +20,7 @@ public struct KioskWorld: ~Copyable {
   public var stock: StockState
   /// The payment processor and its ledger, demanded by `LinkLocalPayment`. Not in snapshots.
   public var processor: LocalProcessor
+  // linkgen:KioskWorld-storage-end (`linkgen new-domain NAME --world KioskWorld` declares new slices above)
 
   private let journalBox: UniqueBox<DurableJournal>
 

@@ -221,9 +221,10 @@ struct NestedBuildTests {
     #expect(runStatus == 0 && runOutput == "restored every slice\n", "\(runOutput)")
   }
 
-  /// `linkgen init` in an empty folder starts a repository that builds and
-  /// passes its tests, and whose `Generated/` the SwiftPM plugin (taken from
-  /// tools/LinkGen by path, as an adopter would) finds up to date.
+  /// `linkgen init` in an empty folder starts a repository whose `Generated/`
+  /// the SwiftPM plugin (taken from tools/LinkGen by path, as an adopter would)
+  /// finds up to date; `new-domain NAME --world AppWorld` adds a state domain and
+  /// a service to the world with no hand edit; and the result builds and passes.
   @Test func initStartsARepositoryThatBuildsTestsAndChecksThroughThePlugin() throws {
     let root = try TemporaryRoot()
     let folder = root.url.appendingPathComponent("Shop")
@@ -248,9 +249,25 @@ struct NestedBuildTests {
       "package", "--package-path", folder.path, "--allow-writing-to-package-directory", "linkgen", "check",
     ])
     #expect(checkStatus == 0 && checkOutput.contains("Generated/ is up to date"), "\(checkOutput)")
+    // One command per new domain, into the world, with no hand edit after.
+    for (name, kind) in [("Loyalty", "state"), ("Coupons", "service")] {
+      var newDomainErrors: [String] = []
+      let added = LinkGenCommand(
+        arguments: ["new-domain", name, "--kind", kind, "--world", "AppWorld", "--root", folder.path],
+        standardOutput: { _ in }, standardError: { newDomainErrors.append($0) }
+      ).run()
+      #expect(added == .success, "\(newDomainErrors)")
+    }
     let (testStatus, testOutput) = try swift(["test", "--package-path", folder.path])
     #expect(testStatus == 0, "\(testOutput)")
     #expect(testOutput.contains("theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() passed"), "\(testOutput)")
+    #expect(testOutput.contains("Test run with 7 tests"), "the two new domains' tests ran too:\n\(testOutput)")
+    let world = try String(
+      contentsOf: folder.appendingPathComponent("Generated/App/AppWorld+Links.swift"), encoding: .utf8)
+    #expect(world.contains("HasMutableLoyalty") && world.contains("LinkLiveCoupons"))
+    let snapshot = try String(
+      contentsOf: folder.appendingPathComponent("Generated/App/AppSnapshot.swift"), encoding: .utf8)
+    #expect(snapshot.contains("public var loyalty: LoyaltyState"), "the snapshot covers the new slice")
     // A second init there changes nothing.
     let again = LinkGenCommand(
       arguments: ["init", "--root", folder.path], standardOutput: { _ in }, standardError: { _ in })

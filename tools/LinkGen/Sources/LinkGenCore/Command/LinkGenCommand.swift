@@ -74,10 +74,15 @@ public struct LinkGenCommand {
     sources, one read, one command, one test, the link to Generated/NAME), list it in
     the root Package.swift, and regenerate. All or nothing.
 
-    USAGE: linkgen new-domain <name> [--kind state|service] [--manifest <path>] [--root <dir>]
+    With --world, the world composes it too (a service links its Live implementation), and
+    the files the world is built from gain it at their marker lines: '// linkgen:WORLD-domains-end'
+    in the package manifests, '// linkgen:WORLD-storage-end' in the world's struct.
+
+    USAGE: linkgen new-domain <name> [--kind state|service] [--world <World>] [--manifest <path>] [--root <dir>]
 
     OPTIONS:
       --kind <kind>       state (default) or service
+      --world <World>     a world to add the domain to
     \(commonOptions)
     """,
     "init": """
@@ -150,7 +155,7 @@ public struct LinkGenCommand {
           standardError("error: new-domain takes exactly one domain name")
           return .usage
         }
-        return try newDomain(options.positional[0], kind: options.kind, workspace)
+        return try newDomain(options.positional[0], kind: options.kind, world: options.world, workspace)
       }
     } catch let error as DiagnosticError {
       standardError(error.rendered(file: workspace.displayPath))
@@ -257,10 +262,11 @@ public struct LinkGenCommand {
     return .success
   }
 
-  private func newDomain(_ name: String, kind: ScaffoldKind, _ workspace: Workspace) throws -> Status {
-    let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind)
+  private func newDomain(_ name: String, kind: ScaffoldKind, world: String?, _ workspace: Workspace) throws -> Status {
+    let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind, world: world)
     standardOutput(
-      "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name)); "
+      "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name))"
+        + (world.map { " to world '\($0)'" } ?? "") + "; "
         + "\(summary.written.count) written, \(summary.deleted.count) deleted")
     return .success
   }
@@ -276,6 +282,7 @@ struct Options {
   var modules: String?
   var output: String?
   var name: String?
+  var world: String?
 
   init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false) throws {
     var remaining = arguments[...]
@@ -287,6 +294,7 @@ struct Options {
       case "--name" where allowsName: name = try Self.value(for: argument, from: &remaining)
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
+      case "--world" where allowsKind: world = try Self.value(for: argument, from: &remaining)
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {

@@ -11,8 +11,11 @@ public struct DomainScaffolder {
   /// A scaffolder for the repository `workspace` describes.
   public init(workspace: Workspace) { self.workspace = workspace }
 
-  /// Adds domain `name` of `kind`; returns the generation summary.
-  public func addDomain(named name: String, kind: ScaffoldKind) throws -> GeneratedTree.Summary {
+  /// Adds domain `name` of `kind`, and with `world`, wires it into that world
+  /// (`WorldWiring`); returns the generation summary.
+  public func addDomain(named name: String, kind: ScaffoldKind, world worldName: String? = nil) throws
+    -> GeneratedTree.Summary
+  {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError(problem) }
     guard name.first?.isUppercase == true else {
       throw LinkGenError("a domain name starts with a capital letter, like 'Loyalty'")
@@ -26,14 +29,30 @@ public struct DomainScaffolder {
 
     // Everything is computed and checked before the first write.
     let oldManifest = try workspace.readManifestText()
-    let newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
+    var newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
+    var wiring: WorldWiring?
+    var swiftEdits: [URL: String] = [:]
+    if let worldName {
+      let worlds = try ManifestDecoder.decode(oldManifest).worlds
+      guard let world = worlds.first(where: { $0.name == worldName }) else {
+        throw LinkGenError(
+          "no world '\(worldName)' in the manifest\(Suggestion.hint(for: worldName, in: worlds.map(\.name).sorted()))")
+      }
+      let wired = WorldWiring(root: workspace.root, world: world, domain: name, kind: kind)
+      newManifest = try wired.addingToWorld(in: newManifest)
+      swiftEdits = try wired.swiftEdits()
+      wiring = wired
+    }
     let manifest = try ManifestDecoder.decode(newManifest)
     for folder in [name, "\(name)Testing"]
     where manager.fileExists(atPath: workspace.root.appendingPathComponent("\(Generator.outputFolder)/\(folder)").path)
     {
       throw LinkGenError("'\(Generator.outputFolder)/\(folder)' already exists; remove it or choose another name")
     }
-    let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    // The world being wired gets its dependency from the edits below; every other world is checked now.
+    let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems().filter {
+      wiring == nil || !$0.hasPrefix("world '\(worldName ?? "")' composes '\(name)'")
+    }
     guard placement.isEmpty else { throw LinkGenError(placement.joined(separator: "\nerror: ")) }
     if let world = manifest.worlds.first(where: { $0.module == name }) {
       throw LinkGenError("'\(name)' is the module of world '\(world.name)'; choose another name")
@@ -45,6 +64,14 @@ public struct DomainScaffolder {
       throw LinkGenError("Package.swift already names '\(name)' (a target or product); choose another name")
     }
     let newRootPackage = try oldRootPackage.map { try addingPackage(name, to: $0) }
+    var oldSwift: [URL: String] = [:]
+    for url in swiftEdits.keys { oldSwift[url] = try String(contentsOf: url, encoding: .utf8) }
+    // The umbrella may hold both markers: the world's listing goes on top of the domain's.
+    if let newRootPackage, let wiring,
+      let key = swiftEdits.keys.first(where: { $0.standardizedFileURL == rootPackage.standardizedFileURL })
+    {
+      swiftEdits[key] = try wiring.listing(in: newRootPackage)
+    }
 
     do {
       for (path, contents) in templates.files.sorted(by: { $0.key < $1.key }) {
@@ -57,12 +84,18 @@ public struct DomainScaffolder {
         withDestinationPath: "../../../../\(Generator.outputFolder)/\(name)")
       try Data(newManifest.utf8).write(to: workspace.manifest, options: .atomic)
       if let newRootPackage { try Data(newRootPackage.utf8).write(to: rootPackage, options: .atomic) }
+      for (url, text) in swiftEdits.sorted(by: { $0.key.path < $1.key.path }) {
+        try Data(text.utf8).write(to: url, options: .atomic)
+      }
+      let problems = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+      guard problems.isEmpty else { throw LinkGenError(problems.joined(separator: "\nerror: ")) }
       return try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
     } catch {
       // Put everything back the way it was.
       try? manager.removeItem(at: package)
       try? Data(oldManifest.utf8).write(to: workspace.manifest, options: .atomic)
       if let oldRootPackage { try? Data(oldRootPackage.utf8).write(to: rootPackage, options: .atomic) }
+      for (url, text) in oldSwift { try? Data(text.utf8).write(to: url, options: .atomic) }
       if let previous = try? ManifestDecoder.decode(oldManifest) {
         _ = try? GeneratedTree(root: workspace.root).apply(Generator.files(for: previous))
       }

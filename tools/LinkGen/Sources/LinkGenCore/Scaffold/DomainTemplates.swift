@@ -89,7 +89,7 @@ struct DomainTemplates {
     extension Has\(name) where Self: ~Copyable {
 
       /// The count recorded for `key`, zero when there is none. Reads: \(property).
-      @inlinable public func count(for key: String) -> Int {
+      @inlinable public func \(property)Count(for key: String) -> Int {
         \(property).counts[key, default: 0]
       }
     }
@@ -102,7 +102,7 @@ struct DomainTemplates {
     extension HasMutable\(name) where Self: ~Copyable {
 
       /// Adds `amount` to the count for `key`. Writes: \(property).
-      @inlinable public mutating func record(_ amount: Int, for key: String) {
+      @inlinable public mutating func add\(name)(_ amount: Int, for key: String) {
         \(property).counts[key, default: 0] += amount
       }
     }
@@ -122,9 +122,9 @@ struct DomainTemplates {
 
     @Test func recordingAddsToTheCountOfThatKeyOnly() {
       var world = \(name)TestWorld(\(property): \(name)State(counts: ["ada": 2]))
-      world.record(3, for: "ada")
-      #expect(world.count(for: "ada") == 5)
-      #expect(world.count(for: "grace") == 0)
+      world.add\(name)(3, for: "ada")
+      #expect(world.\(property)Count(for: "ada") == 5)
+      #expect(world.\(property)Count(for: "grace") == 0)
     }
 
     """
@@ -189,7 +189,7 @@ struct DomainTemplates {
     extension Has\(name) where Self: ~Copyable {
 
       /// A label for `value` from the linked service. Reads: \(property).
-      @inlinable public func label(for value: Int) -> String {
+      @inlinable public func \(property)Label(for value: Int) -> String {
         \(property).describe(value)
       }
     }
@@ -202,7 +202,7 @@ struct DomainTemplates {
     extension Has\(name) where Self: ~Copyable {
 
       /// Records `value` with the linked service. Writes: \(property).
-      @inlinable public mutating func note(_ value: Int) {
+      @inlinable public mutating func note\(name)(_ value: Int) {
         \(property).record(value)
       }
     }
@@ -225,16 +225,16 @@ struct DomainTemplates {
 
     @Test func theLiveLinkKeepsItsStateInTheWorld() {
       var world = Live\(name)World()
-      world.note(4)
-      world.note(7)
+      world.note\(name)(4)
+      world.note\(name)(7)
       #expect(world.live\(name).recorded == [4, 7])
-      #expect(world.label(for: 9) == "9 after 2 recorded")
+      #expect(world.\(property)Label(for: 9) == "9 after 2 recorded")
     }
 
     @Test func theFakeLinkAnswersWithoutState() {
       var world = Fake\(name)World()
-      world.note(4)
-      #expect(world.label(for: 4) == "fake 4")
+      world.note\(name)(4)
+      #expect(world.\(property)Label(for: 4) == "fake 4")
     }
 
     """

@@ -75,25 +75,32 @@ struct StarterTemplates {
   }
 
   var appPackage: String {
-    """
+    #"""
     // swift-tools-version: 6.2
     // The composition root: names AppWorld and links an implementation per service.
     // Builds alone: `swift build --package-path Packages/App`.
     import PackageDescription
 
+    /// The domains AppWorld composes (`linkgen new-domain NAME --world AppWorld` adds to it).
+    let domains = [
+      "Counter",
+      "Greeter",
+      // linkgen:AppWorld-domains-end
+    ]
+
     let package = Package(
       name: "App",
       platforms: [.macOS(.v15)],
       products: [.library(name: "App", targets: ["App"])],
-      dependencies: [.package(path: "../Counter"), .package(path: "../Greeter")],
+      dependencies: domains.map { .package(path: "../\($0)") },
       targets: [
-        .target(name: "App", dependencies: ["Counter", "Greeter"]),
+        .target(name: "App", dependencies: domains.map { .product(name: $0, package: $0) }),
         .testTarget(name: "AppTests", dependencies: ["App"]),
       ],
       swiftLanguageModes: [.v6]
     )
 
-    """
+    """#
   }
 
   var appWorld: String {
@@ -109,6 +116,7 @@ struct StarterTemplates {
       public var counter: CounterState
       /// The Greeter service's stateful implementation, kept in the world.
       public var liveGreeter: LiveGreeter
+      // linkgen:AppWorld-storage-end (`linkgen new-domain NAME --world AppWorld` declares new slices above)
 
       /// A world with the given slice and service state.
       public init(counter: CounterState = CounterState(), liveGreeter: LiveGreeter = LiveGreeter()) {
@@ -128,13 +136,13 @@ struct StarterTemplates {
 
     @Test func theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() {
       var world = AppWorld(counter: CounterState(counts: ["ada": 2]))
-      world.note(5)
-      #expect(world.label(for: 1) == "1 after 1 recorded")
+      world.noteGreeter(5)
+      #expect(world.greeterLabel(for: 1) == "1 after 1 recorded")
       let saved = world.snapshot
-      world.record(3, for: "ada")
-      #expect(world.count(for: "ada") == 5)
+      world.addCounter(3, for: "ada")
+      #expect(world.counterCount(for: "ada") == 5)
       world.restore(saved)
-      #expect(world.count(for: "ada") == 2)
+      #expect(world.counterCount(for: "ada") == 2)
     }
 
     """
@@ -162,8 +170,8 @@ struct StarterTemplates {
     test: check ## Every test.
     \t$(SWIFT) test
 
-    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service].
-    \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state)
+    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld].
+    \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD))
 
     """
   }

@@ -1,0 +1,181 @@
+import Foundation
+
+/// What `linkgen new-domain NAME --world WORLD` changes besides the domain's own
+/// package: the world in `codegen.yaml` composes the domain (and links a
+/// service's `Live` implementation), and the files the world is built from
+/// gain it at their marker lines, never anywhere else:
+///
+/// - `// linkgen:WORLD-domains-end` in a `Package.swift` (the world's package,
+///   the umbrella): `"NAME",` is listed above it, in the array the manifest
+///   builds the world's dependencies from;
+/// - `// linkgen:WORLD-storage-end` in the world's struct: the slice (or the
+///   service's stored implementation) is declared above it, with a default, so
+///   the initializer needs no change.
+///
+/// A file without its marker is an error naming the file and the line to add.
+struct WorldWiring {
+  let root: URL
+  let world: World
+  let domain: String
+  let kind: ScaffoldKind
+
+  var domainsMarker: String { "// linkgen:\(world.name)-domains-end" }
+  var storageMarker: String { "// linkgen:\(world.name)-storage-end" }
+
+  /// The manifest text with the domain composed by the world (and linked, for a service).
+  func addingToWorld(in text: String) throws -> String {
+    let (root, _) = try YAMLParser.parse(text)
+    guard case .mapping(let top, _)? = root, let worlds = top.first(where: { $0.key == "worlds" }),
+      case .mapping(let entries, _) = worlds.value, let entry = entries.first(where: { $0.key == world.name }),
+      case .mapping(let fields, let fieldsSpan) = entry.value
+    else {
+      throw LinkGenError("world '\(world.name)' is not a mapping under 'worlds' in the manifest")
+    }
+    let newline = text.contains("\r\n") ? "\r\n" : "\n"
+    var lines = text.components(separatedBy: newline)
+    // Edits from the bottom up, so earlier line numbers stay right.
+    var edits: [(line: Int, apply: (inout [String]) throws -> Void)] = []
+    guard let domains = fields.first(where: { $0.key == "domains" }) else {
+      throw LinkGenError("world '\(world.name)' has no 'domains' list")
+    }
+    edits.append((domains.value.span.start.line, { lines in try Self.append(self.domain, to: domains, in: &lines) }))
+    if kind == .service {
+      if let links = fields.first(where: { $0.key == "links" }) {
+        edits.append((links.value.span.start.line, { lines in try Self.link(self.domain, in: links, in: &lines) }))
+      } else {
+        // No `links:` yet: one line after the world's last field, at its fields' indent.
+        let last = fields.map { max($0.value.span.lastLine, $0.keyLocation.line) }.max() ?? fieldsSpan.lastLine
+        let indent = String(repeating: " ", count: (fields.first?.keyLocation.column ?? 1) - 1)
+        guard fields.first.map({ $0.keyLocation.line > entry.keyLocation.line }) == true else {
+          throw LinkGenError("world '\(world.name)' is written in flow style; write it in block style to add to it")
+        }
+        edits.append((last + 1, { lines in lines.insert("\(indent)links: { \(self.domain): Live }", at: last) }))
+      }
+    }
+    for edit in edits.sorted(by: { $0.line > $1.line }) { try edit.apply(&lines) }
+    return lines.joined(separator: newline)
+  }
+
+  /// Adds `name` to a `[A, B]` list on one line, or to a block list (`- A`).
+  private static func append(_ name: String, to entry: YAMLEntry, in lines: inout [String]) throws {
+    if case .sequence(let items, _) = entry.value, let first = items.first, first.location.line > entry.keyLocation.line
+    {
+      let indent = String(repeating: " ", count: max(0, first.location.column - 3))
+      lines.insert("\(indent)- \(name)", at: entry.value.span.lastLine)
+      return
+    }
+    try insertInFlow(", \(name)", alone: name, closing: "]", at: entry, in: &lines, what: "'domains' list")
+  }
+
+  /// Adds `name: Live` to a `{ A: B }` mapping on one line, or to a block mapping.
+  private static func link(_ name: String, in entry: YAMLEntry, in lines: inout [String]) throws {
+    if case .mapping(let picks, _) = entry.value, let first = picks.first,
+      first.keyLocation.line > entry.keyLocation.line
+    {
+      let indent = String(repeating: " ", count: first.keyLocation.column - 1)
+      lines.insert("\(indent)\(name): Live", at: entry.value.span.lastLine)
+      return
+    }
+    try insertInFlow(", \(name): Live", alone: " \(name): Live ", closing: "}", at: entry, in: &lines, what: "'links'")
+  }
+
+  /// Inserts `text` after the last item of a one-line flow collection that ends
+  /// with `closing`, or `alone` inside it when it is empty.
+  private static func insertInFlow(
+    _ text: String, alone: String, closing: Character, at entry: YAMLEntry, in lines: inout [String], what: String
+  ) throws {
+    let number = entry.value.span.start.line
+    let line = lines[number - 1]
+    guard entry.value.span.lastLine == number, let close = line.lastIndex(of: closing),
+      let last = line[..<close].lastIndex(where: { $0 != " " })
+    else {
+      throw LinkGenError("cannot add to the \(what) on line \(number): write it on one line")
+    }
+    if line[last] == "[" || line[last] == "{" {
+      lines[number - 1].replaceSubrange(line.index(after: last)..<close, with: alone)
+    } else {
+      lines[number - 1].insert(contentsOf: text, at: line.index(after: last))
+    }
+  }
+
+  /// Every file under the root (`.build`, `.git` and `Generated/` aside) holding `marker`.
+  func files(holding marker: String) -> [URL] {
+    var found: [URL] = []
+    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      if name == ".build" || name == ".git" || relative.hasPrefix(Generator.outputFolder) {
+        enumerator.skipDescendants()
+        continue
+      }
+      guard name.hasSuffix(".swift"), enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
+        let text = try? String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8),
+        text.contains(marker)
+      else { continue }
+      found.append(root.appendingPathComponent(relative))
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+
+  /// The edits to the Swift files (path → new text), checked: the world's package
+  /// manifest and its struct must both have their markers.
+  func swiftEdits() throws -> [URL: String] {
+    var edits: [URL: String] = [:]
+    let worldPackage = root.appendingPathComponent("Packages/\(world.module)/Package.swift")
+    let manifests = files(holding: domainsMarker)
+    guard manifests.contains(where: { $0.standardizedFileURL == worldPackage.standardizedFileURL }) else {
+      throw LinkGenError(
+        "Packages/\(world.module)/Package.swift has no '\(domainsMarker)' line: list the domains world "
+          + "'\(world.name)' composes in an array with that line last, and build the dependencies from it")
+    }
+    for url in manifests {
+      edits[url] = try listing(in: String(contentsOf: url, encoding: .utf8))
+    }
+    let structs = files(holding: storageMarker).filter { !$0.lastPathComponent.hasSuffix("Package.swift") }
+    guard let worldFile = structs.first, structs.count == 1 else {
+      throw LinkGenError(
+        structs.isEmpty
+          ? "no Swift file has a '\(storageMarker)' line: put it last in the stored properties of struct \(world.name)"
+          : "'\(storageMarker)' is in more than one file: \(structs.map(\.lastPathComponent).joined(separator: ", "))")
+    }
+    let templates = DomainTemplates(name: domain, kind: kind)
+    let declaration: [String] =
+      kind == .state
+      ? ["/// The \(domain) slice.", "public var \(templates.property) = \(domain)State()"]
+      : [
+        "/// The \(domain) service's stateful implementation, kept in the world.",
+        "public var live\(domain) = Live\(domain)()",
+      ]
+    edits[worldFile] = try inserting(declaration, before: storageMarker, in: worldFile, importing: domain)
+    return edits
+  }
+
+  /// A package manifest's text with the domain listed above the world's domains marker.
+  func listing(in text: String) throws -> String {
+    try inserting(["\"\(domain)\","], before: domainsMarker, in: text, importing: nil)
+  }
+
+  private func inserting(_ block: [String], before marker: String, in url: URL, importing module: String?) throws
+    -> String
+  {
+    try inserting(block, before: marker, in: String(contentsOf: url, encoding: .utf8), importing: module)
+  }
+
+  /// `text` with `block` above the marker line, at its indent; and `import module` after the last import.
+  private func inserting(_ block: [String], before marker: String, in text: String, importing module: String?) throws
+    -> String
+  {
+    let newline = text.contains("\r\n") ? "\r\n" : "\n"
+    var lines = text.components(separatedBy: newline)
+    guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(marker) }) else {
+      throw LinkGenError("no '\(marker)' line to add above")
+    }
+    let indent = String(lines[index].prefix { $0 == " " })
+    lines.insert(contentsOf: block.map { indent + $0 }, at: index)
+    if let module, !lines.contains("import \(module)") {
+      let lastImport = lines.lastIndex { $0.hasPrefix("import ") }
+      lines.insert("import \(module)", at: lastImport.map { $0 + 1 } ?? 0)
+    }
+    return lines.joined(separator: newline)
+  }
+}
