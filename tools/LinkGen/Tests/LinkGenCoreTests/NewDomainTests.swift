@@ -179,3 +179,60 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
   #expect(worldStatus == .failure)
   #expect(worldErrors == "error: 'ShopApp' is the module of world 'ShopWorld'; choose another name")
 }
+
+@Test func newDomainIntoAWorldEditsOnlyAtTheMarkersAndKeepsTheManifestsLayout() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write("Package.swift", rootPackage)
+  try root.write(
+    "Packages/ShopApp/Package.swift",
+    """
+    let domains = [
+      "Menu",
+      // linkgen:ShopWorld-domains-end
+    ]
+
+    """)
+  try root.write(
+    "Packages/ShopApp/Sources/ShopApp/ShopWorld.swift",
+    """
+    import Menu
+
+    public struct ShopWorld {
+      public var menu: MenuState
+      // linkgen:ShopWorld-storage-end
+    }
+
+    """)
+  let (status, output, errors) = root.run(["new-domain", "Rewards", "--kind", "service", "--world", "ShopWorld"])
+  #expect(status == .success, "\(errors)")
+  #expect(output.hasPrefix("linkgen: added service domain 'Rewards' (Packages/Rewards) to world 'ShopWorld'; "))
+  #expect(
+    root.read("codegen.yaml")!.contains(
+      "  ShopWorld: { module: ShopApp, domains: [Menu, Rewards], links: { Rewards: Live } }\n"))
+  let manifest = try ManifestDecoder.decode(root.read("codegen.yaml")!)
+  #expect(manifest.worlds[0].domains == ["Menu", "Rewards"])
+  #expect(manifest.worlds[0].links == ["Rewards": "Live"])
+  #expect(root.read("codegen.yaml")!.contains("# Worlds below."), "comments survive")
+  #expect(
+    root.read("Packages/ShopApp/Package.swift")!.contains(
+      "  \"Menu\",\n  \"Rewards\",\n  // linkgen:ShopWorld-domains-end"))
+  let world = root.read("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift")!
+  #expect(world.contains("import Menu\nimport Rewards\n"))
+  #expect(world.contains("  public var liveRewards = LiveRewards()\n  // linkgen:ShopWorld-storage-end"))
+}
+
+@Test func newDomainIntoAWorldWithoutItsMarkersChangesNothing() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write("Package.swift", rootPackage)
+  let (status, _, errors) = root.run(["new-domain", "Loyalty", "--world", "ShopWorld"])
+  #expect(status == .failure)
+  #expect(errors.contains("no Package.swift has a '// linkgen:ShopWorld-domains-end' line"))
+  #expect(root.read("codegen.yaml") == commentedManifest)
+  #expect(root.read("Package.swift") == rootPackage)
+  #expect(!root.exists("Packages/Loyalty"))
+  let (unknown, _, unknownErrors) = root.run(["new-domain", "Loyalty", "--world", "ShopWrld"])
+  #expect(unknown == .failure)
+  #expect(unknownErrors == "error: no world 'ShopWrld' in the manifest; did you mean 'ShopWorld'?")
+}

@@ -46,10 +46,20 @@ struct WorldWiring {
         // No `links:` yet: one line after the world's last field, at its fields' indent.
         let last = fields.map { max($0.value.span.lastLine, $0.keyLocation.line) }.max() ?? fieldsSpan.lastLine
         let indent = String(repeating: " ", count: (fields.first?.keyLocation.column ?? 1) - 1)
-        guard fields.first.map({ $0.keyLocation.line > entry.keyLocation.line }) == true else {
-          throw LinkGenError("world '\(world.name)' is written in flow style; write it in block style to add to it")
+        if fields.first.map({ $0.keyLocation.line > entry.keyLocation.line }) == true {
+          edits.append((last + 1, { lines in lines.insert("\(indent)links: { \(self.domain): Live }", at: last) }))
+        } else {
+          // `World: { module: M, domains: [A] }` on one line: the pick goes inside its braces.
+          edits.append(
+            (
+              entry.keyLocation.line,
+              { lines in
+                try Self.insertInFlow(
+                  ", links: { \(self.domain): Live }", alone: " links: { \(self.domain): Live } ", closing: "}",
+                  at: entry, in: &lines, what: "world '\(self.world.name)'")
+              }
+            ))
         }
-        edits.append((last + 1, { lines in lines.insert("\(indent)links: { \(self.domain): Live }", at: last) }))
       }
     }
     for edit in edits.sorted(by: { $0.line > $1.line }) { try edit.apply(&lines) }
@@ -121,12 +131,12 @@ struct WorldWiring {
   /// manifest and its struct must both have their markers.
   func swiftEdits() throws -> [URL: String] {
     var edits: [URL: String] = [:]
-    let worldPackage = root.appendingPathComponent("Packages/\(world.module)/Package.swift")
-    let manifests = files(holding: domainsMarker)
-    guard manifests.contains(where: { $0.standardizedFileURL == worldPackage.standardizedFileURL }) else {
+    let manifests = files(holding: domainsMarker).filter { $0.lastPathComponent == "Package.swift" }
+    guard !manifests.isEmpty else {
       throw LinkGenError(
-        "Packages/\(world.module)/Package.swift has no '\(domainsMarker)' line: list the domains world "
-          + "'\(world.name)' composes in an array with that line last, and build the dependencies from it")
+        "no Package.swift has a '\(domainsMarker)' line: in the package of world '\(world.name)' (module "
+          + "\(world.module)), list the domains it composes in an array with that line last, and build the "
+          + "dependencies from it")
     }
     for url in manifests {
       edits[url] = try listing(in: String(contentsOf: url, encoding: .utf8))
