@@ -198,7 +198,8 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
   var shell: KioskShell? = try journal.openShell()
   let waiting = Task.detached { () throws -> Bool in
     // The day's file opens with `initialized`; the next day's with a checkpoint.
-    try DurableJournal(path: path, lockWait: .seconds(10)).recovery.isCheckpoint(0)
+    // A long wait: under load, the main actor may run other tests before this one's close.
+    try DurableJournal(path: path, lockWait: .seconds(600)).recovery.isCheckpoint(0)
   }
   try await Task.sleep(for: .milliseconds(200))  // time to open the day's file and wait for its lock
   _ = try shell?.closeDay()
