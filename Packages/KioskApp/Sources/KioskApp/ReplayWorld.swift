@@ -12,6 +12,7 @@ public struct ReplayWorld {
   public var tabs = TabsState()
   /// The stock slice.
   public var stock = StockState()
+  // linkgen:ReplayWorld-storage-end (`linkgen new-domain NAME --world KioskWorld` declares new slices above)
 
   /// An empty world.
   public init() {}

@@ -42,6 +42,15 @@ public struct DomainScaffolder {
       newManifest = try wired.addingToWorld(in: newManifest)
       swiftEdits = try wired.swiftEdits()
       wiring = wired
+      // Worlds that share a snapshot compose the same slices: a new slice goes to all of them.
+      if kind == .state, let snapshot = world.snapshot {
+        for twin in worlds where twin.name != world.name && twin.snapshot == snapshot {
+          let twinWiring = WorldWiring(
+            root: workspace.root, world: twin, domain: name, kind: kind, listsPackages: false)
+          newManifest = try twinWiring.addingToWorld(in: newManifest)
+          swiftEdits.merge(try twinWiring.swiftEdits()) { _, twinEdit in twinEdit }
+        }
+      }
     }
     let manifest = try ManifestDecoder.decode(newManifest)
     for folder in [name, "\(name)Testing"]
@@ -49,9 +58,9 @@ public struct DomainScaffolder {
     {
       throw LinkGenError("'\(Generator.outputFolder)/\(folder)' already exists; remove it or choose another name")
     }
-    // The world being wired gets its dependency from the edits below; every other world is checked now.
+    // The worlds being wired get their dependency from the edits below; every other world is checked now.
     let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems().filter {
-      wiring == nil || !$0.hasPrefix("world '\(worldName ?? "")' composes '\(name)'")
+      wiring == nil || !($0.hasPrefix("world '") && $0.contains("' composes '\(name)'"))
     }
     guard placement.isEmpty else { throw LinkGenError(placement.joined(separator: "\nerror: ")) }
     if let world = manifest.worlds.first(where: { $0.module == name }) {

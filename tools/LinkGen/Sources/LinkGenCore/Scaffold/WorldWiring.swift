@@ -18,6 +18,9 @@ struct WorldWiring {
   let world: World
   let domain: String
   let kind: ScaffoldKind
+  /// False for a world that shares its snapshot (and so its module and
+  /// package) with the world being wired: its package is already listed.
+  var listsPackages = true
 
   var domainsMarker: String { "// linkgen:\(world.name)-domains-end" }
   var storageMarker: String { "// linkgen:\(world.name)-storage-end" }
@@ -132,13 +135,13 @@ struct WorldWiring {
   func swiftEdits() throws -> [URL: String] {
     var edits: [URL: String] = [:]
     let manifests = files(holding: domainsMarker).filter { $0.lastPathComponent == "Package.swift" }
-    guard !manifests.isEmpty else {
+    guard !manifests.isEmpty || !listsPackages else {
       throw LinkGenError(
         "no Package.swift has a '\(domainsMarker)' line: in the package of world '\(world.name)' (module "
           + "\(world.module)), list the domains it composes in an array with that line last, and build the "
           + "dependencies from it")
     }
-    for url in manifests {
+    for url in manifests where listsPackages {
       edits[url] = try listing(in: String(contentsOf: url, encoding: .utf8))
     }
     let structs = files(holding: storageMarker).filter { !$0.lastPathComponent.hasSuffix("Package.swift") }
