@@ -33,6 +33,11 @@ public struct KioskSnapshot: Codable, Equatable, Sendable {
   }
 }
 
+/// Every capability `KioskSnapshot` reads and restores. Constrain code that works on any world
+/// with these slices to it (`World: KioskSnapshotSlices & ~Copyable`): a slice added to the worlds
+/// is then required there too, not forgotten.
+public typealias KioskSnapshotSlices = HasMutableMenu & HasMutableStock & HasMutableTabs
+
 extension HasMutableMenu where Self: HasMutableStock & HasMutableTabs & ~Copyable {
   /// Every state slice, copied by assignment.
   public var snapshot: KioskSnapshot { KioskSnapshot(menu: menu, stock: stock, tabs: tabs) }

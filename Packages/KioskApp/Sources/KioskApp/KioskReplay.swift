@@ -26,7 +26,7 @@ public enum KioskReplay {
   /// Applies one record, numbered `sequence` in its journal, to `world`.
   /// Returns the history entry an `undone` record reverted.
   @discardableResult
-  public static func apply<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
+  public static func apply<World: KioskSnapshotSlices & ~Copyable>(
     _ record: KioskRecord, sequence: Int, to world: inout World, progress: inout Progress
   ) throws(ReplayError) -> UndoHistory.Entry? {
     do {
@@ -63,7 +63,7 @@ public enum KioskReplay {
 
   /// Applies `records` (a whole journal, from record 1) to `world` in order
   /// and returns the undo history they leave.
-  public static func replay<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
+  public static func replay<World: KioskSnapshotSlices & ~Copyable>(
     _ records: [KioskRecord], into world: inout World
   ) throws(ReplayError) -> UndoHistory {
     var progress = Progress()
@@ -75,7 +75,7 @@ public enum KioskReplay {
 
   /// Restores `contents.checkpoint` into `world`, when there is one, then
   /// applies the records after it.
-  public static func replay<World: HasMutableTabs & HasMutableMenu & HasMutableStock & ~Copyable>(
+  public static func replay<World: KioskSnapshotSlices & ~Copyable>(
     _ contents: JournalContents, into world: inout World
   ) throws(ReplayError) -> Progress {
     var progress = Progress()

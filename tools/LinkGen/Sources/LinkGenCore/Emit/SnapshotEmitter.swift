@@ -40,6 +40,11 @@ enum SnapshotEmitter {
     }
     out.line()
     let capabilities = slices.map(\.domain.writeCapability)
+    out.line("/// Every capability `\(snapshot)` reads and restores. Constrain code that works on any world")
+    out.line("/// with these slices to it (`World: \(snapshot)Slices & ~Copyable`): a slice added to the worlds")
+    out.line("/// is then required there too, not forgotten.")
+    out.line("public typealias \(snapshot)Slices = \(capabilities.joined(separator: " & "))")
+    out.line()
     let constraint = (capabilities.dropFirst() + ["~Copyable"]).joined(separator: " & ")
     out.block("extension \(capabilities[0]) where Self: \(constraint)") { out in
       out.line("/// Every state slice, copied by assignment.")
