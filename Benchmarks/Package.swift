@@ -7,7 +7,11 @@ import PackageDescription
 // `BenchWorld` consumes the `~Copyable` payment service (`HasPayment`).
 let features: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
 
-let domains = ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]
+/// The domains BenchWorld (and the KioskApp it uses) compose (`linkgen new-domain NAME --world …` adds to it).
+let domains = [
+  "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal",
+  // linkgen:BenchWorld-domains-end
+]
 
 let package = Package(
   name: "Benchmarks",

@@ -16,8 +16,8 @@ public struct KioskSnapshot: Codable, Equatable, Sendable {
   /// The `Tabs` slice.
   public var tabs: TabsState
 
-  /// A snapshot of literal slices (the "given" of a test).
-  public init(menu: MenuState, stock: StockState, tabs: TabsState) {
+  /// A snapshot of literal slices (the "given" of a test); a slice not named is empty.
+  public init(menu: MenuState = MenuState(), stock: StockState = StockState(), tabs: TabsState = TabsState()) {
     self.menu = menu
     self.stock = stock
     self.tabs = tabs

@@ -23,6 +23,7 @@ struct StripeTestWorld: ~Copyable {
   var menu = doubleMenu
   var tabs = TabsState()
   var stock = doubleStock
+  // linkgen:StripeTestWorld-storage-end (`linkgen new-domain NAME --world …` declares new slices above)
   var stripeGateway = StripeGateway(sessionToken: "test")
   let frozenNow = frozen
 }
@@ -32,6 +33,7 @@ struct RecordingWorld: ~Copyable {
   var menu = doubleMenu
   var tabs = TabsState()
   var stock = doubleStock
+  // linkgen:RecordingWorld-storage-end (`linkgen new-domain NAME --world …` declares new slices above)
   var paymentMock = PaymentGatewayMock()
   var clockMock = KioskClockMock()
 }
@@ -41,6 +43,7 @@ struct WitnessWorld: ~Copyable {
   var menu = doubleMenu
   var tabs = TabsState()
   var stock = doubleStock
+  // linkgen:WitnessWorld-storage-end (`linkgen new-domain NAME --world …` declares new slices above)
   var paymentWitness: PaymentGatewayWitness
   let frozenNow = frozen
 }

@@ -13,6 +13,7 @@ struct TestWorld: ~Copyable {
   var menu = MenuState()
   var tabs = TabsState()
   var stock = StockState()
+  // linkgen:TestWorld-storage-end (`linkgen new-domain NAME --world …` declares new slices above)
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
 
   private let journalBox: UniqueBox<DurableJournal>

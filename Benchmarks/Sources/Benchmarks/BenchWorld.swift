@@ -10,6 +10,7 @@ struct BenchWorld {
   var menu: MenuState
   var tabs = TabsState()
   var stock: StockState
+  // linkgen:BenchWorld-storage-end (`linkgen new-domain NAME --world …` declares new slices above)
   let frozenNow = Date(timeIntervalSince1970: 1_750_000_000)
 }
 

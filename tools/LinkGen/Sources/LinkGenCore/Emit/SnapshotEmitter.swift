@@ -21,10 +21,24 @@ enum SnapshotEmitter {
         out.line("public var \(domain.property): \(type)")
       }
       out.line()
-      out.line("/// A snapshot of literal slices (the \"given\" of a test).")
-      let parameters = slices.map { "\($0.domain.property): \($0.type)" }.joined(separator: ", ")
-      let opening =
-        out.fits("public init(\(parameters)) {") ? "public init(\(parameters))" : "public init(\n    \(parameters)\n  )"
+      out.line("/// A snapshot of literal slices (the \"given\" of a test); a slice not named is empty.")
+      // Each slice defaults to its empty value: a "given" names only the slices it sets,
+      // and a slice added later does not break it.
+      let parameters = slices.map { "\($0.domain.property): \($0.type) = \($0.type)()" }
+      var opening = "public init(\(parameters.joined(separator: ", ")))"
+      if !out.fits(opening + " {") {
+        // As `swift format` wraps a long parameter list: as many per line as fit, then `) {`.
+        var wrapped: [String] = []
+        for parameter in parameters {
+          if let last = wrapped.last, 4 + last.count + 2 + parameter.count + 1 <= 120 {
+            wrapped[wrapped.count - 1] = last + ", " + parameter
+          } else {
+            wrapped.append(parameter)
+          }
+        }
+        let body = wrapped.enumerated().map { $0.element + ($0.offset < wrapped.count - 1 ? "," : "") }
+        opening = "public init(\n" + body.map { "    " + $0 }.joined(separator: "\n") + "\n  )"
+      }
       out.block(opening) { out in
         for (domain, _) in slices { out.line("self.\(domain.property) = \(domain.property)") }
       }

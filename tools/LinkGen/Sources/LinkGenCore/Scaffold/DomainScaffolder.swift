@@ -42,11 +42,17 @@ public struct DomainScaffolder {
       newManifest = try wired.addingToWorld(in: newManifest)
       swiftEdits = try wired.swiftEdits()
       wiring = wired
-      // Worlds that share a snapshot compose the same slices: a new slice goes to all of them.
-      if kind == .state, let snapshot = world.snapshot {
-        for twin in worlds where twin.name != world.name && twin.snapshot == snapshot {
+      // The world's snapshot (its `snapshot`, `restore`, generic code over its slices)
+      // applies to every world with at least its slices: a new slice goes to all of them,
+      // or they would silently stop being such worlds.
+      let stateNames = Set(
+        try ManifestDecoder.decode(oldManifest).domains.filter { if case .state = $0.kind { true } else { false } }
+          .map(\.name))
+      let states = { (world: World) in Set(world.domains).intersection(stateNames) }
+      if kind == .state, world.snapshot != nil {
+        for twin in worlds where twin.name != world.name && states(twin).isSuperset(of: states(world)) {
           let twinWiring = WorldWiring(
-            root: workspace.root, world: twin, domain: name, kind: kind, listsPackages: false)
+            root: workspace.root, world: twin, domain: name, kind: kind, requiresPackageMarker: false)
           newManifest = try twinWiring.addingToWorld(in: newManifest)
           swiftEdits.merge(try twinWiring.swiftEdits()) { _, twinEdit in twinEdit }
         }

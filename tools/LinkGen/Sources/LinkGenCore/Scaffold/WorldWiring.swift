@@ -18,9 +18,10 @@ struct WorldWiring {
   let world: World
   let domain: String
   let kind: ScaffoldKind
-  /// False for a world that shares its snapshot (and so its module and
-  /// package) with the world being wired: its package is already listed.
-  var listsPackages = true
+  /// False for a world wired along with the one named (it uses the same
+  /// snapshot): its package manifests are listed when they have its marker,
+  /// and may not (a test target of the umbrella, listed with the named world).
+  var requiresPackageMarker = true
 
   var domainsMarker: String { "// linkgen:\(world.name)-domains-end" }
   var storageMarker: String { "// linkgen:\(world.name)-storage-end" }
@@ -135,13 +136,13 @@ struct WorldWiring {
   func swiftEdits() throws -> [URL: String] {
     var edits: [URL: String] = [:]
     let manifests = files(holding: domainsMarker).filter { $0.lastPathComponent == "Package.swift" }
-    guard !manifests.isEmpty || !listsPackages else {
+    guard !manifests.isEmpty || !requiresPackageMarker else {
       throw LinkGenError(
         "no Package.swift has a '\(domainsMarker)' line: in the package of world '\(world.name)' (module "
           + "\(world.module)), list the domains it composes in an array with that line last, and build the "
           + "dependencies from it")
     }
-    for url in manifests where listsPackages {
+    for url in manifests {
       edits[url] = try listing(in: String(contentsOf: url, encoding: .utf8))
     }
     let structs = files(holding: storageMarker).filter { !$0.lastPathComponent.hasSuffix("Package.swift") }
