@@ -54,7 +54,7 @@ public struct DomainScaffolder {
           let twinWiring = WorldWiring(
             root: workspace.root, world: twin, domain: name, kind: kind, requiresPackageMarker: false)
           newManifest = try twinWiring.addingToWorld(in: newManifest)
-          swiftEdits.merge(try twinWiring.swiftEdits()) { _, twinEdit in twinEdit }
+          swiftEdits = try twinWiring.swiftEdits(onTopOf: swiftEdits)
         }
       }
     }

@@ -133,8 +133,11 @@ struct WorldWiring {
 
   /// The edits to the Swift files (path → new text), checked: the world's package
   /// manifest and its struct must both have their markers.
-  func swiftEdits() throws -> [URL: String] {
-    var edits: [URL: String] = [:]
+  /// `pending` holds edits already planned (another world's, in the same file):
+  /// these edits build on them.
+  func swiftEdits(onTopOf pending: [URL: String] = [:]) throws -> [URL: String] {
+    var edits = pending
+    func text(of url: URL) throws -> String { try edits[url] ?? String(contentsOf: url, encoding: .utf8) }
     let manifests = files(holding: domainsMarker).filter { $0.lastPathComponent == "Package.swift" }
     guard !manifests.isEmpty || !requiresPackageMarker else {
       throw LinkGenError(
@@ -143,7 +146,7 @@ struct WorldWiring {
           + "dependencies from it")
     }
     for url in manifests {
-      edits[url] = try listing(in: String(contentsOf: url, encoding: .utf8))
+      edits[url] = try listing(in: text(of: url))
     }
     let structs = files(holding: storageMarker).filter { !$0.lastPathComponent.hasSuffix("Package.swift") }
     guard let worldFile = structs.first, structs.count == 1 else {
@@ -160,19 +163,13 @@ struct WorldWiring {
         "/// The \(domain) service's stateful implementation, kept in the world.",
         "public var live\(domain) = Live\(domain)()",
       ]
-    edits[worldFile] = try inserting(declaration, before: storageMarker, in: worldFile, importing: domain)
+    edits[worldFile] = try inserting(declaration, before: storageMarker, in: text(of: worldFile), importing: domain)
     return edits
   }
 
   /// A package manifest's text with the domain listed above the world's domains marker.
   func listing(in text: String) throws -> String {
     try inserting(["\"\(domain)\","], before: domainsMarker, in: text, importing: nil)
-  }
-
-  private func inserting(_ block: [String], before marker: String, in url: URL, importing module: String?) throws
-    -> String
-  {
-    try inserting(block, before: marker, in: String(contentsOf: url, encoding: .utf8), importing: module)
   }
 
   /// `text` with `block` above the marker line, at its indent; and `import module` after the last import.
