@@ -184,8 +184,13 @@ struct WorldWiring {
     let indent = String(lines[index].prefix { $0 == " " })
     lines.insert(contentsOf: block.map { indent + $0 }, at: index)
     if let module, !lines.contains("import \(module)") {
-      let lastImport = lines.lastIndex { $0.hasPrefix("import ") }
-      lines.insert("import \(module)", at: lastImport.map { $0 + 1 } ?? 0)
+      let imports = lines.indices.filter { lines[$0].hasPrefix("import ") }
+      if let first = imports.first, let last = imports.last, imports.count == last - first + 1 {
+        // One block of imports: keep it sorted, as `swift format` wants.
+        lines.replaceSubrange(first...last, with: (lines[first...last] + ["import \(module)"]).sorted())
+      } else {
+        lines.insert("import \(module)", at: imports.last.map { $0 + 1 } ?? 0)
+      }
     }
     return lines.joined(separator: newline)
   }
