@@ -198,9 +198,9 @@ struct NestedBuildTests {
     try root.write(
       "main.swift",
       """
-      public struct MenuState: Codable, Equatable, Sendable { var items: [String] }
-      public struct StockState: Codable, Equatable, Sendable { var units: Int }
-      public struct LoyaltyState: Codable, Equatable, Sendable { var points: [String: Int] }
+      public struct MenuState: Codable, Equatable, Sendable { var items: [String] = [] }
+      public struct StockState: Codable, Equatable, Sendable { var units = 0 }
+      public struct LoyaltyState: Codable, Equatable, Sendable { var points: [String: Int] = [:] }
       struct ShopWorld { var menu: MenuState; var stock: StockState; var loyalty: LoyaltyState }
       var world = ShopWorld(menu: .init(items: ["latte"]), stock: .init(units: 3), loyalty: .init(points: ["ada": 2]))
       let saved = world.snapshot
