@@ -198,9 +198,18 @@ struct NestedBuildTests {
     try root.write(
       "main.swift",
       """
-      public struct MenuState: Codable, Equatable, Sendable { var items: [String] = [] }
-      public struct StockState: Codable, Equatable, Sendable { var units = 0 }
-      public struct LoyaltyState: Codable, Equatable, Sendable { var points: [String: Int] = [:] }
+      public struct MenuState: Codable, Equatable, Sendable {
+        var items: [String] = []
+        public init(items: [String] = []) { self.items = items }
+      }
+      public struct StockState: Codable, Equatable, Sendable {
+        var units = 0
+        public init(units: Int = 0) { self.units = units }
+      }
+      public struct LoyaltyState: Codable, Equatable, Sendable {
+        var points: [String: Int] = [:]
+        public init(points: [String: Int] = [:]) { self.points = points }
+      }
       struct ShopWorld { var menu: MenuState; var stock: StockState; var loyalty: LoyaltyState }
       var world = ShopWorld(menu: .init(items: ["latte"]), stock: .init(units: 3), loyalty: .init(points: ["ada": 2]))
       let saved = world.snapshot
