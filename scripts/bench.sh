@@ -95,7 +95,7 @@ swift build -c release --product kiosk > "$tmp/build-kiosk.log" 2>&1 || { cat "$
   echo
   echo "Commands take no copy of any slice: a failed command is rolled back, and undo applied, by the"
   echo "command's inverse (\`UndoStep\`), so the cost of one \`open\` should not depend on how many tabs"
-  echo "exist. Instructions inside \`KioskShell.openTab\` per call (callgrind, 200 opens after a replay),"
+  echo "exist. Instructions inside \`KioskShell.openTab\` per call (callgrind: 400 opens less 200, after a replay),"
   echo "and inside \`JSONEncoder.encode\` per call (one encoder per journal)."
   echo
   echo "| tabs already open | instructions per open | ratio to 250 | JSON encode instructions per record |"
