@@ -67,21 +67,11 @@ enum CheckpointIndex {
     guard case .success(let descriptor) = io.open(path(besides: journal), flags: O_RDONLY | O_CLOEXEC, mode: 0)
     else { return [] }
     defer { io.close(descriptor) }
-    guard case .success(let size) = io.size(descriptor), size <= 1 << 26 else { return [] }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var offset = 0
-    let complete = bytes.withUnsafeMutableBytes { buffer in
-      while offset < size {
-        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: offset) {
-        case .success(0): return false
-        case .success(let count): offset += count
-        case .failure(let errno) where errno.code == EINTR: continue
-        case .failure: return false
-        }
-      }
-      return true
-    }
-    return complete ? entries(in: bytes, seed: seed) : []
+    guard case .success(let size) = io.size(descriptor), size <= 1 << 26,
+      let bytes = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: size, io: io),
+      bytes.count == size
+    else { return [] }
+    return entries(in: bytes, seed: seed)
   }
 
   /// Appends `entries` to the index beside `journal` (after its last whole

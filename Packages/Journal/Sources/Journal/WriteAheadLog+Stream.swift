@@ -162,24 +162,6 @@ private struct ChunkReader<IO: JournalFileIO> {
   }
 
   func bytes(from start: Int, to end: Int) throws(JournalError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: max(0, end - start))
-    var offset = 0
-    var failure: Errno?
-    bytes.withUnsafeMutableBytes { buffer in
-      while offset < buffer.count {
-        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: start + offset)
-        {
-        case .success(0): return
-        case .success(let count): offset += count
-        case .failure(let errno) where errno.code == EINTR: continue
-        case .failure(let errno):
-          failure = errno
-          return
-        }
-      }
-    }
-    if let failure { throw .readFailed(failure) }
-    bytes.removeSubrange(offset...)
-    return bytes
+    try WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: start, to: end, io: io)
   }
 }

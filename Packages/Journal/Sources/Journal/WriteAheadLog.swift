@@ -385,10 +385,11 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return nil
   }
 
-  private static func readRange(_ descriptor: Int32, from start: Int, to end: Int, io: some JournalFileIO)
+  /// The bytes from `start` to `end` (fewer when the file is shorter), with `EINTR` retried.
+  static func readRange(_ descriptor: Int32, from start: Int, to end: Int, io: some JournalFileIO)
     throws(JournalError) -> [UInt8]
   {
-    var bytes = [UInt8](repeating: 0, count: end - start)
+    var bytes = [UInt8](repeating: 0, count: max(0, end - start))
     var offset = 0
     var failure: Errno?
     bytes.withUnsafeMutableBytes { buffer in
@@ -410,29 +411,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   }
 
   private static func readAll(_ descriptor: Int32, io: some JournalFileIO) throws(JournalError) -> [UInt8] {
-    let size: Int
     switch io.size(descriptor) {
-    case .success(let value): size = value
+    case .success(let size): return try readRange(descriptor, from: 0, to: size, io: io)
     case .failure(let errno): throw .readFailed(errno)
     }
-    var bytes = [UInt8](repeating: 0, count: size)
-    var offset = 0
-    var failure: Errno?
-    bytes.withUnsafeMutableBytes { buffer in
-      while offset < size {
-        switch io.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...]), at: offset) {
-        case .success(0): return
-        case .success(let count): offset += count
-        case .failure(let errno) where errno.code == EINTR: continue
-        case .failure(let errno):
-          failure = errno
-          return
-        }
-      }
-    }
-    if let failure { throw .readFailed(failure) }
-    bytes.removeSubrange(offset...)
-    return bytes
   }
 
   private static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: some JournalFileIO)
