@@ -41,7 +41,7 @@ extension JournalRecovery {
     entries.reserveCapacity(max(0, count - start))
     for index in start..<max(start, count) {
       do { entries.append(try decoder.decode(Entry.self, from: Data(payload(index)))) } catch {
-        throw .codec("record \(sequence(index)): \(error)")
+        throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
       }
     }
     return entries
@@ -50,7 +50,26 @@ extension JournalRecovery {
   /// Record `index` decoded as `Entry`.
   public func decodedEntry<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
     do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
-      throw .codec("record \(sequence(index)): \(error)")
+      throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
+    }
+  }
+}
+
+extension JournalError {
+  /// Why an entry did not decode, in one line: a `DecodingError`'s own
+  /// description is a multi-line dump of its context.
+  public static func decoding(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+      let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+      return keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+    }
+    switch error {
+    case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(path(context))"
+    case .typeMismatch(let type, let context): return "not a \(type)\(path(context))"
+    case .valueNotFound(let type, let context): return "no \(type) value\(path(context))"
+    case .dataCorrupted(let context): return "not valid JSON of this kind\(path(context))"
+    @unknown default: return "\(error)"
     }
   }
 }

@@ -88,7 +88,7 @@ public enum KioskJournalReader {
           ? .checkpoint(try decoder.decode(KioskCheckpoint.self, from: data))
           : .record(try decoder.decode(KioskRecord.self, from: data))
       } catch {
-        throw JournalError.codec("record \(record.sequence) of '\(path)': \(error)")
+        throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")
       }
       try body(Int(record.sequence), entry)
     }

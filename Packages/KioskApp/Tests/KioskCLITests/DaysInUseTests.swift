@@ -130,3 +130,14 @@ import Testing
     #expect(run.status == 64, "\(value)")
   }
 }
+
+@Test func aLedgerThatIsNotALedgerIsOneLineOfError() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
+  _ = try kiosk("open", "Ada")
+  _ = try kiosk("close-day")
+  let run = try kiosk("--processor", journal.path + ".day-0001", "reconcile")
+  #expect(run.status == 74)
+  #expect(run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+  #expect(run.errors.hasSuffix("record 1: missing key 'kind'\n"), "\(run.errors)")
+}
