@@ -116,16 +116,7 @@ func swift(_ arguments: [String]) throws -> (Int32, String) { try toolchain("swi
 
 /// Runs a toolchain tool (`swift`, `swiftc`) from the PATH; returns its status and combined output.
 func toolchain(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [tool] + arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, text)
+  try Toolchain.run(tool, arguments)
 }
 
 @Test func newDomainKeepsACRLFManifestsLineEndingsAndAddsToDomains() throws {

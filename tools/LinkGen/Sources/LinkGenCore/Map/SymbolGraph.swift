@@ -48,7 +48,7 @@ struct SymbolGraphExtractor {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-map-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: output) }
-    let (status, text) = try Self.run(
+    let (status, text) = try Toolchain.run(
       "swift",
       [
         "symbolgraph-extract", "-module-name", module, "-target", try Self.targetTriple(), "-I", modulesFolder.path,
@@ -78,23 +78,10 @@ struct SymbolGraphExtractor {
       struct Target: Decodable { var triple: String }
       var target: Target
     }
-    let (status, text) = try run("swiftc", ["-print-target-info"])
+    let (status, text) = try Toolchain.run("swiftc", ["-print-target-info"])
     guard status == 0, let info = try? JSONDecoder().decode(Info.self, from: Data(text.utf8)) else {
       throw LinkGenError("'swiftc -print-target-info' failed: \(text.prefix(200))")
     }
     return info.target.triple
-  }
-
-  private static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 }
