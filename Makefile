@@ -14,7 +14,7 @@ LINKGEN := $(BIN)/linkgen
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench map
+.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench map record replay
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -72,6 +72,18 @@ run: setup ## Build the kiosk and run its demo.
 	@mkdir -p .build
 	@$(SWIFT) build --product kiosk > .build/kiosk-build.log 2>&1 || { cat .build/kiosk-build.log; exit 1; }
 	@$(BIN)/kiosk demo
+
+record: linkgen ## Run every scenario and (re)write its recording under Tests/Recordings (review the diff).
+	@mkdir -p .build
+	@$(SWIFT) build --build-tests > .build/record-build.log 2>&1 || { cat .build/record-build.log; exit 1; }
+	@RECORD_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioTests 2>&1 | grep -E '^(✘|✔ Test run)' || true
+	@git status --short -- Tests/Recordings | sed 's/^/record: /'
+	@$(LINKGEN) check > /dev/null || { echo "record: list the new fixtures in codegen.yaml's features (see above)"; exit 1; }
+
+replay: setup ## Send every recorded step through a fresh kiosk-replay server and compare the bytes (CI runs this).
+	@mkdir -p .build
+	@$(SWIFT) build --product kiosk-replay > .build/replay-build.log 2>&1 || { cat .build/replay-build.log; exit 1; }
+	@python3 scripts/replay.py
 
 map: linkgen ## Build, then write docs/access-map.md (who reads and writes each slice) from the symbol graphs.
 	@$(SWIFT) build --build-tests > .build/map-build.log 2>&1 || { cat .build/map-build.log; exit 1; }

@@ -75,6 +75,7 @@ let package = Package(
     .executable(name: "kiosk", targets: ["KioskCLI"]),
     .executable(name: "linkgen", targets: ["linkgen"]),
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
+    .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
   ],
   targets: domainTargets + testingLibraries + [
     // The journal's system calls: a service domain of its own, linked by the
@@ -97,6 +98,32 @@ let package = Package(
       name: "KioskAppTests",
       dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
+      swiftSettings: paymentFeatures
+    ),
+    // The features scenarios and the replay server run: the kiosk's commands
+    // on the scenario world, and their canonical JSON (docs/replay.md).
+    .target(
+      name: "KioskFeatures",
+      dependencies: ["KioskApp", "PaymentTesting"] + kioskDomains.map { .target(name: $0) },
+      path: "Packages/KioskApp/Sources/KioskFeatures",
+      swiftSettings: paymentFeatures
+    ),
+    .executableTarget(
+      name: "KioskReplayServer",
+      dependencies: ["KioskFeatures"],
+      path: "Packages/KioskApp/Sources/KioskReplayServer"
+    ),
+    // The scenario DSL (Given / When / Then / Branch) and its recordings, for any feature model.
+    .target(
+      name: "ScenarioTesting",
+      dependencies: ["KioskFeatures"],
+      path: "Packages/KioskApp/Sources/ScenarioTesting"
+    ),
+    .testTarget(
+      name: "ScenarioTests",
+      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskApp", "PaymentTesting", "LinkGenCore", "KioskReplayServer"]
+        + kioskDomains.map { .target(name: $0) },
+      path: "Packages/KioskApp/Tests/ScenarioTests",
       swiftSettings: paymentFeatures
     ),
     // End-to-end tests of the built `kiosk`.

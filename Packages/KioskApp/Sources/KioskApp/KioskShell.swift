@@ -135,19 +135,18 @@ public final class KioskShell {
 
   // MARK: Running commands
 
-  /// Runs `command` on the world; it returns the record to journal and a result.
-  /// The record is appended and synced before the result is returned.
+  /// Runs `action` on the world (`run(_:)`, shared with scenarios and the
+  /// replay server), then journals its record, synced, before returning it.
   ///
   /// No copy of any slice is taken: a domain command checks everything before
-  /// it writes, so one that throws has changed nothing, and when the append (or
-  /// `beforeAppend`) throws, `step`, the command's inverse taken beforehand,
-  /// puts the world back. The cost of a command is its own, not the slices'.
-  private func execute<Result>(
-    undo step: (borrowing KioskWorld) throws -> UndoStep,
-    run command: (inout KioskWorld) throws -> (KioskRecord, Result)
-  ) throws -> Result {
-    try prepareToWrite()
-    return try commit(try step(world), command)
+  /// it writes, so one that is refused has changed nothing, and when the
+  /// append (or `beforeAppend`) throws, the entry's inverse, taken before the
+  /// command ran, puts the world back. The cost of a command is its own, not the slices'.
+  @discardableResult
+  private func execute(_ action: KioskAction, beforeAppend: () throws -> Void = {}) throws -> UndoHistory.Entry {
+    try commit(beforeAppend: beforeAppend) { world in
+      do throws(ActionRefusal) { return try world.run(action) } catch { throw error.error }
+    }
   }
 
   /// What runs before any command that writes: a checkpoint when one is due,
@@ -157,22 +156,24 @@ public final class KioskShell {
     try reconcileOpenIntents()
   }
 
-  private func commit<Result>(
-    _ step: UndoStep, _ command: (inout KioskWorld) throws -> (KioskRecord, Result),
-    beforeAppend: () throws -> Void = {}
-  ) throws -> Result {
-    let (record, result) = try command(&world)
+  /// Runs `command`, journals the entry's record, and pushes the entry on the
+  /// undo history; when the append (or `beforeAppend`) throws, the entry's
+  /// inverse puts the world back.
+  private func commit(
+    beforeAppend: () throws -> Void = {}, _ command: (inout KioskWorld) throws -> UndoHistory.Entry
+  ) throws -> UndoHistory.Entry {
+    let entry = try command(&world)
     do {
       try beforeAppend()
-      try world.journal.append(record)
+      try world.journal.append(entry.record)
     } catch {
-      world.revert(step)
+      world.revert(entry.step)
       throw error
     }
-    history.push(UndoHistory.Entry(record: record, step: step))
-    didJournal(record)
+    history.push(entry)
+    didJournal(entry.record)
     revision += 1
-    return result
+    return entry
   }
 
   /// Journals a record that changes no slice (an intent, an abandonment, the close of a day).
@@ -221,37 +222,23 @@ public final class KioskShell {
 
   /// Opens a tab and returns its id.
   public func openTab(for customer: String) throws -> Tab.ID {
-    try execute(
-      undo: { world in .closeTab(Tab.ID(raw: world.tabs.nextID), previousNextID: world.tabs.nextID) },
-      run: { world in
-        let id = world.openTab(for: customer)
-        return (.opened(tab: id, customer: customer), id)
-      })
+    try prepareToWrite()
+    guard case .opened(let id, _) = try execute(.openTab(customer: customer)).record else {
+      preconditionFailure("opening a tab records `opened`")
+    }
+    return id
   }
 
   /// Adds an item to a tab.
   public func add(_ item: Item.ID, to tab: Tab.ID) throws {
-    try execute(
-      undo: { _ in .dropLastLine(tab) },
-      run: { world in
-        try world.add(item, to: tab)
-        return (.added(item: item, tab: tab), ())
-      })
+    try prepareToWrite()
+    try execute(.add(item: item, tab: tab))
   }
 
   /// Takes the last `item` off a tab.
   public func remove(_ item: Item.ID, from tab: Tab.ID) throws {
-    try execute(
-      undo: { world in
-        guard let index = world.tabs.open[tab]?.lines.lastIndex(of: item) else {
-          throw world.tabs.open[tab] == nil ? KioskError.unknownTab(tab) : KioskError.notOnTab(tab)
-        }
-        return .insertLine(item, at: index, tab: tab)
-      },
-      run: { world in
-        try world.remove(item, from: tab)
-        return (.removed(item: item, tab: tab), ())
-      })
+    try prepareToWrite()
+    try execute(.remove(item: item, tab: tab))
   }
 
   /// Settles a tab: journals the intent, charges it under the intent's key,
@@ -267,12 +254,8 @@ public final class KioskShell {
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
     do {
-      let receipt = try commit(
-        .unsettle(tab, needs: settlement.needs),
-        { world in
-          let receipt = try world.settle(tab, key: key)
-          return (.settled(receipt), receipt)
-        }, beforeAppend: { try paymentStepHook?(.afterEffect) })
+      let entry = try execute(.settle(tab: tab, key: key), beforeAppend: { try paymentStepHook?(.afterEffect) })
+      guard case .settled(let receipt) = entry.record else { preconditionFailure("a settle records `settled`") }
       try paymentStepHook?(.afterOutcome)
       return receipt
     } catch KioskError.payment(.declined(let reason)) {
@@ -286,12 +269,8 @@ public final class KioskShell {
 
   /// Adds stock.
   public func restock(_ ingredient: Ingredient, count: Int) throws {
-    try execute(
-      undo: { _ in .unrestock(ingredient, count: count) },
-      run: { world in
-        try world.restock(ingredient, count: count)
-        return (.restocked(ingredient: ingredient, count: count), ())
-      })
+    try prepareToWrite()
+    try execute(.restock(ingredient: ingredient, count: count))
   }
 
   /// What `undo` reverted.
@@ -367,11 +346,11 @@ public final class KioskShell {
       switch (intent.kind, status) {
       case (.charge, .charged(let reference, let amount)):
         let settlement = try world.settlement(for: intent.tab)
-        _ = try commit(.unsettle(intent.tab, needs: settlement.needs)) { world in
+        _ = try commit { world in
           world.commit(settlement)
           let receipt = Receipt(
             tab: intent.tab, total: amount, chargedAt: world.clock.now(), reference: reference, key: intent.key)
-          return (.settled(receipt), receipt)
+          return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(intent.tab, needs: settlement.needs))
         }
         reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
       case (.refund, .refunded(let reference, _, _)):

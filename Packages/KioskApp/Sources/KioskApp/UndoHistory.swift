@@ -13,6 +13,12 @@ public struct UndoHistory: Sendable {
     public var record: KioskRecord
     /// What puts the world back as it was before the command.
     public var step: UndoStep
+
+    /// Creates an entry.
+    public init(record: KioskRecord, step: UndoStep) {
+      self.record = record
+      self.step = step
+    }
   }
 
   private var ring: [Entry] = []

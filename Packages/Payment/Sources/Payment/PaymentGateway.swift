@@ -37,3 +37,10 @@ public enum PaymentError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+/// Rules both processors here apply: the local one the kiosk runs on and the
+/// in-memory session gateway tests and scenarios charge through.
+public enum ProcessorRules {
+  /// The largest single charge a processor approves unless it is given another limit.
+  public static let chargeLimit: Decimal = 1_000
+}

@@ -20,11 +20,19 @@ public struct StripeGateway: PaymentGateway, ~Copyable {
 
   /// Opens a session. A real client gets its token from the processor; the
   /// kiosk passes a fresh random one per process so references never repeat.
-  public init(sessionToken: String = "local", nonce: Int = 0, limit: Decimal = 1_000) {
+  public init(
+    sessionToken: String = "local", nonce: Int = 0, limit: Decimal = ProcessorRules.chargeLimit,
+    outcomes: [IdempotencyKey: PaymentStatus] = [:]
+  ) {
     self.sessionToken = sessionToken
     self.nonce = nonce
     self.limit = limit
+    self.outcomes = outcomes
   }
+
+  /// What each key did in this session: with the token and the nonce, the
+  /// whole session, so a copy of it can be carried as plain data (scenarios do).
+  public var outcomesByKey: [IdempotencyKey: PaymentStatus] { outcomes }
 
   /// Advances the nonce and returns `ch_<session>_<nonce>`; declines amounts
   /// above `limit` or below zero. A repeated key returns its first charge.

@@ -36,7 +36,7 @@ public struct LinkGenCommand {
 
     COMMANDS:
       generate     Write Generated/ from the manifest
-      check        Fail when Generated/ is stale or the perimeter is broken
+      check        Fail when Generated/ is stale, the perimeter is broken, or a feature's files are missing
       new-domain   Add a domain to the manifest, scaffold its package, regenerate
       map          Write docs/access-map.md from the compiler's symbol graphs
       init         Start a repository: a starter manifest, packages, Generated/, a Makefile fragment
@@ -61,8 +61,10 @@ public struct LinkGenCommand {
     \(commonOptions)
     """,
     "check": """
-    OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, or when a
-    world is named outside its composition root. Writes nothing.
+    OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, when a
+    world is named outside its composition root, or when a feature's scenario file or
+    recordings (Tests/Recordings/<feature>/<fixture>.json) do not match 'features:'.
+    Writes nothing.
 
     USAGE: linkgen check [--manifest <path>] [--root <dir>]
 
@@ -202,13 +204,16 @@ public struct LinkGenCommand {
           + "module's sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
           + "Packages/<Package>/Sources/\(folder)/Generated', and give that package a '\(folder)' target")
     }
+    let features = FeatureCheck(root: workspace.root, manifest: manifest).diagnostics()
+    if !features.isEmpty { standardError(DiagnosticError(features).rendered(file: workspace.displayPath)) }
     if !differences.isEmpty {
       standardError("error: Generated/ is out of date with \(workspace.displayPath):")
       for difference in differences { standardError("  \(difference)") }
       standardError("run 'make generate' to update it")
     }
-    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty {
-      standardOutput("linkgen: Generated/ is up to date; the perimeter holds")
+    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty && features.isEmpty {
+      let recorded = manifest.features.isEmpty ? "" : "; every feature's recordings are there"
+      standardOutput("linkgen: Generated/ is up to date; the perimeter holds\(recorded)")
       return .success
     }
     return .failure

@@ -8,10 +8,24 @@ public struct Manifest: Equatable, Sendable {
   /// The worlds, sorted by name.
   public var worlds: [World]
 
+  /// The features scenarios pin, sorted by name (`features:`, optional).
+  public var features: [FeatureSpec]
+  /// Where `features:` is, when the manifest has it.
+  public var featuresLocation: SourceLocation?
+
   /// Creates a manifest; sorts its parts.
-  public init(domains: [Domain], worlds: [World]) {
+  public init(
+    domains: [Domain], worlds: [World], features: [FeatureSpec] = [], featuresLocation: SourceLocation? = nil
+  ) {
     self.domains = domains.sorted { $0.name < $1.name }
     self.worlds = worlds.sorted { $0.name < $1.name }
+    self.features = features.sorted { $0.name < $1.name }
+    self.featuresLocation = featuresLocation
+  }
+
+  /// Equal when they mean the same: where `features:` is does not matter.
+  public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+    (lhs.domains, lhs.worlds, lhs.features) == (rhs.domains, rhs.worlds, rhs.features)
   }
 
   /// The domain called `name`, if any: a binary search over the sorted domains,

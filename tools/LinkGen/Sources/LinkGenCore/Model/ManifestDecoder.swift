@@ -35,10 +35,21 @@ struct ParsedManifest {
     /// Where `snapshot:` names the snapshot type, when it does.
     var snapshotLocation: SourceLocation?
   }
+  struct FeatureSource {
+    var feature: FeatureSpec
+    /// Where `world:` names the world.
+    var worldLocation: SourceLocation
+  }
   var domains: [DomainSource]
   var worlds: [WorldSource]
+  var features: [FeatureSource] = []
+  var featuresLocation: SourceLocation?
 
-  var manifest: Manifest { Manifest(domains: domains.map(\.domain), worlds: worlds.map(\.world)) }
+  var manifest: Manifest {
+    Manifest(
+      domains: domains.map(\.domain), worlds: worlds.map(\.world), features: features.map(\.feature),
+      featuresLocation: featuresLocation)
+  }
 }
 
 /// Reads the YAML tree into the model, reporting shape errors (types, keys, names).
@@ -79,7 +90,9 @@ struct NodeReader {
       error("the manifest is empty; expected a mapping with 'domains' and 'worlds'", SourceLocation(line: 1, column: 1))
       return nil
     }
-    guard let fields = fields(of: root, allowed: ["domains", "worlds"], in: "the manifest") else { return nil }
+    guard let fields = fields(of: root, allowed: ["domains", "features", "worlds"], in: "the manifest") else {
+      return nil
+    }
     var domains: [ParsedManifest.DomainSource] = []
     if let entry = fields["domains"] {
       let entries = mapping(entry.value, what: "'domains'") ?? []
@@ -99,7 +112,86 @@ struct NodeReader {
         if let parsed = readWorld(world) { worlds.append(parsed) }
       }
     }
-    return ParsedManifest(domains: domains, worlds: worlds)
+    var parsed = ParsedManifest(domains: domains, worlds: worlds)
+    if let entry = fields["features"] {
+      parsed.featuresLocation = entry.keyLocation
+      var seen: Set<String> = []
+      for feature in mapping(entry.value, what: "'features'") ?? [] {
+        guard let source = readFeature(feature) else { continue }
+        if !seen.insert(source.feature.name).inserted {
+          error("feature '\(source.feature.name)' is listed twice", feature.keyLocation)
+        }
+        parsed.features.append(source)
+      }
+    }
+    return parsed
+  }
+
+  // MARK: Features
+
+  static let featureKeys = ["fixtures", "scenario", "world"]
+
+  /// A fixture's name: slugs joined by dots (`a-filled-tab.the-card-is-declined`).
+  static func isFixtureName(_ text: String) -> Bool {
+    text.wholeMatch(of: /[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*/) != nil
+  }
+
+  private mutating func readFeature(_ entry: YAMLEntry) -> ParsedManifest.FeatureSource? {
+    let context = "feature '\(entry.key)'"
+    var valid = true
+    if entry.key.wholeMatch(of: /[a-z][a-z0-9]*(-[a-z0-9]+)*/) == nil {
+      error("feature name '\(entry.key)' must be lowercase letters, digits and dashes, starting with a letter", entry.keyLocation)
+      valid = false
+    }
+    guard let fields = fields(of: entry.value, allowed: Self.featureKeys, in: context) else { return nil }
+    for key in Self.featureKeys where fields[key] == nil {
+      error("missing required key '\(key)' in \(context)", entry.keyLocation)
+      valid = false
+    }
+    let world = fields["world"].flatMap { identifier($0, in: context) }
+    var scenario = fields["scenario"].flatMap { string($0, in: context) }
+    if let path = scenario, let field = fields["scenario"] {
+      if path.hasPrefix("/") || path.split(separator: "/").contains("..") || !path.hasSuffix(".swift") {
+        error("'scenario' of \(context) must be a .swift file inside the repository, given relative to it", field.value.location)
+        scenario = nil
+      }
+    }
+    var fixtures: [String] = []
+    var fixtureLocations: [SourceLocation] = []
+    if let field = fields["fixtures"] {
+      if case .sequence(let items, _) = field.value {
+        for item in items {
+          guard case .scalar(let text, _, _) = item, !item.isNull else {
+            error("each fixture of \(context) must be a name, not \(item.kindName)", item.location)
+            valid = false
+            continue
+          }
+          if !Self.isFixtureName(text) {
+            error(
+              "fixture '\(text)' of \(context) must be lowercase slugs joined by dots, as the scenario's labels give them",
+              item.location)
+            valid = false
+          } else if fixtures.contains(text) {
+            error("fixture '\(text)' is listed twice in \(context)", item.location)
+            valid = false
+          }
+          fixtures.append(text)
+          fixtureLocations.append(item.location)
+        }
+      } else {
+        error("'fixtures' of \(context) must be a sequence of recording names, not \(field.value.kindName)", field.value.location)
+        valid = false
+      }
+    }
+    guard valid, let world, let scenario, let worldField = fields["world"], let scenarioField = fields["scenario"],
+      let fixturesField = fields["fixtures"]
+    else { return nil }
+    let locations = FeatureSpec.Locations(
+      name: entry.keyLocation, scenario: scenarioField.value.location, fixturesKey: fixturesField.keyLocation,
+      fixtures: fixtureLocations)
+    return ParsedManifest.FeatureSource(
+      feature: FeatureSpec(name: entry.key, world: world, scenario: scenario, fixtures: fixtures, locations: locations),
+      worldLocation: worldField.value.location)
   }
 
   // MARK: Domains

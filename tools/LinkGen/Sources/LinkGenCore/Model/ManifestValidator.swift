@@ -33,6 +33,12 @@ struct ManifestValidator {
       parsed.domains.map { ($0.domain.name, $0.domain) }, uniquingKeysWith: { first, _ in first })
     for world in parsed.worlds { check(world, domains: domains) }
     checkSnapshots(parsed.worlds, domains: domains)
+    let worlds = Set(parsed.worlds.map(\.world.name))
+    for source in parsed.features where !worlds.contains(source.feature.world) {
+      error(
+        "feature '\(source.feature.name)' runs in world '\(source.feature.world)', which 'worlds' does not declare"
+          + Suggestion.hint(for: source.feature.world, in: worlds.sorted()), source.worldLocation)
+    }
   }
 
   /// A snapshot type covers every state slice of each world that names it: worlds

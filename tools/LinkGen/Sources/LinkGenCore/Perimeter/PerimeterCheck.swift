@@ -5,7 +5,8 @@ import Foundation
 /// Every `.swift` file under `Packages/` and `Generated/` is read as Swift
 /// tokens: a world's name in code, an `import` of a composition root, or a
 /// package `path:` that resolves to a composition root's package is a
-/// violation outside that module (`Packages/<module>/`, `Generated/<module>/`).
+/// violation outside that module's package (`Packages/<module>/`, or the
+/// package whose `Sources/<module>` it is) and its `Generated/<module>/`.
 public struct PerimeterCheck {
   /// One place where the rule is broken.
   public struct Violation: Hashable, Sendable, CustomStringConvertible {
@@ -31,12 +32,28 @@ public struct PerimeterCheck {
   /// journal's environment), and depending on that domain is fine.
   let compositionRoots: Set<String>
 
+  /// The package folder under `Packages/` of each world's module: its own
+  /// (`Packages/KioskApp`), or the package whose `Sources/` holds it (the
+  /// scenario world's `KioskFeatures` is in `Packages/KioskApp/Sources/`).
+  let packages: [String: String]
+
   /// A check of the tree under `root` for the worlds of a manifest whose
   /// domains are `domainModules`.
   public init(root: URL, worlds: [World], domainModules: Set<String> = []) {
     self.root = root
     self.worlds = worlds
     compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
+    var packages: [String: String] = [:]
+    let manager = FileManager.default
+    let folders = (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? []
+    for module in Set(worlds.map(\.module)) {
+      packages[module] =
+        folders.contains(module)
+        ? module
+        : folders.sorted().first { manager.fileExists(atPath: root.appendingPathComponent("Packages/\($0)/Sources/\(module)").path) }
+        ?? module
+    }
+    self.packages = packages
   }
 
   /// Every violation, sorted by file and line, each reported once.
@@ -86,7 +103,7 @@ public struct PerimeterCheck {
           }
           for module in compositionRoots.sorted() where !isInside(file, module: module) {
             // A composition root's package: under Packages/, or a folder of its own (Benchmarks).
-            let packages = ["Packages/\(module)", module].map {
+            let packages = ["Packages/\(packages[module] ?? module)", module].map {
               root.appendingPathComponent($0).standardizedFileURL.resolvingSymlinksInPath().path
             }
             guard packages.contains(target) else { continue }
@@ -101,8 +118,9 @@ public struct PerimeterCheck {
     return found.sorted { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
   }
 
+  /// Whether `file` belongs to `module`: its generated code, or the package that holds it.
   private func isInside(_ file: String, module: String) -> Bool {
-    Self.scannedFolders.contains { file.hasPrefix("\($0)/\(module)/") }
+    file.hasPrefix("Generated/\(module)/") || file.hasPrefix("Packages/\(packages[module] ?? module)/")
   }
 
   /// `.swift` files below `folder`, not following symbolic links (a package's

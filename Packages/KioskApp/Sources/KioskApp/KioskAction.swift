@@ -1,0 +1,126 @@
+import Clock
+import Foundation
+import Menu
+import Payment
+import Stock
+import Tabs
+
+/// One command of the till, as data: what the shell runs, what a scenario's
+/// `When` sends and what the replay server receives (docs/replay.md).
+///
+/// The idempotency key of a money movement is part of the action: the shell
+/// derives it from its journal, a scenario or a replay request names it.
+public enum KioskAction: Equatable, Sendable {
+  /// Opens a tab for `customer`.
+  case openTab(customer: String)
+  /// Adds `item` to `tab`.
+  case add(item: Item.ID, tab: Tab.ID)
+  /// Takes the last `item` off `tab`.
+  case remove(item: Item.ID, tab: Tab.ID)
+  /// Adds a delivery of `count` units of `ingredient`.
+  case restock(ingredient: Ingredient, count: Int)
+  /// Charges `tab` under `key`, consumes its stock and marks it settled.
+  case settle(tab: Tab.ID, key: IdempotencyKey)
+  /// Reverts the newest command still on the undo stack; a settle is refunded under `key`.
+  case undo(key: IdempotencyKey)
+}
+
+/// Why an action was refused: the domain's own error, unchanged.
+public enum ActionRefusal: Error, Equatable, Sendable {
+  /// A tab command was refused, or the processor did not take the money.
+  case kiosk(KioskError)
+  /// A delivery was refused.
+  case restock(RestockError)
+
+  /// The domain error itself, as the shell throws it.
+  public var error: any Error {
+    switch self {
+    case .kiosk(let error): error
+    case .restock(let error): error
+    }
+  }
+}
+
+/// What one action did: the record the till journals for it (none when it
+/// was refused, or for an undo with nothing to undo), and the refusal.
+public struct ActionOutcome: Equatable, Sendable {
+  /// The record the shell journals for the action.
+  public var record: KioskRecord?
+  /// Why the action was refused; nil when it went through.
+  public var refusal: ActionRefusal?
+
+  /// Creates an outcome.
+  public init(record: KioskRecord?, refusal: ActionRefusal?) {
+    self.record = record
+    self.refusal = refusal
+  }
+}
+
+extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayment & HasClock & ~Copyable {
+
+  /// Runs a command (any action but `undo`) and returns its record with the
+  /// inverse taken from the world before it ran. Checks come first, so a
+  /// refused command has changed nothing. Writes: tabs, stock, payment
+  /// session. Reads: menu, clock.
+  public mutating func run(_ action: KioskAction) throws(ActionRefusal) -> UndoHistory.Entry {
+    do {
+      switch action {
+      case .openTab(let customer):
+        let step = UndoStep.closeTab(Tab.ID(raw: tabs.nextID), previousNextID: tabs.nextID)
+        let id = openTab(for: customer)
+        return UndoHistory.Entry(record: .opened(tab: id, customer: customer), step: step)
+      case .add(let item, let tab):
+        try add(item, to: tab)
+        return UndoHistory.Entry(record: .added(item: item, tab: tab), step: .dropLastLine(tab))
+      case .remove(let item, let tab):
+        let index = tabs.open[tab]?.lines.lastIndex(of: item)
+        try remove(item, from: tab)
+        // `remove` succeeded, so the item was on the tab at `index`.
+        return UndoHistory.Entry(record: .removed(item: item, tab: tab), step: .insertLine(item, at: index!, tab: tab))
+      case .restock(let ingredient, let count):
+        do throws(RestockError) { try restock(ingredient, count: count) } catch { throw ActionRefusal.restock(error) }
+        return UndoHistory.Entry(
+          record: .restocked(ingredient: ingredient, count: count), step: .unrestock(ingredient, count: count))
+      case .settle(let tab, let key):
+        let needs = try settlement(for: tab).needs
+        let receipt = try settle(tab, key: key)
+        return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: needs))
+      case .undo:
+        preconditionFailure("undo reverts the history: call perform(_:history:)")
+      }
+    } catch let error as KioskError {
+      throw .kiosk(error)
+    } catch let refusal as ActionRefusal {
+      throw refusal
+    } catch {
+      preconditionFailure("a command threw \(error), which is neither a KioskError nor a RestockError")
+    }
+  }
+
+  /// Runs `action` against `history`, the way the shell does without its
+  /// journal: a command pushes its entry; `undo` refunds a settle under its
+  /// key, reverts the newest entry and pops it. Never touches a journal.
+  public mutating func perform(_ action: KioskAction, history: inout UndoHistory) -> ActionOutcome {
+    guard case .undo(let key) = action else {
+      do {
+        let entry = try run(action)
+        history.push(entry)
+        return ActionOutcome(record: entry.record, refusal: nil)
+      } catch {
+        return ActionOutcome(record: nil, refusal: error)
+      }
+    }
+    guard let entry = history.last else { return ActionOutcome(record: nil, refusal: nil) }
+    var refund: String?
+    if case .settled(let receipt) = entry.record {
+      do {
+        refund = try payment.refund(receipt.reference, amount: receipt.total, key: key)
+      } catch {
+        return ActionOutcome(record: nil, refusal: .kiosk(.payment(error)))
+      }
+    }
+    revert(entry.step)
+    _ = history.pop()
+    return ActionOutcome(record: .undone(refund: refund, key: refund == nil ? nil : key), refusal: nil)
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import KioskApp
+import Menu
+import Payment
+import Stock
+import Tabs
+
+// The records an action journals, and the undo history's entries, in
+// canonical form. Sums are `{"<case>": {fields}}`.
+
+extension Receipt: CanonicalCodable {
+  public var canonical: JSONValue {
+    .object([
+      "chargedAt": .string(CanonicalDate.text(chargedAt)), "key": key.map { .string($0.raw) } ?? .null,
+      "reference": .string(reference), "tab": .integer(tab.raw), "total": .string(CanonicalMoney.text(total)),
+    ])
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    _ = try cursor.object(keys: ["chargedAt", "key", "reference", "tab", "total"])
+    self.init(
+      tab: Tab.ID(raw: try cursor.field("tab").id()), total: try CanonicalMoney.read(cursor.field("total")),
+      chargedAt: try CanonicalDate.read(cursor.field("chargedAt")), reference: try cursor.field("reference").string(),
+      key: try cursor.optionalField("key")?.idempotencyKey())
+  }
+}
+
+extension KioskRecord: CanonicalCodable {
+  /// What a delivery's count may be in a record: what `restock` accepts.
+  static let countRange = 1...StockState.maxUnits
+
+  /// The records actions journal; the others (the first record, intents, the close of a day) are the shell's.
+  static let actionCases: Set<String> = ["added", "opened", "removed", "restocked", "settled", "undone"]
+
+  public var canonical: JSONValue {
+    switch self {
+    case .opened(let tab, let customer): .sum("opened", ["customer": .string(customer), "tab": .integer(tab.raw)])
+    case .added(let item, let tab): .sum("added", ["item": .integer(item.raw), "tab": .integer(tab.raw)])
+    case .removed(let item, let tab): .sum("removed", ["item": .integer(item.raw), "tab": .integer(tab.raw)])
+    case .restocked(let ingredient, let count):
+      .sum("restocked", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])
+    case .settled(let receipt): .object(["settled": receipt.canonical])
+    case .undone(let refund, let key):
+      .sum("undone", ["key": key.map { .string($0.raw) } ?? .null, "refund": refund.map { .string($0) } ?? .null])
+    case .initialized, .paymentIntent, .paymentAbandoned, .dayClosed:
+      // No action journals these; the form names the case so a mistake is visible, not silent.
+      .sum("notAnActionRecord", ["record": .string("\(self)")])
+    }
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    let (name, fields) = try cursor.sum(cases: Self.actionCases)
+    switch name {
+    case "opened":
+      _ = try fields.object(keys: ["customer", "tab"])
+      self = .opened(tab: Tab.ID(raw: try fields.field("tab").id()), customer: try fields.field("customer").string())
+    case "added", "removed":
+      _ = try fields.object(keys: ["item", "tab"])
+      let item = Item.ID(raw: try fields.field("item").id())
+      let tab = Tab.ID(raw: try fields.field("tab").id())
+      self = name == "added" ? .added(item: item, tab: tab) : .removed(item: item, tab: tab)
+    case "restocked":
+      _ = try fields.object(keys: ["count", "ingredient"])
+      self = .restocked(
+        ingredient: try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer(in: Self.countRange))
+    case "settled":
+      self = .settled(try Receipt(canonical: fields))
+    default:
+      _ = try fields.object(keys: ["key", "refund"])
+      self = .undone(refund: try fields.optionalField("refund")?.string(), key: try fields.optionalField("key")?.idempotencyKey())
+    }
+  }
+}
+
+extension UndoStep: CanonicalCodable {
+  /// What a delivery's count may be in an inverse: what `restock` accepts.
+  static let countRange = KioskRecord.countRange
+
+  static let cases: Set<String> = ["closeTab", "dropLastLine", "insertLine", "unrestock", "unsettle"]
+
+  public var canonical: JSONValue {
+    switch self {
+    case .closeTab(let tab, let previousNextID):
+      .sum("closeTab", ["previousNextID": .integer(previousNextID), "tab": .integer(tab.raw)])
+    case .dropLastLine(let tab): .sum("dropLastLine", ["tab": .integer(tab.raw)])
+    case .insertLine(let item, let index, let tab):
+      .sum("insertLine", ["at": .integer(index), "item": .integer(item.raw), "tab": .integer(tab.raw)])
+    case .unsettle(let tab, let needs): .sum("unsettle", ["needs": IngredientCounts.canonical(needs), "tab": .integer(tab.raw)])
+    case .unrestock(let ingredient, let count):
+      .sum("unrestock", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])
+    }
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    let (name, fields) = try cursor.sum(cases: Self.cases)
+    switch name {
+    case "closeTab":
+      _ = try fields.object(keys: ["previousNextID", "tab"])
+      self = .closeTab(
+        Tab.ID(raw: try fields.field("tab").id()), previousNextID: try fields.field("previousNextID").id())
+    case "dropLastLine":
+      _ = try fields.object(keys: ["tab"])
+      self = .dropLastLine(Tab.ID(raw: try fields.field("tab").id()))
+    case "insertLine":
+      _ = try fields.object(keys: ["at", "item", "tab"])
+      self = .insertLine(
+        Item.ID(raw: try fields.field("item").id()), at: try fields.field("at").integer(in: 0...Tab.maxLines),
+        tab: Tab.ID(raw: try fields.field("tab").id()))
+    case "unsettle":
+      _ = try fields.object(keys: ["needs", "tab"])
+      self = .unsettle(
+        Tab.ID(raw: try fields.field("tab").id()), needs: try IngredientCounts.read(fields.field("needs")))
+    default:
+      _ = try fields.object(keys: ["count", "ingredient"])
+      self = .unrestock(try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer(in: Self.countRange))
+    }
+  }
+}
+
+extension UndoHistory.Entry: CanonicalCodable {
+  /// `{"record": record, "step": inverse}`.
+  public var canonical: JSONValue { .object(["record": record.canonical, "step": step.canonical]) }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    _ = try cursor.object(keys: ["record", "step"])
+    self.init(record: try KioskRecord(canonical: cursor.field("record")), step: try UndoStep(canonical: cursor.field("step")))
+  }
+}

@@ -1,0 +1,70 @@
+/// A family of features that share one state, one action vocabulary, the
+/// effects a step can make and the outcome it reports, and one step function:
+/// what a scenario runs and the replay server answers with.
+public protocol FeatureModel: Sendable {
+  /// Everything a step reads and writes, as plain data.
+  associatedtype State: CanonicalCodable & Equatable & Sendable
+  /// What a step is asked to do.
+  associatedtype Action: CanonicalCodable & Equatable & Sendable
+  /// One call a step made on a service, as the service's recording mock logged it.
+  associatedtype Effect: CanonicalEncodable
+  /// What became of the action besides the state (a result, a refusal).
+  associatedtype Outcome: CanonicalEncodable & Equatable & Sendable
+
+  /// The action's case name, which a feature's list of actions names.
+  static func name(of action: Action) -> String
+
+  /// Runs `action` on `state` and reports what it did. Pure but for the
+  /// services the step links, whose calls are its effects.
+  static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome>
+}
+
+/// What one step did besides changing the state.
+public struct StepResult<Effect, Outcome> {
+  /// The calls the step made on its services, in order.
+  public var effects: [Effect]
+  /// What became of the action.
+  public var outcome: Outcome
+
+  /// Creates a result.
+  public init(effects: [Effect], outcome: Outcome) {
+    self.effects = effects
+    self.outcome = outcome
+  }
+}
+
+extension StepResult: Sendable where Effect: Sendable, Outcome: Sendable {}
+
+/// One feature: a name, the model it runs on and the actions it takes.
+/// Scenarios are written against a feature, and the replay registry holds one
+/// typed entry per feature.
+public struct Feature<Model: FeatureModel>: Sendable {
+  /// The name recordings and requests use (`settle`).
+  public let name: String
+  /// The names of the actions this feature takes.
+  public let actions: [String]
+
+  /// Creates a feature taking `actions`.
+  public init(name: String, actions: [String]) {
+    self.name = name
+    self.actions = actions
+  }
+
+  /// Runs one step, refusing an action this feature does not take.
+  public func step(_ state: inout Model.State, _ action: Model.Action) throws(CanonicalError)
+    -> StepResult<Model.Effect, Model.Outcome>
+  {
+    let name = Model.name(of: action)
+    guard actions.contains(name) else {
+      throw CanonicalError(
+        path: "action",
+        reason: "feature '\(self.name)' takes \(actions.joined(separator: ", ")); not '\(name)'")
+    }
+    return Model.step(&state, action)
+  }
+
+  /// The canonical answer to a step: `{"effects": [...], "outcome": ..., "state": ...}`.
+  public static func answer(state: Model.State, result: StepResult<Model.Effect, Model.Outcome>) -> JSONValue {
+    .object(["effects": .array(result.effects.map(\.canonical)), "outcome": result.outcome.canonical, "state": state.canonical])
+  }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""`make replay`: the protocol lane (docs/replay.md).
+
+Starts one `kiosk-replay` server, sends it every recorded step of every
+recording under Tests/Recordings, and compares the bytes of each answer with
+the recording's expected answer in canonical form. A second implementation of
+the canonical form (Python's json with sorted keys and no spaces), so the lane
+also checks that the form is what docs/replay.md says.
+
+Prints one line per recording and a total; exits 1 when any step differs.
+"""
+import json
+import pathlib
+import select
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RECORDINGS = ROOT / "Tests" / "Recordings"
+SERVER = ROOT / ".build" / "debug" / "kiosk-replay"
+TIMEOUT_SECONDS = 10
+
+
+def canonical(value):
+    """The compact canonical text: sorted keys, no insignificant space, UTF-8 kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def first_difference(recorded, now, path=""):
+    """The first path where two decoded JSON values differ, in key order."""
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        for key in sorted(set(recorded) | set(now)):
+            inner = f"{path}.{key}" if path else key
+            if key not in recorded or key not in now:
+                return inner
+            found = first_difference(recorded[key], now[key], inner)
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(now, list):
+        for index, (left, right) in enumerate(zip(recorded, now)):
+            found = first_difference(left, right, f"{path}[{index}]")
+            if found:
+                return found
+        return None if len(recorded) == len(now) else f"{path} (length)"
+    return None if recorded == now and type(recorded) is type(now) else (path or "(root)")
+
+
+class Server:
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def ask(self, line):
+        self.process.stdin.write(line.encode("utf-8") + b"\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_SECONDS)
+        if not ready:
+            raise RuntimeError(f"kiosk-replay gave no answer within {TIMEOUT_SECONDS} s")
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"kiosk-replay exited ({self.process.wait()}): "
+                               + self.process.stderr.read().decode("utf-8", "replace").strip())
+        return answer.decode("utf-8").rstrip("\n")
+
+    def close(self):
+        self.process.stdin.close()
+        return self.process.wait(timeout=TIMEOUT_SECONDS)
+
+
+def main():
+    if not SERVER.exists():
+        print(f"replay: {SERVER.relative_to(ROOT)} is not built; run 'make replay'", file=sys.stderr)
+        return 2
+    files = sorted(RECORDINGS.glob("*/*.json"))
+    if not files:
+        print(f"replay: no recordings under {RECORDINGS.relative_to(ROOT)}; run 'make record'", file=sys.stderr)
+        return 1
+    server = Server()
+    # The server answers a malformed request with an error object and goes on.
+    answer = json.loads(server.ask("{ not a request"))
+    if set(answer) != {"error"}:
+        print(f"replay: a malformed request was answered with {answer}, not an error object", file=sys.stderr)
+        return 1
+    passed = failed = steps = 0
+    for path in files:
+        name = f"{path.parent.name}/{path.stem}"
+        recording = json.loads(path.read_text(encoding="utf-8"))
+        state = recording["given"]
+        problem = None
+        for index, step in enumerate(recording["steps"]):
+            steps += 1
+            request = {"action": step["action"], "feature": recording["feature"], "state": state}
+            expected = canonical({"effects": step["effects"], "outcome": step["outcome"], "state": step["state"]})
+            answer = server.ask(canonical(request))
+            if answer != expected:
+                try:
+                    where = first_difference(json.loads(expected), json.loads(answer)) or "(bytes only)"
+                except json.JSONDecodeError:
+                    where = "(the answer is not JSON)"
+                problem = (f"step {index} '{step['label']}' (scenario line {step['line']}): "
+                           f"the answer differs at {where}; got {answer[:300]}")
+                break
+            state = step["state"]
+        if problem:
+            failed += 1
+            print(f"FAIL {name}: {problem}")
+        else:
+            passed += 1
+            print(f"ok   {name} ({len(recording['steps'])} steps)")
+    status = server.close()
+    print(f"replay: {passed + failed} recordings, {steps} steps sent: {passed} passed, {failed} failed"
+          + ("" if status == 0 else f"; the server exited {status}"))
+    return 0 if failed == 0 and status == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
