@@ -121,7 +121,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskApp", "PaymentTesting", "LinkGenCore", "KioskReplayServer"]
+      dependencies: [
+        "ScenarioTesting", "KioskFeatures", "KioskApp", "PaymentTesting", "LinkGenCore", "KioskReplayServer",
+      ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/ScenarioTests",
       swiftSettings: paymentFeatures

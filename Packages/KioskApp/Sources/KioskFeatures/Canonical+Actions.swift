@@ -49,7 +49,8 @@ extension KioskAction: CanonicalCodable {
       self = name == "add" ? .add(item: item, tab: tab) : .remove(item: item, tab: tab)
     case "restock":
       _ = try fields.object(keys: ["count", "ingredient"])
-      self = .restock(ingredient: try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer())
+      self = .restock(
+        ingredient: try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer())
     case "settle":
       _ = try fields.object(keys: ["key", "tab"])
       self = .settle(tab: Tab.ID(raw: try fields.field("tab").id()), key: try fields.field("key").idempotencyKey())

@@ -62,12 +62,14 @@ extension KioskRecord: CanonicalCodable {
     case "restocked":
       _ = try fields.object(keys: ["count", "ingredient"])
       self = .restocked(
-        ingredient: try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer(in: Self.countRange))
+        ingredient: try Ingredient.read(fields.field("ingredient")),
+        count: try fields.field("count").integer(in: Self.countRange))
     case "settled":
       self = .settled(try Receipt(canonical: fields))
     default:
       _ = try fields.object(keys: ["key", "refund"])
-      self = .undone(refund: try fields.optionalField("refund")?.string(), key: try fields.optionalField("key")?.idempotencyKey())
+      self = .undone(
+        refund: try fields.optionalField("refund")?.string(), key: try fields.optionalField("key")?.idempotencyKey())
     }
   }
 }
@@ -85,7 +87,8 @@ extension UndoStep: CanonicalCodable {
     case .dropLastLine(let tab): .sum("dropLastLine", ["tab": .integer(tab.raw)])
     case .insertLine(let item, let index, let tab):
       .sum("insertLine", ["at": .integer(index), "item": .integer(item.raw), "tab": .integer(tab.raw)])
-    case .unsettle(let tab, let needs): .sum("unsettle", ["needs": IngredientCounts.canonical(needs), "tab": .integer(tab.raw)])
+    case .unsettle(let tab, let needs):
+      .sum("unsettle", ["needs": IngredientCounts.canonical(needs), "tab": .integer(tab.raw)])
     case .unrestock(let ingredient, let count):
       .sum("unrestock", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])
     }
@@ -112,7 +115,8 @@ extension UndoStep: CanonicalCodable {
         Tab.ID(raw: try fields.field("tab").id()), needs: try IngredientCounts.read(fields.field("needs")))
     default:
       _ = try fields.object(keys: ["count", "ingredient"])
-      self = .unrestock(try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer(in: Self.countRange))
+      self = .unrestock(
+        try Ingredient.read(fields.field("ingredient")), count: try fields.field("count").integer(in: Self.countRange))
     }
   }
 }
@@ -123,6 +127,7 @@ extension UndoHistory.Entry: CanonicalCodable {
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     _ = try cursor.object(keys: ["record", "step"])
-    self.init(record: try KioskRecord(canonical: cursor.field("record")), step: try UndoStep(canonical: cursor.field("step")))
+    self.init(
+      record: try KioskRecord(canonical: cursor.field("record")), step: try UndoStep(canonical: cursor.field("step")))
   }
 }

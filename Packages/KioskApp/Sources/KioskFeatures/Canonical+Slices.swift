@@ -40,7 +40,9 @@ enum IngredientCounts {
 
 extension Item: CanonicalCodable {
   public var canonical: JSONValue {
-    .object(["name": .string(name), "price": .string(CanonicalMoney.text(price)), "recipe": IngredientCounts.canonical(recipe)])
+    .object([
+      "name": .string(name), "price": .string(CanonicalMoney.text(price)), "recipe": IngredientCounts.canonical(recipe),
+    ])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
@@ -102,7 +104,8 @@ extension Tab: CanonicalCodable {
     let lineCursors = try cursor.field("lines").array()
     guard lineCursors.count <= Tab.maxLines else { throw cursor.fail("a tab holds at most \(Tab.maxLines) lines") }
     for line in lineCursors { lines.append(Item.ID(raw: try line.id())) }
-    self.init(customer: try cursor.field("customer").string(), lines: lines, settled: try cursor.field("settled").bool())
+    self.init(
+      customer: try cursor.field("customer").string(), lines: lines, settled: try cursor.field("settled").bool())
   }
 }
 

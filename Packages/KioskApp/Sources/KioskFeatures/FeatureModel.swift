@@ -65,6 +65,8 @@ public struct Feature<Model: FeatureModel>: Sendable {
 
   /// The canonical answer to a step: `{"effects": [...], "outcome": ..., "state": ...}`.
   public static func answer(state: Model.State, result: StepResult<Model.Effect, Model.Outcome>) -> JSONValue {
-    .object(["effects": .array(result.effects.map(\.canonical)), "outcome": result.outcome.canonical, "state": state.canonical])
+    .object([
+      "effects": .array(result.effects.map(\.canonical)), "outcome": result.outcome.canonical, "state": state.canonical,
+    ])
   }
 }

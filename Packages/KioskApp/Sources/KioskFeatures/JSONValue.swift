@@ -97,7 +97,10 @@ extension JSONValue {
     element: (Int, inout String, String?) -> Void
   ) {
     out += open
-    guard count > 0 else { return out += close }
+    guard count > 0 else {
+      out += close
+      return
+    }
     let inner = indent.map { $0 + "  " }
     for index in 0..<count {
       if index > 0 { out += "," }

@@ -24,7 +24,9 @@ public struct ProcessorState: Equatable, Sendable {
   public var fault: Fault?
 
   /// A processor in session `session` that has done nothing yet.
-  public init(session: String = "sc", nonce: Int = 0, outcomes: [IdempotencyKey: PaymentStatus] = [:], fault: Fault? = nil) {
+  public init(
+    session: String = "sc", nonce: Int = 0, outcomes: [IdempotencyKey: PaymentStatus] = [:], fault: Fault? = nil
+  ) {
     self.session = session
     self.nonce = nonce
     self.outcomes = outcomes
@@ -52,12 +54,14 @@ extension ProcessorState: CanonicalCodable {
     if let field = try cursor.optionalField("fault") {
       let name = try field.string()
       guard let value = Fault(rawValue: name) else {
-        throw field.fail("unknown fault '\(name)'; expected \(Fault.allCases.map(\.rawValue).joined(separator: ", ")) or null")
+        throw field.fail(
+          "unknown fault '\(name)'; expected \(Fault.allCases.map(\.rawValue).joined(separator: ", ")) or null")
       }
       fault = value
     }
     self.init(
-      session: try cursor.field("session").string(), nonce: try cursor.field("nonce").integer(in: 0...1_000_000_000), outcomes: outcomes,
+      session: try cursor.field("session").string(), nonce: try cursor.field("nonce").integer(in: 0...1_000_000_000),
+      outcomes: outcomes,
       fault: fault)
   }
 }
@@ -85,7 +89,8 @@ extension PaymentStatus: CanonicalCodable {
       self = .unknown
     case "charged":
       _ = try fields.object(keys: ["amount", "reference"])
-      self = .charged(reference: try fields.field("reference").string(), amount: try CanonicalMoney.read(fields.field("amount")))
+      self = .charged(
+        reference: try fields.field("reference").string(), amount: try CanonicalMoney.read(fields.field("amount")))
     default:
       _ = try fields.object(keys: ["amount", "charge", "reference"])
       self = .refunded(

@@ -24,7 +24,9 @@ let recordings = RecordingStore(root: repositoryRoot.appendingPathComponent("Tes
     #expect(duplicates.isEmpty, "two leaves would share a recording: \(duplicates)")
     let stale = Set(recordings.recordingsOnDisk()).subtracting(leaves).sorted()
     if recordings.isRecording {
-      for name in stale { try FileManager.default.removeItem(at: recordings.root.appendingPathComponent(name + ".json")) }
+      for name in stale {
+        try FileManager.default.removeItem(at: recordings.root.appendingPathComponent(name + ".json"))
+      }
     } else {
       #expect(stale.isEmpty, "recordings with no leaf (renamed or removed?): \(stale); run `make record`")
     }
@@ -45,7 +47,8 @@ let recordings = RecordingStore(root: repositoryRoot.appendingPathComponent("Tes
         add \(fixtures.subtracting(listed).sorted()), remove \(listed.subtracting(fixtures).sorted())
         """)
       let files = Set(leaves.map { ($0.location.fileID as NSString).lastPathComponent })
-      #expect(files == [(feature.scenario as NSString).lastPathComponent], "'\(feature.name)' scenarios live in \(files)")
+      #expect(
+        files == [(feature.scenario as NSString).lastPathComponent], "'\(feature.name)' scenarios live in \(files)")
     }
   }
 

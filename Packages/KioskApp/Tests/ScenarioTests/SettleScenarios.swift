@@ -59,7 +59,8 @@ let settleScenarios: [Scenario<KioskModel>] = [
   },
   Scenario(
     KioskFeatures.settle, "a processor that declines",
-    description: "A declined charge changes nothing: the tab stays open, the stock whole, the processor's session as it was."
+    description:
+      "A declined charge changes nothing: the tab stays open, the stock whole, the processor's session as it was."
   ) {
     Given(tabs: adasTab, stock: fullStock, processor: ProcessorState(fault: .decline))
     When("Ada settles", .settle(tab: ada, key: k1))

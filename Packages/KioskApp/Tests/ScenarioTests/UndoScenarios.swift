@@ -83,7 +83,8 @@ let undoScenarios: [Scenario<KioskModel>] = [
   },
   Scenario(
     KioskFeatures.undo, "a refund the processor declines",
-    description: "When the refund is declined nothing is reverted: the tab stays settled and the settle stays on the history."
+    description:
+      "When the refund is declined nothing is reverted: the tab stays settled and the settle stays on the history."
   ) {
     settledTab(fault: .decline)
     When("undo", .undo(key: k2))

@@ -56,7 +56,8 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
 
   /// Opens (or creates) the ledger at `path`.
   public init(
-    path: String, limit: Decimal = ProcessorRules.chargeLimit, lockWait: Duration = DurableJournal.defaultLockWait, fault: Fault? = nil
+    path: String, limit: Decimal = ProcessorRules.chargeLimit, lockWait: Duration = DurableJournal.defaultLockWait,
+    fault: Fault? = nil
   ) throws(JournalError) {
     let ledger = try DurableJournal(path: path, lockWait: lockWait)
     entries = try ledger.recoveredEntries(as: Entry.self)

@@ -140,7 +140,9 @@ struct NodeReader {
     let context = "feature '\(entry.key)'"
     var valid = true
     if entry.key.wholeMatch(of: /[a-z][a-z0-9]*(-[a-z0-9]+)*/) == nil {
-      error("feature name '\(entry.key)' must be lowercase letters, digits and dashes, starting with a letter", entry.keyLocation)
+      error(
+        "feature name '\(entry.key)' must be lowercase letters, digits and dashes, starting with a letter",
+        entry.keyLocation)
       valid = false
     }
     guard let fields = fields(of: entry.value, allowed: Self.featureKeys, in: context) else { return nil }
@@ -152,7 +154,9 @@ struct NodeReader {
     var scenario = fields["scenario"].flatMap { string($0, in: context) }
     if let path = scenario, let field = fields["scenario"] {
       if path.hasPrefix("/") || path.split(separator: "/").contains("..") || !path.hasSuffix(".swift") {
-        error("'scenario' of \(context) must be a .swift file inside the repository, given relative to it", field.value.location)
+        error(
+          "'scenario' of \(context) must be a .swift file inside the repository, given relative to it",
+          field.value.location)
         scenario = nil
       }
     }
@@ -179,7 +183,9 @@ struct NodeReader {
           fixtureLocations.append(item.location)
         }
       } else {
-        error("'fixtures' of \(context) must be a sequence of recording names, not \(field.value.kindName)", field.value.location)
+        error(
+          "'fixtures' of \(context) must be a sequence of recording names, not \(field.value.kindName)",
+          field.value.location)
         valid = false
       }
     }

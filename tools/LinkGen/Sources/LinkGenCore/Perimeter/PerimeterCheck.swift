@@ -50,8 +50,10 @@ public struct PerimeterCheck {
       packages[module] =
         folders.contains(module)
         ? module
-        : folders.sorted().first { manager.fileExists(atPath: root.appendingPathComponent("Packages/\($0)/Sources/\(module)").path) }
-        ?? module
+        : folders.sorted().first {
+          manager.fileExists(atPath: root.appendingPathComponent("Packages/\($0)/Sources/\(module)").path)
+        }
+          ?? module
     }
     self.packages = packages
   }

@@ -1,0 +1,97 @@
+import Foundation
+import KioskApp
+import KioskFeatures
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+
+/// The canonical form of docs/replay.md, pinned value by value.
+@Suite struct CanonicalJSONTests {
+  @Test func compactTextSortsKeysByScalarsAndHasNoSpace() {
+    let value = JSONValue.object([
+      "b": .array([.integer(-3), .bool(true), .null]), "a": .string("x"), "B": .object([:]), "é": .array([]),
+    ])
+    #expect(value.compactText == #"{"B":{},"a":"x","b":[-3,true,null],"é":[]}"#)
+  }
+
+  @Test func prettyTextIndentsByTwoAndEndsWithANewline() {
+    let value = JSONValue.object(["a": .array([.integer(1)]), "b": .object([:])])
+    #expect(value.prettyText == "{\n  \"a\": [\n    1\n  ],\n  \"b\": {}\n}\n")
+  }
+
+  @Test func stringsEscapeOnlyWhatJSONRequires() {
+    let value = JSONValue.string("q\"b\\n\nt\tc\u{01}/é☕")
+    #expect(value.compactText == #""q\"b\\n\nt\tc\u0001/é☕""#)
+  }
+
+  @Test func parsingRoundTripsAndRefusesFractions() throws {
+    let text = #"{"a":[1,"two",false,null,{"b":-4}]}"#
+    #expect(try JSONValue.parse(Array(text.utf8)).compactText == text)
+    #expect(throws: CanonicalError.self) { try JSONValue.parse(Array(#"{"price":4.5}"#.utf8)) }
+    #expect(throws: CanonicalError.self) { try JSONValue.parse(Array("{".utf8)) }
+  }
+
+  @Test(arguments: [
+    (Decimal(string: "4.5")!, "4.50"), (Decimal(0), "0.00"), (Decimal(1200), "1200.00"),
+    (Decimal(string: "0.125")!, "0.125"), (Decimal(string: "-3.1")!, "-3.10"),
+  ])
+  func moneyIsExactWithAtLeastTwoDecimals(amount: Decimal, text: String) throws {
+    #expect(CanonicalMoney.text(amount) == text)
+    #expect(try CanonicalMoney.read(JSONCursor(.string(text))) == amount)
+  }
+
+  @Test(arguments: ["4.5", "04.50", "4.500", "4", "1e2", "-0.00", " 4.50"])
+  func moneyInAnyOtherSpellingIsRefused(text: String) {
+    #expect(throws: CanonicalError.self) { try CanonicalMoney.read(JSONCursor(.string(text), path: "price")) }
+  }
+
+  @Test func datesAreUTCToTheSecond() throws {
+    #expect(CanonicalDate.text(ScenarioWorld.now) == "2025-06-15T15:06:40Z")
+    #expect(try CanonicalDate.read(JSONCursor(.string("2025-06-15T15:06:40Z"))) == ScenarioWorld.now)
+    #expect(throws: CanonicalError.self) { try CanonicalDate.read(JSONCursor(.string("2025-06-15T15:06:40.5Z"))) }
+  }
+
+  @Test func aTillStateRoundTripsThroughItsCanonicalForm() throws {
+    let receipt = Receipt(tab: ada, total: 7.5, chargedAt: now, reference: "ch_sc_1", key: k1)
+    let state = TillState(
+      menu: menu, stock: StockState(units: [.beans: 8, .milk: 0]),
+      tabs: TabsState(open: [ada: tab("Ada", [latte, espresso], settled: true), bo: tab("Bo", [])], nextID: 3),
+      undo: [UndoHistory.Entry(record: .settled(receipt), step: .unsettle(ada, needs: [.beans: 2, .milk: 2]))],
+      processor: ProcessorState(
+        nonce: 2,
+        outcomes: [
+          k1: .charged(reference: "ch_sc_1", amount: 7.5),
+          k2: .refunded(reference: "re_sc_2", charge: "ch_sc_1", amount: 7.5),
+        ], fault: .timeout))
+    let text = state.canonical.compactText
+    #expect(try TillState(canonical: JSONCursor(JSONValue.parse(Array(text.utf8)))) == state)
+  }
+
+  @Test func anErrorNamesThePathOfTheValueThatIsWrong() {
+    let state = JSONValue.object([
+      "menu": .object([:]), "processor": ProcessorState().canonical, "stock": .object([:]), "undo": .array([]),
+      "tabs": .object([
+        "nextID": .integer(2),
+        "open": .object([
+          "1": .object(["customer": .string("Ada"), "lines": .array([.string("latte")]), "settled": .bool(false)])
+        ]),
+      ]),
+    ])
+    #expect(
+      throws: CanonicalError(path: "state.tabs.open.1.lines[0]", reason: "expected a whole number, found a string")
+    ) {
+      try TillState(canonical: JSONCursor(state, path: "state"))
+    }
+  }
+
+  @Test func countsThatCouldOverflowAStepAreRefused() {
+    let stock = JSONValue.object(["beans": .integer(-1)])
+    #expect(throws: CanonicalError.self) { try StockState(canonical: JSONCursor(stock)) }
+    let tabs = JSONValue.object(["nextID": .integer(1), "open": .object(["1": tab("Ada", []).canonical])])
+    #expect(
+      throws: CanonicalError(path: "nextID", reason: "must be above every tab's id (the highest is 1)")
+    ) { try TabsState(canonical: JSONCursor(tabs)) }
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import KioskFeatures
+import Testing
+
+/// The replay server: in process over every recording, and as the built binary.
+@Suite struct ReplayServerTests {
+  @Test func theRegistryAnswersEveryRecordedStepWithTheRecordingsBytes() throws {
+    var steps = 0
+    for name in recordings.recordingsOnDisk() {
+      let recording = JSONCursor(
+        try JSONValue.parse(Data(contentsOf: recordings.root.appendingPathComponent(name + ".json"))))
+      var state = try recording.field("given").value
+      let feature = try recording.field("feature").value
+      for step in try recording.field("steps").array() {
+        let request = JSONValue.object(["action": try step.field("action").value, "feature": feature, "state": state])
+        let expected = JSONValue.object([
+          "effects": try step.field("effects").value, "outcome": try step.field("outcome").value,
+          "state": try step.field("state").value,
+        ])
+        let answer = KioskFeatures.registry.answer(toLine: Array(request.compactText.utf8))
+        let label = try step.field("label").string()
+        #expect(answer == expected.compactText, "\(name), step '\(label)'")
+        state = try step.field("state").value
+        steps += 1
+      }
+    }
+    #expect(steps >= 25)
+  }
+
+  @Test(arguments: [
+    ("{", ""),
+    (#"{"feature":"tabs","state":{},"action":{},"extra":1}"#, ""),
+    (#"{"feature":"coffee","state":{},"action":{}}"#, "feature"),
+    (#"{"feature":"tabs","action":{"openTab":{"customer":"Ada"}}}"#, ""),
+    (#"{"feature":"tabs","state":[],"action":{"openTab":{"customer":"Ada"}}}"#, "state"),
+    (
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"fault":null,"nonce":0,"outcomes":{},"session":"s"},"stock":{"mocha":1},"tabs":{"nextID":1,"open":{}},"undo":[]},"action":{"openTab":{"customer":"Ada"}}}"#,
+      "state.stock.mocha"
+    ),
+    (
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"fault":null,"nonce":0,"outcomes":{},"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{}},"undo":[]},"action":{"fly":{}}}"#,
+      "action"
+    ),
+    (
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"fault":null,"nonce":0,"outcomes":{},"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{}},"undo":[]},"action":{"settle":{"key":"k","tab":1}}}"#,
+      "action"
+    ),
+  ])
+  func aMalformedRequestIsAnsweredWithAnErrorObject(request: String, path: String) throws {
+    let answer = try JSONValue.parse(Array(KioskFeatures.registry.answer(toLine: Array(request.utf8)).utf8))
+    guard case .object(let fields) = answer, case .object(let error)? = fields["error"], fields.count == 1 else {
+      Issue.record("not an error object: \(answer.compactText)")
+      return
+    }
+    #expect(error["path"] == .string(path))
+    if case .string(let reason)? = error["reason"] { #expect(!reason.isEmpty) } else { Issue.record("no reason") }
+  }
+
+  @Test func theBinaryAnswersLineByLineAndKeepsGoingAfterABadRequest() throws {
+    let binary = repositoryRoot.appendingPathComponent(".build/debug/kiosk-replay")
+    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build kiosk-replay first")
+    let opened = TillState().canonical
+    let good = JSONValue.object([
+      "action": .object(["openTab": .object(["customer": .string("Ada")])]), "feature": .string("tabs"),
+      "state": opened,
+    ]).compactText
+    let process = Process()
+    process.executableURL = binary
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data("not json\n\n\(good)\n".utf8))
+    try input.fileHandleForWriting.close()
+    let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let lines = answers.split(separator: "\n")
+    #expect(process.terminationStatus == 0)
+    #expect(lines.count == 2, "one answer per request; the blank line is skipped")
+    #expect(lines.first?.hasPrefix(#"{"error":{"path":"","reason":"not JSON"#) == true)
+    #expect(lines.last?.contains(#""journaled":{"opened":{"customer":"Ada","tab":1}}"#) == true)
+  }
+
+  @Test func theBinaryRefusesArgumentsWithAUsageLine() throws {
+    let process = Process()
+    process.executableURL = repositoryRoot.appendingPathComponent(".build/debug/kiosk-replay")
+    process.arguments = ["--serve"]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = Pipe()
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(text.hasPrefix("kiosk-replay: takes no arguments\nusage: kiosk-replay"))
+  }
+}

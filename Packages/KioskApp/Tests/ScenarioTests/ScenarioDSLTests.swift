@@ -1,0 +1,124 @@
+import Foundation
+import KioskApp
+import KioskFeatures
+import ScenarioTesting
+import Stock
+import Tabs
+import Testing
+
+/// The scenario library itself: leaves, checks that fail where they are
+/// written, and drift from a recording reported with its path.
+@Suite struct ScenarioDSLTests {
+  private let branching = Scenario(KioskFeatures.tabs, "two ways", description: "A shared step, then two branches.") {
+    Given(tabs: TabsState(), stock: StockState())
+    When("Ada opens a tab", .openTab(customer: "Ada"))
+    Branch("Bo too") {
+      When("Bo opens a tab", .openTab(customer: "Bo"))
+      Branch("and Cy") { When("Cy opens a tab", .openTab(customer: "Cy")) }
+      Branch("and Di") { When("Di opens a tab", .openTab(customer: "Di")) }
+    }
+    Branch("alone") { Then("one tab") { $0.tabs.open.count == 1 } }
+  }
+
+  @Test func eachPathToABranchWithNoneInsideIsALeafNamedByItsLabels() {
+    #expect(
+      branching.leaves.map(\.label) == ["two ways › Bo too › and Cy", "two ways › Bo too › and Di", "two ways › alone"])
+    #expect(branching.leaves.map(\.fixture) == ["two-ways.bo-too.and-cy", "two-ways.bo-too.and-di", "two-ways.alone"])
+  }
+
+  @Test func aLeafRunsTheSharedStepsThenItsOwn() throws {
+    let recording = try #require(branching.leaves[0].run())
+    guard case .object(let fields) = recording, case .array(let steps)? = fields["steps"] else {
+      Issue.record("not a recording: \(recording.compactText)")
+      return
+    }
+    #expect(steps.count == 3)
+    #expect(fields["leaf"] == .string("two ways › Bo too › and Cy"))
+  }
+
+  @Test func aFailingThenIsReportedAtItsOwnLine() {
+    let line = #line + 4
+    let scenario = Scenario(KioskFeatures.tabs, "wrong", description: "A check that does not hold.") {
+      Given(tabs: TabsState(), stock: StockState())
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+      Then("there are two tabs") { $0.tabs.open.count == 2 }
+    }
+    withKnownIssue {
+      #expect(scenario.leaves[0].run() == nil, "a leaf whose check fails records nothing")
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.contains {
+          $0.rawValue.contains("Then 'there are two tabs' does not hold after 'Ada opens a tab'")
+        }
+    }
+  }
+
+  @Test func anActionTheFeatureDoesNotTakeIsReportedAtItsWhen() {
+    let line = #line + 3
+    let scenario = Scenario(KioskFeatures.settle, "out of scope", description: "settle takes settle only.") {
+      Given(tabs: TabsState(), stock: StockState())
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+    }
+    withKnownIssue {
+      _ = scenario.leaves[0].run()
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.contains { $0.rawValue.contains("feature 'settle' takes settle; not 'openTab'") }
+    }
+  }
+
+  @Test func aMisshapenScenarioIsReportedWhereItGoesWrong() {
+    let scenario = Scenario(KioskFeatures.tabs, "misshapen", description: "Three mistakes.") {
+      Given(tabs: TabsState(), stock: StockState())
+      Then("before any step") { _ in true }
+      Given(tabs: TabsState(), stock: StockState())
+      Branch("one") { When("Ada opens a tab", .openTab(customer: "Ada")) }
+      When("after a branch", .openTab(customer: "Bo"))
+    }
+    withKnownIssue {
+      _ = scenario.leaves[0].run()
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("a Then checks the step before it") || text.contains("a scenario has one Given")
+        || text.contains("only branches may follow a Branch")
+    }
+  }
+
+  @Test func driftIsReportedWithThePathTheValuesTheStepsLineAndMakeRecord() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-drift-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = RecordingStore(root: folder.appendingPathComponent("Tests/Recordings"), isRecording: false)
+    let leaf = branching.leaves[2]
+    let recording = try #require(leaf.run())
+    // The recording says Ada's tab went to "Eve": as if the code had changed since `make record`.
+    let edited = recording.prettyText.replacingOccurrences(of: "\"customer\": \"Ada\"", with: "\"customer\": \"Eve\"")
+    let url = store.url(feature: "tabs", fixture: leaf.fixture)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(edited.utf8).write(to: url)
+    withKnownIssue {
+      store.check(leaf)
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains("tabs: two ways › alone drifted from")
+          && $0.rawValue.contains("at steps[0].action.openTab.customer: recorded \"Eve\", now \"Ada\"")
+          && $0.rawValue.contains("run `make record`")
+      }
+    }
+  }
+
+  @Test func aMissingRecordingNamesMakeRecordAndRecordingWritesIt() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let root = folder.appendingPathComponent("Tests/Recordings")
+    let leaf = branching.leaves[2]
+    withKnownIssue {
+      RecordingStore(root: root, isRecording: false).check(leaf)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("has no recording at") && $0.rawValue.contains("make record") }
+    }
+    RecordingStore(root: root, isRecording: true).check(leaf)
+    RecordingStore(root: root, isRecording: false).check(leaf)
+    let text = try String(contentsOf: root.appendingPathComponent("tabs/two-ways.alone.json"), encoding: .utf8)
+    #expect(text.hasSuffix("}\n"))
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+/// A manifest with one world and a `features:` section of two features.
+private let featureManifest = """
+  domains:
+    Menu: { state: MenuState }
+  worlds:
+    ShopWorld: { module: ShopApp, domains: [Menu] }
+  features:
+    menu:
+      world: ShopWorld
+      scenario: Tests/MenuScenarios.swift
+      fixtures:
+        - pricing.a-latte
+        - pricing.an-espresso
+    board:
+      world: ShopWorld
+      scenario: Tests/BoardScenarios.swift
+      fixtures: [empty]
+  """
+
+@Test func featuresAreReadSortedWithTheirWorldScenarioAndFixtures() throws {
+  let manifest = try ManifestDecoder.decode(featureManifest)
+  #expect(manifest.features.map(\.name) == ["board", "menu"])
+  #expect(manifest.features[1].world == "ShopWorld")
+  #expect(manifest.features[1].scenario == "Tests/MenuScenarios.swift")
+  #expect(manifest.features[1].fixtures == ["pricing.a-latte", "pricing.an-espresso"])
+  #expect(manifest.features[1].locations.fixtures.map(\.line) == [10, 11])
+}
+
+@Test func checkPassesWhenEveryFixtureHasItsRecordingAndEveryRecordingItsFixture() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", featureManifest)
+  try root.write("Tests/MenuScenarios.swift", "// scenarios\n")
+  try root.write("Tests/BoardScenarios.swift", "// scenarios\n")
+  for file in ["menu/pricing.a-latte", "menu/pricing.an-espresso", "board/empty"] {
+    try root.write("Tests/Recordings/\(file).json", "{}\n")
+  }
+  let manifest = try ManifestDecoder.decode(featureManifest)
+  #expect(FeatureCheck(root: root.url, manifest: manifest).diagnostics() == [])
+}
+
+@Test func checkLocatesAMissingScenarioAMissingRecordingAnUnlistedOneAndAStrayFolder() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", featureManifest)
+  _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
+  try root.write("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift", "public struct ShopWorld {}\n")
+  try root.write("Tests/MenuScenarios.swift", "// scenarios\n")
+  try root.write("Tests/Recordings/menu/pricing.a-latte.json", "{}\n")
+  try root.write("Tests/Recordings/menu/pricing.a-mocha.json", "{}\n")
+  try root.write("Tests/Recordings/board/empty.json", "{}\n")
+  try root.write("Tests/Recordings/loyalty/stamps.json", "{}\n")
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(
+    errors.replacingOccurrences(of: root.manifestPath, with: "codegen.yaml") == """
+      codegen.yaml:5:1: error: recordings in Tests/Recordings/loyalty/ belong to no feature; list 'loyalty' under 'features'
+      codegen.yaml:9:5: error: recording Tests/Recordings/menu/pricing.a-mocha.json is no fixture of feature 'menu'; \
+      add 'pricing.a-mocha' to its fixtures, or delete the file
+      codegen.yaml:11:9: error: fixture 'pricing.an-espresso' of feature 'menu' has no recording at \
+      Tests/Recordings/menu/pricing.an-espresso.json; run 'make record'
+      codegen.yaml:14:15: error: scenario file 'Tests/BoardScenarios.swift' of feature 'board' does not exist
+      """)
+}
+
+@Test func aWorldsModuleMayLiveInAnotherPackagesSourcesAndItsPackageMayNameIt() throws {
+  let manifest = """
+    domains:
+      Menu: { state: MenuState }
+    worlds:
+      ShopWorld: { module: ShopApp, domains: [Menu] }
+      ScenarioWorld: { module: ShopScenarios, domains: [Menu] }
+    """
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", manifest)
+  try root.write("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift", "public struct ShopWorld {}\n")
+  try root.write(
+    "Packages/ShopApp/Sources/ShopScenarios/ScenarioWorld.swift", "import ShopApp\npublic struct ScenarioWorld {}\n")
+  try root.write("Packages/ShopApp/Tests/ScenarioTests/Use.swift", "import ShopScenarios\nlet w = ScenarioWorld()\n")
+  try root.write("Packages/Menu/Sources/Menu/Leak.swift", "import ShopScenarios\nlet w = ScenarioWorld()\n")
+  let decoded = try ManifestDecoder.decode(manifest)
+  let violations = PerimeterCheck(root: root.url, worlds: decoded.worlds).violations().map(\.description)
+  #expect(
+    violations == [
+      "Packages/Menu/Sources/Menu/Leak.swift:1:8: error: a domain imports the composition root 'ShopScenarios'; "
+        + "depend on capabilities instead",
+      "Packages/Menu/Sources/Menu/Leak.swift:2:9: error: 'ScenarioWorld' is named outside its composition root "
+        + "'ShopScenarios'; depend on capabilities instead",
+    ])
+}
