@@ -19,6 +19,9 @@ let package = Package(
   products: [
     .library(name: "KioskApp", targets: ["KioskApp"]),
     .executable(name: "kiosk", targets: ["KioskCLI"]),
+    .library(name: "KioskFeatures", targets: ["KioskFeatures"]),
+    .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+    .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
   ],
   dependencies: domains.map { .package(path: "../\($0)") },
   targets: [
@@ -28,6 +31,22 @@ let package = Package(
       swiftSettings: features
     ),
     .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),
+    // Scenarios and the replay server (docs/replay.md): the kiosk's commands on
+    // the scenario world, which links the processor's recording mock.
+    .target(
+      name: "KioskFeatures",
+      dependencies: ["KioskApp", .product(name: "PaymentTesting", package: "Payment")]
+        + domains.map { .product(name: $0, package: $0) },
+      swiftSettings: features
+    ),
+    .executableTarget(name: "KioskReplayServer", dependencies: ["KioskFeatures"]),
+    .target(name: "ScenarioTesting", dependencies: ["KioskFeatures"]),
+    .testTarget(
+      name: "ScenarioTests",
+      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskReplayServer"]
+        + domains.map { .product(name: $0, package: $0) },
+      swiftSettings: features
+    ),
     .testTarget(name: "KioskAppTests", dependencies: ["KioskApp"], swiftSettings: features),
     .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"], exclude: ["Golden"]),
   ],
