@@ -76,7 +76,7 @@ run: setup ## Build the kiosk and run its demo.
 record: linkgen ## Run every scenario and (re)write its recording under Tests/Recordings (review the diff).
 	@mkdir -p .build
 	@$(SWIFT) build --build-tests > .build/record-build.log 2>&1 || { cat .build/record-build.log; exit 1; }
-	@RECORD_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioTests 2>&1 | grep -E '^(✘|✔ Test run)' || true
+	@RECORD_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioTests 2>&1 | grep -E '^✘|Test run with' || true
 	@git status --short -- Tests/Recordings | sed 's/^/record: /'
 	@$(LINKGEN) check > /dev/null || { echo "record: list the new fixtures in codegen.yaml's features (see above)"; exit 1; }
 
