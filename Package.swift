@@ -96,7 +96,7 @@ let package = Package(
     ),
     .testTarget(
       name: "KioskAppTests",
-      dependencies: ["KioskApp"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
       swiftSettings: paymentFeatures
     ),

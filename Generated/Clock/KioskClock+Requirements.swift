@@ -11,5 +11,13 @@ enum KioskClockDeclaredRequirements {
       (linkgenConformer: inout LinkgenConformer) -> Date in
       linkgenConformer.now()
     }
+    let _: (inout LinkgenConformer, Duration) async throws(CancellationError) -> Void = {
+      (linkgenConformer: inout LinkgenConformer, duration: Duration) async throws(CancellationError) -> Void in
+      try await linkgenConformer.sleep(for: duration)
+    }
+    let _: (inout LinkgenConformer) -> Duration = {
+      (linkgenConformer: inout LinkgenConformer) -> Duration in
+      linkgenConformer.uptime()
+    }
   }
 }

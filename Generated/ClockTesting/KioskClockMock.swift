@@ -4,6 +4,7 @@
 import Clock
 import Foundation
 import Synchronization
+import Testing
 
 /// A recording mock of `KioskClock`: counts calls, keeps their arguments, logs
 /// every call in order (`calls`), and answers with the handler a test sets (or the result
@@ -18,12 +19,21 @@ public final class KioskClockMock: KioskClock, @unchecked Sendable {
   public enum Call: Equatable {
     /// A call to `now`.
     case now
+    /// A call to `sleep`.
+    case sleep(Duration)
+    /// A call to `uptime`.
+    case uptime
   }
 
   /// Everything the mock records.
   private struct LinkgenState {
     var nowCallCount = 0
     var nowHandler: (@Sendable () -> Date)?
+    var sleepCallCount = 0
+    var sleepArgValues: [Duration] = []
+    var sleepHandler: (@Sendable (_ duration: Duration) async throws(CancellationError) -> Void)?
+    var uptimeCallCount = 0
+    var uptimeHandler: (@Sendable () -> Duration)?
     var calls: [Call] = []
   }
 
@@ -39,6 +49,9 @@ public final class KioskClockMock: KioskClock, @unchecked Sendable {
   public func reset() {
     linkgenState.withLock { linkgenState in
       linkgenState.nowCallCount = 0
+      linkgenState.sleepCallCount = 0
+      linkgenState.sleepArgValues = []
+      linkgenState.uptimeCallCount = 0
       linkgenState.calls = []
     }
   }
@@ -61,5 +74,51 @@ public final class KioskClockMock: KioskClock, @unchecked Sendable {
     }
     if let linkgenHandler { return linkgenHandler() }
     return Date(timeIntervalSince1970: 0)
+  }
+
+  /// How many times `sleep` was called.
+  public var sleepCallCount: Swift.Int { linkgenState.withLock { $0.sleepCallCount } }
+
+  /// The arguments of each `sleep` call, oldest first.
+  public var sleepArgValues: [Duration] { linkgenState.withLock { $0.sleepArgValues } }
+
+  /// What `sleep` does; unset, it returns the result type's zero.
+  public var sleepHandler: (@Sendable (_ duration: Duration) async throws(CancellationError) -> Void)? {
+    get { linkgenState.withLock { $0.sleepHandler } }
+    set { linkgenState.withLock { $0.sleepHandler = newValue } }
+  }
+
+  /// Records the call, then runs `sleepHandler`.
+  public func sleep(for duration: Duration) async throws(CancellationError) {
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.sleepCallCount += 1
+      linkgenState.sleepArgValues.append(duration)
+      linkgenState.calls.append(.sleep(duration))
+      return linkgenState.sleepHandler
+    }
+    if let linkgenHandler { try await linkgenHandler(duration) }
+  }
+
+  /// How many times `uptime` was called.
+  public var uptimeCallCount: Swift.Int { linkgenState.withLock { $0.uptimeCallCount } }
+
+  /// What `uptime` does; unset, it returns the result type's zero.
+  public var uptimeHandler: (@Sendable () -> Duration)? {
+    get { linkgenState.withLock { $0.uptimeHandler } }
+    set { linkgenState.withLock { $0.uptimeHandler = newValue } }
+  }
+
+  /// Records the call, then runs `uptimeHandler`.
+  public func uptime() -> Duration {
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.uptimeCallCount += 1
+      linkgenState.calls.append(.uptime)
+      return linkgenState.uptimeHandler
+    }
+    if let linkgenHandler { return linkgenHandler() }
+    Testing.Issue.record(
+      "KioskClockMock.uptime was called with no uptimeHandler set; answering .zero (its mockDefault)"
+    )
+    return .zero
   }
 }

@@ -15,6 +15,10 @@ public struct KioskClockWitness: KioskClock, Sendable {
   public struct Endpoints: Sendable {
     /// The `now` endpoint.
     public var now: @Sendable () -> Date
+    /// The `sleep` endpoint.
+    public var sleep: @Sendable (_ duration: Duration) async throws(CancellationError) -> Void
+    /// The `uptime` endpoint.
+    public var uptime: @Sendable () -> Duration
   }
 
   /// The closures the requirements call; assign one to replace it.
@@ -22,14 +26,26 @@ public struct KioskClockWitness: KioskClock, Sendable {
 
   /// A witness from one closure per endpoint.
   public init(
-    now: @escaping @Sendable () -> Date
+    now: @escaping @Sendable () -> Date,
+    sleep: @escaping @Sendable (_ duration: Duration) async throws(CancellationError) -> Void,
+    uptime: @escaping @Sendable () -> Duration
   ) {
-    endpoints = Endpoints(now: now)
+    endpoints = Endpoints(now: now, sleep: sleep, uptime: uptime)
   }
 
   /// Calls the `now` endpoint.
   public func now() -> Date {
     return self.endpoints.now()
+  }
+
+  /// Calls the `sleep` endpoint.
+  public func sleep(for duration: Duration) async throws(CancellationError) {
+    try await self.endpoints.sleep(duration)
+  }
+
+  /// Calls the `uptime` endpoint.
+  public func uptime() -> Duration {
+    return self.endpoints.uptime()
   }
 
   /// A witness whose every endpoint records a test failure, pinned to the line that
@@ -45,6 +61,15 @@ public struct KioskClockWitness: KioskClock, Sendable {
         Testing.Issue.record(
           "KioskClockWitness.now is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return Date(timeIntervalSince1970: 0)
+      },
+      sleep: { (_) async throws(CancellationError) -> Void in
+        Testing.Issue.record(
+          "KioskClockWitness.sleep is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
+      },
+      uptime: { () -> Duration in
+        Testing.Issue.record(
+          "KioskClockWitness.uptime is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
+        return .zero
       }
     )
   }
@@ -57,6 +82,57 @@ public struct KioskClockWitness: KioskClock, Sendable {
       let linkgenArguments = ""
       let linkgenResult: Date = linkgenOriginal()
       linkgenLog("now(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+      return linkgenResult
+    }
+    return linkgenCopy
+  }
+
+  /// This witness with `sleep` logging each call and its outcome to `log`.
+  public func loggingSleep(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.sleep
+    linkgenCopy.endpoints.sleep = { (duration) async throws(CancellationError) -> Void in
+      let linkgenArguments = Swift.String(describing: duration)
+      do throws(CancellationError) {
+        let linkgenResult: Swift.Void = try await linkgenOriginal(duration)
+        linkgenLog("sleep(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
+      } catch {
+        linkgenLog("sleep(\(linkgenArguments)) threw \(error)")
+        throw error
+      }
+    }
+    return linkgenCopy
+  }
+
+  /// This witness with `sleep` tried up to `attempts` times while it throws; the last
+  /// error is rethrown.
+  public func retryingSleep(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingSleep needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.sleep
+    linkgenCopy.endpoints.sleep = { (duration) async throws(CancellationError) -> Void in
+      var linkgenAttempt = 1
+      while true {
+        do throws(CancellationError) {
+          return try await linkgenOriginal(duration)
+        } catch {
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
+        }
+      }
+    }
+    return linkgenCopy
+  }
+
+  /// This witness with `uptime` logging each call and its outcome to `log`.
+  public func loggingUptime(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.uptime
+    linkgenCopy.endpoints.uptime = { () -> Duration in
+      let linkgenArguments = ""
+      let linkgenResult: Duration = linkgenOriginal()
+      linkgenLog("uptime(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
       return linkgenResult
     }
     return linkgenCopy

@@ -47,7 +47,9 @@ let package = Package(
         + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
-    .testTarget(name: "KioskAppTests", dependencies: ["KioskApp"], swiftSettings: features),
+    .testTarget(
+      name: "KioskAppTests", dependencies: ["KioskApp", .product(name: "ClockTesting", package: "Clock")],
+      swiftSettings: features),
     .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

@@ -25,6 +25,15 @@ public enum KioskSegments {
     }
   }
 
+  /// The folder part of `path` (empty for a bare file name), as
+  /// `deletingLastPathComponent` gives it: which Foundation 6.3.1 on Linux
+  /// traps on for a bare name such as `kiosk.journal`.
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    let folder = String(path[..<slash])
+    return folder.isEmpty ? "/" : folder
+  }
+
   /// The archive's file name for `day` of the journal at `journal`.
   public static func archiveName(of journal: String, day: Int) -> String {
     (journal as NSString).lastPathComponent + ".day-" + String(format: "%04d", day)
@@ -32,7 +41,7 @@ public enum KioskSegments {
 
   /// The archive's path for `day`, beside the journal (relative when the journal's path is).
   public static func archivePath(of journal: String, day: Int) -> String {
-    let folder = (journal as NSString).deletingLastPathComponent
+    let folder = folder(of: journal)
     let name = archiveName(of: journal, day: day)
     return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
   }
@@ -40,7 +49,7 @@ public enum KioskSegments {
   /// Every archive beside `journal` (a name `JOURNAL.day-` and four or more
   /// digits), oldest day first.
   public static func archives(of journal: String) -> [Segment] {
-    let folder = (journal as NSString).deletingLastPathComponent
+    let folder = folder(of: journal)
     let prefix = (journal as NSString).lastPathComponent + ".day-"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
     return names.compactMap { name -> Segment? in

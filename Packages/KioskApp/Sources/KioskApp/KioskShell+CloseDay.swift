@@ -40,6 +40,7 @@ extension KioskShell {
   ///
   /// Undo cannot reach back across a close: the next day starts with an empty undo history.
   public func closeDay() throws -> ZReport {
+    try refuseWhileAnyInFlight()
     if let finished = finishedInterruptedClose, records.isEmpty {
       finishedInterruptedClose = nil
       return try ZReport.build(path: KioskSegments.archivePath(of: world.journal.path, day: finished))

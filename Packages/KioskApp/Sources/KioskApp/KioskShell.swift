@@ -44,6 +44,16 @@ public final class KioskShell {
   @ObservationIgnored var paymentsJournaled: Bool
   /// The day whose close, cut short by a crash, this shell finished when it opened.
   @ObservationIgnored public internal(set) var finishedInterruptedClose: Int?
+  /// What off-actor effects run on (`startSettle`): the clock, jitter, retry policy and network.
+  @ObservationIgnored public var effects: EffectEnvironment
+  /// The charges in flight, by their intent's key.
+  @ObservationIgnored var inFlight: [IdempotencyKey: ChargeInFlight] = [:]
+  /// What each finished effect fed back, by key.
+  @ObservationIgnored var finished: [IdempotencyKey: EffectOutcome] = [:]
+  /// What effects fed back, oldest first.
+  @ObservationIgnored public internal(set) var fedBack: [EffectOutcome] = []
+  /// Set by `teardown()`: the shell refuses every write.
+  @ObservationIgnored var isTornDown = false
 
   /// Records between checkpoints, at least.
   public static let defaultCheckpointInterval = 1_000
@@ -66,8 +76,10 @@ public final class KioskShell {
   /// day that was cut short; then reconciles any open intent with the processor.
   public init(
     journal: consuming DurableJournal, processor: consuming LocalProcessor,
-    menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock
+    menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock,
+    effects: EffectEnvironment = .live
   ) throws {
+    self.effects = effects
     droppedBytes = journal.recovery.droppedBytes
     var contents = try KioskReplay.contents(of: journal.recovery)
     let isNew = contents.checkpoint == nil && contents.records.isEmpty
@@ -152,6 +164,7 @@ public final class KioskShell {
   /// What runs before any command that writes: a checkpoint when one is due,
   /// then reconciliation of open intents.
   func prepareToWrite() throws {
+    if isTornDown { throw KioskShellError.tornDown }
     try checkpointIfDue()
     try reconcileOpenIntents()
   }
@@ -159,7 +172,7 @@ public final class KioskShell {
   /// Runs `command`, journals the entry's record, and pushes the entry on the
   /// undo history; when the append (or `beforeAppend`) throws, the entry's
   /// inverse puts the world back.
-  private func commit(
+  func commit(
     beforeAppend: () throws -> Void = {}, _ command: (inout KioskWorld) throws -> UndoHistory.Entry
   ) throws -> UndoHistory.Entry {
     let entry = try command(&world)
@@ -204,7 +217,7 @@ public final class KioskShell {
   /// repair, a torn tail, a restored copy), and the processor answers a known
   /// key with its first outcome: so each candidate key is asked about first,
   /// and one already used is journaled as abandoned and the next one tried.
-  private func journalFreshIntent(kind: PaymentIntent.Kind, tab: Tab.ID, amount: Decimal, charge: String? = nil)
+  func journalFreshIntent(kind: PaymentIntent.Kind, tab: Tab.ID, amount: Decimal, charge: String? = nil)
     throws -> IdempotencyKey
   {
     for _ in 0..<1_000 {
@@ -231,12 +244,14 @@ public final class KioskShell {
 
   /// Adds an item to a tab.
   public func add(_ item: Item.ID, to tab: Tab.ID) throws {
+    try refuseIfInFlight(tab)
     try prepareToWrite()
     try execute(.add(item: item, tab: tab))
   }
 
   /// Takes the last `item` off a tab.
   public func remove(_ item: Item.ID, from tab: Tab.ID) throws {
+    try refuseIfInFlight(tab)
     try prepareToWrite()
     try execute(.remove(item: item, tab: tab))
   }
@@ -249,8 +264,10 @@ public final class KioskShell {
   /// (`KioskError.payment(.timedOut)`) or an outcome that cannot be journaled leaves the
   /// intent open for reconciliation: nothing is guessed.
   public func settle(_ tab: Tab.ID) throws -> Receipt {
+    try refuseIfInFlight(tab)
     try prepareToWrite()
     let settlement = try world.settlement(for: tab)
+    try refuseIfReserved(settlement)
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
     do {
@@ -294,6 +311,7 @@ public final class KioskShell {
   /// journaled with the refund's reference before the tab reopens and the
   /// stock comes back.
   public func undo() throws -> Undone? {
+    try refuseWhileAnyInFlight()
     try prepareToWrite()
     guard let entry = history.last else { return nil }
     var refund: String?
@@ -340,7 +358,8 @@ public final class KioskShell {
   /// processor does not know is abandoned. Throws when the processor cannot
   /// answer: the intent stays open and the command that asked is refused.
   public func reconcileOpenIntents() throws {
-    while let intent = openIntents.first {
+    // A charge in flight has an open intent that is not lost: its effect will answer.
+    while let intent = openIntents.first(where: { inFlight[$0.key] == nil }) {
       let status: PaymentStatus
       do { status = try world.payment.status(of: intent.key) } catch { throw KioskError.payment(error) }
       switch (intent.kind, status) {
@@ -455,6 +474,12 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case archiveExists(path: String)
   /// The day's file could not be given its archive name.
   case cannotArchive(path: String, reason: String)
+  /// A charge of the tab is in flight: the command waits for its outcome.
+  case paymentInFlight(tab: Tab.ID)
+  /// No attempt of the charge under `key` got an answer before the deadline.
+  case unresolved(key: IdempotencyKey, attempts: Int)
+  /// The shell was torn down: it takes no more commands.
+  case tornDown
 
   public var description: String {
     switch self {
@@ -473,6 +498,12 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     case .closedDay(let day, let path):
       "'\(path)' is the archive of day \(day), closed and read-only; open the live journal"
     case .cannotArchive(let path, let reason): "cannot archive the day as '\(path)': \(reason)"
+    case .paymentInFlight(let tab):
+      "a payment for tab #\(tab.raw) is in flight; wait for its outcome before changing it or undoing"
+    case .unresolved(let key, let attempts):
+      "the payment processor did not answer in time (\(attempts) attempt\(attempts == 1 ? "" : "s") under key '\(key)'); "
+        + "the payment is unresolved until reconciled: the next command that writes asks the processor"
+    case .tornDown: "the till was shut down; start it again"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
     }

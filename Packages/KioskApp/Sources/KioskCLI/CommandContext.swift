@@ -12,7 +12,11 @@ final class CommandContext {
   /// Set by tests of the processor's faults (`$KIOSK_PROCESSOR_FAULT`).
   let processorFault: LocalProcessor.Fault?
 
-  init(options: GlobalOptions, processorFault: LocalProcessor.Fault?) {
+  /// What off-actor payments run on (`$KIOSK_PROCESSOR_NETWORK`, `$KIOSK_PAYMENT_DEADLINE`).
+  let effects: EffectEnvironment
+
+  init(options: GlobalOptions, processorFault: LocalProcessor.Fault?, effects: EffectEnvironment = .live) {
+    self.effects = effects
     var options = options
     // A journal reached through a symbolic link is the file it names: the next
     // day's file and the archives must sit beside that file, not beside the link.
@@ -97,7 +101,7 @@ final class CommandContext {
       throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
     }
     let ledgerRecovery = processor.recovery
-    let shell = try KioskShell(journal: journal, processor: processor)
+    let shell = try KioskShell(journal: journal, processor: processor, effects: effects)
     if let interval = options.checkpointInterval { shell.checkpointInterval = interval }
     for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]
     where recovered.droppedBytes > 0 {

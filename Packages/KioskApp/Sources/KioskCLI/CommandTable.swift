@@ -28,7 +28,7 @@ struct CommandSpec {
   /// What it needs.
   let access: Access
   /// Runs it: returns what to print, or nil when it printed for itself.
-  let run: @MainActor (CommandContext, [String]) throws -> (any CommandOutput)?
+  let run: @MainActor (CommandContext, [String]) async throws -> (any CommandOutput)?
 
   /// `add TAB ITEM`, `history [--all]`.
   var usage: String { ([name] + (takesAll ? ["[--all]"] : []) + arguments).joined(separator: " ") }
@@ -77,7 +77,7 @@ struct CommandSpec {
     CommandSpec(
       name: "settle", arguments: ["TAB"],
       summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
-      run: { context, words in try WriteCommands.settle(context.writer(), tab: words[0]) }),
+      run: { context, words in try await WriteCommands.settle(context.writer(), tab: words[0]) }),
     CommandSpec(
       name: "board", arguments: [], summary: "every tab, oldest first, with its total", access: .reads,
       run: { context, _ in try ReadCommands.board(context.view()) }),
@@ -112,11 +112,11 @@ struct CommandSpec {
       run: { context, _ in try OwnCommands.repair(context.options) }),
     CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
-      run: { context, _ in try Demo(json: context.options.json).run() }),
+      run: { context, _ in try await Demo(json: context.options.json).run() }),
     CommandSpec(
       name: "shell", arguments: [],
       summary: "read commands from standard input, one result line each; a refused one prints an error and goes on",
-      access: .own, run: { context, _ in try ShellSession(context: context).run() }),
+      access: .own, run: { context, _ in try await ShellSession(context: context).run() }),
     CommandSpec(
       name: "help", arguments: ["[COMMAND]"], summary: "usage, or one command's help",
       access: .own, run: { _, words in try OwnCommands.help(words.first) }),

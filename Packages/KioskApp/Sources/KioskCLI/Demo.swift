@@ -11,7 +11,7 @@ struct Demo {
     "board", "history", "verify", "reconcile",
   ]
 
-  func run() throws -> (any CommandOutput)? {
+  func run() async throws -> (any CommandOutput)? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-demo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -25,7 +25,7 @@ struct Demo {
       do {
         let words = line.split(separator: " ").map(String.init)
         let spec = try CommandSpec.named(words[0])
-        if let output = try spec.run(context, try spec.checked(Array(words.dropFirst()))) {
+        if let output = try await spec.run(context, try spec.checked(Array(words.dropFirst()))) {
           print(json ? jsonLine(output) : output.text.joined(separator: "\n"))
         }
       } catch {

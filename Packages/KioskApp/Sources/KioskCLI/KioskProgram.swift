@@ -1,4 +1,5 @@
 import Foundation
+import KioskApp
 import Payment
 
 /// The `kiosk` program: parse the command line, run one command, print its
@@ -9,7 +10,7 @@ struct KioskProgram {
   let arguments: [String]
   let environment: [String: String]
 
-  func run() -> ExitCode {
+  func run() async -> ExitCode {
     // Until the options are parsed, `--json` anywhere on the line decides the error format.
     var json = arguments.prefix { $0 != "--" }.contains("--json")
     do {
@@ -26,8 +27,9 @@ struct KioskProgram {
         return .success
       }
       let checked = try spec.checked(words, all: parsed.options.all)
-      let context = CommandContext(options: parsed.options, processorFault: try processorFault())
-      if let output = try spec.run(context, checked) { print(render(output, json: json)) }
+      let context = CommandContext(
+        options: parsed.options, processorFault: try processorFault(), effects: try effectEnvironment())
+      if let output = try await spec.run(context, checked) { print(render(output, json: json)) }
       return .success
     } catch {
       if let withOutput = error as? OutputFailure { print(render(withOutput.output, json: json)) }
@@ -42,6 +44,37 @@ struct KioskProgram {
 
   private func render(_ output: any CommandOutput, json: Bool) -> String {
     json ? jsonLine(output) : output.text.joined(separator: "\n")
+  }
+
+  /// `$KIOSK_PROCESSOR_NETWORK` and `$KIOSK_PAYMENT_DEADLINE`: how requests
+  /// reach the processor, and how long a payment may take (docs/cli.md).
+  private func effectEnvironment() throws(KioskFailure) -> EffectEnvironment {
+    var effects = EffectEnvironment.live
+    if let text = environment["KIOSK_PAYMENT_DEADLINE"], !text.isEmpty {
+      guard text.wholeMatch(of: /[0-9]{1,4}(\.[0-9]{1,3})?/) != nil, let seconds = Double(text), seconds > 0 else {
+        throw .usage("KIOSK_PAYMENT_DEADLINE must be seconds, from 0.001 to 9999.999, not '\(text)'")
+      }
+      effects.policy = .within(.milliseconds(Int64((seconds * 1_000).rounded())))
+    }
+    if let text = environment["KIOSK_PROCESSOR_NETWORK"], !text.isEmpty {
+      effects.network = try Self.network(text)
+    }
+    return effects
+  }
+
+  /// `direct`, `silent`, `loses-first-answer`, or `slow:SECONDS`.
+  static func network(_ text: String) throws(KioskFailure) -> ProcessorNetwork {
+    switch text {
+    case "direct": return .direct
+    case "silent": return .silent
+    case "loses-first-answer": return .losesFirstAnswer
+    default:
+      if let match = text.wholeMatch(of: /slow:([0-9]{1,4}(\.[0-9]{1,3})?)/), let seconds = Double(match.1) {
+        return .slow(latency: .milliseconds(Int64((seconds * 1_000).rounded())))
+      }
+      throw .usage(
+        "KIOSK_PROCESSOR_NETWORK must be direct, silent, loses-first-answer or slow:SECONDS, not '\(text)'")
+    }
   }
 
   /// `$KIOSK_PROCESSOR_FAULT`: makes the local processor fail on purpose, for tests.

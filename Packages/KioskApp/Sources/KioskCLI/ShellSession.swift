@@ -11,7 +11,7 @@ struct ShellSession {
   /// The longest line read; a longer one is refused as a whole.
   static let maxLineBytes = 65_536
 
-  func run() throws -> (any CommandOutput)? {
+  func run() async throws -> (any CommandOutput)? {
     _ = try context.writer()  // take the lock for the session, and reconcile, before the first line
     var reader = LineReader(descriptor: 0, maxBytes: Self.maxLineBytes)
     while let line = reader.next() {
@@ -28,7 +28,7 @@ struct ShellSession {
         guard spec.access != .own || spec.name == "help" else {
           throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
         }
-        if let output = try spec.run(context, try spec.checked(Array(parsed.words.dropFirst()))) {
+        if let output = try await spec.run(context, try spec.checked(Array(parsed.words.dropFirst()))) {
           print(context.options.json ? jsonLine(output) : output.text.joined(separator: " | "))
         }
       } catch {

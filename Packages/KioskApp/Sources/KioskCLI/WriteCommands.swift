@@ -124,10 +124,10 @@ enum WriteCommands {
     }
   }
 
-  static func settle(_ shell: KioskShell, tab text: String) throws -> SettleOutput {
+  static func settle(_ shell: KioskShell, tab text: String) async throws -> SettleOutput {
     let tab = try tabID(text)
     let before = shell.snapshot
-    let receipt = try shell.settle(tab)
+    let receipt = try await shell.settleOffActor(tab)
     let current = before.tabs.open[tab]!
     return SettleOutput(
       tab: tab.raw, customer: current.customer,

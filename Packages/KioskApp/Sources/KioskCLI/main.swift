@@ -1,12 +1,14 @@
 import Foundation
 
-// `kiosk`: run one command against the journal and exit with its status.
-let status = MainActor.assumeIsolated { () -> ExitCode in
-  do throws(KioskFailure) {
-    return KioskProgram(arguments: try validatedArguments(), environment: ProcessInfo.processInfo.environment).run()
-  } catch {
-    printError("kiosk: \(error.message)")
-    return error.code
-  }
+// `kiosk`: run one command against the journal and exit with its status. The
+// top level is the main actor; a settle awaits its processor call, which runs
+// off it (docs/cli.md).
+let status: ExitCode
+do throws(KioskFailure) {
+  status = await KioskProgram(arguments: try validatedArguments(), environment: ProcessInfo.processInfo.environment)
+    .run()
+} catch {
+  printError("kiosk: \(error.message)")
+  status = error.code
 }
 exit(status.rawValue)

@@ -1,0 +1,213 @@
+import Clock
+import Foundation
+import Menu
+import Payment
+import Tabs
+
+/// What the shell's off-actor effects run on: the clock their waits and
+/// deadlines use, where retries take their jitter, the retry policy, and the
+/// network to the processor. Injected, so a test runs them on virtual time.
+public struct EffectEnvironment: Sendable {
+  /// The clock effects wait on.
+  public var clock: any KioskClock
+  /// The jitter of retries' backoff.
+  public var jitter: Jitter
+  /// Each processor call's deadline and retries.
+  public var policy: PaymentRetryPolicy
+  /// How requests reach the processor.
+  public var network: ProcessorNetwork
+
+  /// An environment.
+  public init(clock: any KioskClock, jitter: Jitter, policy: PaymentRetryPolicy, network: ProcessorNetwork) {
+    self.clock = clock
+    self.jitter = jitter
+    self.policy = policy
+    self.network = network
+  }
+
+  /// Production: the system clock, random jitter, the standard policy, a direct network.
+  public static let live = EffectEnvironment(
+    clock: SystemClock(), jitter: .random, policy: .standard, network: .direct)
+}
+
+/// One effect in flight: a charge, named by its intent's key.
+public struct EffectID: Hashable, Sendable, CustomStringConvertible {
+  /// The charge's idempotency key.
+  public let key: IdempotencyKey
+
+  /// The effect of the intent under `key`.
+  public init(key: IdempotencyKey) { self.key = key }
+
+  public var description: String { "charge \(key)" }
+}
+
+/// What an effect fed back to the shell, journaled (or not) as it says.
+public enum EffectOutcome: Equatable, Sendable {
+  /// The charge went through: the settle was journaled with this receipt.
+  case settled(Receipt)
+  /// The processor declined: `paymentAbandoned` was journaled, the tab is open.
+  case declined(tab: Tab.ID, key: IdempotencyKey, reason: String)
+  /// No answer before the deadline: the intent stays open for reconciliation.
+  /// `attempts` are when each attempt started, from the first.
+  case unresolved(tab: Tab.ID, key: IdempotencyKey, attempts: [Duration])
+  /// The charge went through but its outcome could not be journaled; the
+  /// intent stays open and the next command that writes reconciles it.
+  case notJournaled(tab: Tab.ID, key: IdempotencyKey, reason: String)
+}
+
+/// A charge on its way: what the shell needs to finish it when it returns.
+struct ChargeInFlight {
+  var tab: Tab.ID
+  var settlement: Settlement
+  var task: Task<Void, Never>?
+}
+
+extension KioskShell {
+
+  /// The tabs whose charge is in flight: observers show them as authorizing.
+  public var authorizingTabs: [Tab.ID] {
+    _ = revision
+    return inFlight.values.map(\.tab).sorted()
+  }
+
+  /// The effects in flight.
+  public var effectsInFlight: [EffectID] {
+    inFlight.keys.map { EffectID(key: $0) }.sorted { $0.key.raw < $1.key.raw }
+  }
+
+  /// Starts settling `tab` with the processor call off the main actor, and
+  /// returns the effect's id at once. Every check runs, and the intent is
+  /// journaled, before the call starts; the outcome comes back as a journaled
+  /// command (`outcome(of:)`). A tab with a charge in flight is refused.
+  public func startSettle(_ tab: Tab.ID) throws -> EffectID {
+    try refuseIfInFlight(tab)
+    try prepareToWrite()
+    let settlement = try world.settlement(for: tab)
+    try refuseIfReserved(settlement)
+    let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
+    let environment = effects
+    let amount = settlement.total
+    let task = Task.detached(name: "settle tab #\(tab.raw) under \(key)") { [weak self] in
+      var attempt = 0
+      let result: Result<String, PaymentCallFailure>
+      do throws(PaymentCallFailure) {
+        result = .success(
+          try await PaymentRetry.run(policy: environment.policy, clock: environment.clock, jitter: environment.jitter) {
+            (timeout: Duration) async throws(PaymentError) -> String in
+            attempt += 1
+            return try await environment.network.send(attempt: attempt, timeout: timeout, clock: environment.clock) {
+              () async throws(PaymentError) -> String in
+              guard let self else { throw .timedOut }
+              return try await self.chargeAtProcessor(amount, key: key)
+            }
+          })
+      } catch {
+        result = .failure(error)
+      }
+      await self?.finishCharge(key, result)
+    }
+    inFlight[key] = ChargeInFlight(tab: tab, settlement: settlement, task: task)
+    didChange()
+    return EffectID(key: key)
+  }
+
+  /// The processor acting on a charge: on the main actor, where the world is.
+  func chargeAtProcessor(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    try world.payment.charge(amount, key: key)
+  }
+
+  /// Waits for the effect `id` to come back and returns what it fed back; nil
+  /// for an effect this shell never started or tore down.
+  public func outcome(of id: EffectID) async -> EffectOutcome? {
+    if let task = inFlight[id.key]?.task { await task.value }
+    return finished[id.key]
+  }
+
+  /// Settles `tab` with the processor call off the main actor, and waits for
+  /// its outcome: the receipt, or the error a synchronous settle would throw.
+  public func settleOffActor(_ tab: Tab.ID) async throws -> Receipt {
+    let id = try startSettle(tab)
+    switch await outcome(of: id) {
+    case .settled(let receipt): return receipt
+    case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
+    case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: id.key, attempts: attempts.count)
+    case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
+    case nil: throw KioskShellError.tornDown
+    }
+  }
+
+  /// Re-enters with a charge's result, as a journaled command.
+  func finishCharge(_ key: IdempotencyKey, _ result: Result<String, PaymentCallFailure>) {
+    guard let charge = inFlight.removeValue(forKey: key) else { return }
+    let outcome: EffectOutcome
+    switch result {
+    case .success(let reference):
+      do {
+        let entry = try commit { world in
+          world.commit(charge.settlement)
+          let receipt = Receipt(
+            tab: charge.tab, total: charge.settlement.total, chargedAt: world.clock.now(), reference: reference,
+            key: key)
+          return UndoHistory.Entry(
+            record: .settled(receipt), step: .unsettle(charge.tab, needs: charge.settlement.needs))
+        }
+        guard case .settled(let receipt) = entry.record else { preconditionFailure("a charge records `settled`") }
+        outcome = .settled(receipt)
+      } catch {
+        outcome = .notJournaled(tab: charge.tab, key: key, reason: "\(error)")
+      }
+    case .failure(.declined(let reason)):
+      do {
+        try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
+        outcome = .declined(tab: charge.tab, key: key, reason: reason)
+      } catch {
+        outcome = .notJournaled(tab: charge.tab, key: key, reason: "\(error)")
+      }
+    case .failure(.deadlinePassed(let attempts)):
+      outcome = .unresolved(tab: charge.tab, key: key, attempts: attempts)
+    case .failure(.cancelled):
+      outcome = .unresolved(tab: charge.tab, key: key, attempts: [])
+    }
+    finished[key] = outcome
+    fedBack.append(outcome)
+    didChange()
+  }
+
+  /// Cancels every effect in flight, refuses every write from now on, and
+  /// returns once the cancelled effects have stopped. The intents of the
+  /// cancelled charges stay open: the next shell on this journal reconciles
+  /// them with the processor.
+  public func teardown() async {
+    let tasks = inFlight.values.compactMap(\.task)
+    for task in tasks { task.cancel() }
+    inFlight.removeAll()
+    isTornDown = true
+    didChange()
+    for task in tasks { await task.value }
+  }
+
+  /// Refuses a command on `tab` while a charge of it is in flight.
+  func refuseIfInFlight(_ tab: Tab.ID) throws {
+    if isTornDown { throw KioskShellError.tornDown }
+    if inFlight.values.contains(where: { $0.tab == tab }) { throw KioskShellError.paymentInFlight(tab: tab) }
+  }
+
+  /// Refuses a command that could change what a charge in flight will commit.
+  func refuseWhileAnyInFlight() throws {
+    if isTornDown { throw KioskShellError.tornDown }
+    if let tab = inFlight.values.map(\.tab).min() { throw KioskShellError.paymentInFlight(tab: tab) }
+  }
+
+  /// Refuses a settlement the stock could not cover once the charges in flight consume theirs.
+  func refuseIfReserved(_ settlement: Settlement) throws {
+    var reserved: [Ingredient: Int] = [:]
+    for charge in inFlight.values {
+      for (ingredient, count) in charge.settlement.needs { reserved[ingredient, default: 0] += count }
+    }
+    guard !reserved.isEmpty else { return }
+    for ingredient in Ingredient.allCases
+    where settlement.needs[ingredient, default: 0] > world.stock.units[ingredient, default: 0] - reserved[ingredient, default: 0] {
+      throw KioskError.shortage(ingredient)
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import Clock
+import Foundation
+import Payment
+import Synchronization
+
+/// How long a processor call may take, and how it retries.
+///
+/// Each attempt waits at most `attemptTimeout` for an answer. An attempt that
+/// gets none (`PaymentError.timedOut`: the money may or may not have moved) is
+/// retried under the same idempotency key, so a retry never moves money twice.
+/// Before attempt `n + 1` the call waits `min(maxBackoff, firstBackoff · 2^(n−1))`
+/// plus `jitter · firstBackoff`, with the jitter in `[0, 1)` from an injected
+/// source. No attempt runs past `deadline`, counted from the first: when the
+/// next one could not start before it, the call has failed. A decline is final.
+public struct PaymentRetryPolicy: Sendable, Equatable {
+  /// How long one attempt waits for an answer.
+  public var attemptTimeout: Duration
+  /// How long the whole call may take, retries included.
+  public var deadline: Duration
+  /// The wait before the second attempt; it doubles for each one after.
+  public var firstBackoff: Duration
+  /// The longest wait between attempts, before jitter.
+  public var maxBackoff: Duration
+
+  /// A policy.
+  public init(attemptTimeout: Duration, deadline: Duration, firstBackoff: Duration, maxBackoff: Duration) {
+    self.attemptTimeout = attemptTimeout
+    self.deadline = deadline
+    self.firstBackoff = firstBackoff
+    self.maxBackoff = maxBackoff
+  }
+
+  /// Two seconds an attempt, ten in all, backing off from half a second to four.
+  public static let standard = PaymentRetryPolicy(
+    attemptTimeout: .seconds(2), deadline: .seconds(10), firstBackoff: .milliseconds(500), maxBackoff: .seconds(4))
+
+  /// The whole call within `deadline`: attempts of at most a fifth of it, backing off from a twentieth.
+  public static func within(_ deadline: Duration) -> PaymentRetryPolicy {
+    PaymentRetryPolicy(
+      attemptTimeout: deadline / 5, deadline: deadline, firstBackoff: deadline / 20, maxBackoff: deadline / 2)
+  }
+
+  /// The wait after attempt `attempt` (from 1) failed, given a jitter in `[0, 1)`.
+  public func backoff(after attempt: Int, jitter: Double) -> Duration {
+    var wait = firstBackoff
+    for _ in 1..<max(1, attempt) where wait < maxBackoff { wait *= 2 }
+    return min(wait, maxBackoff) + firstBackoff * min(max(jitter, 0), 0.999_999)
+  }
+}
+
+/// Where retries take their jitter from: random in production, a fixed list in tests.
+public struct Jitter: Sendable {
+  /// The next value, in `[0, 1)`.
+  public let next: @Sendable () -> Double
+
+  /// Jitter from `next`.
+  public init(next: @escaping @Sendable () -> Double) { self.next = next }
+
+  /// Uniform in `[0, 1)`, from the system's generator.
+  public static let random = Jitter { Double.random(in: 0..<1) }
+
+  /// Always zero: backoffs are exactly the policy's.
+  public static let none = Jitter { 0 }
+
+  /// `values` in turn, then the last one again and again.
+  public static func sequence(_ values: [Double]) -> Jitter {
+    let remaining = Mutex(values[...])
+    return Jitter {
+      remaining.withLock { remaining in
+        guard let first = remaining.first else { return 0 }
+        if remaining.count > 1 { remaining.removeFirst() }
+        return first
+      }
+    }
+  }
+}
+
+/// Why a processor call ended without an answer it could use.
+public enum PaymentCallFailure: Error, Equatable, Sendable {
+  /// The processor refused: no money moved.
+  case declined(reason: String)
+  /// No attempt got an answer before the deadline; the money may or may not
+  /// have moved under the key. `attempts` are when each one started, by the clock's uptime.
+  case deadlinePassed(attempts: [Duration])
+  /// The task was cancelled (the shell was torn down).
+  case cancelled
+}
+
+/// Runs a processor call under a `PaymentRetryPolicy`.
+public enum PaymentRetry {
+  /// Calls `attempt` with each attempt's timeout until one answers, the
+  /// processor declines, or the deadline passes; all waits are on `clock`.
+  public static func run<Answer: Sendable>(
+    policy: PaymentRetryPolicy, clock: some KioskClock, jitter: Jitter,
+    _ attempt: (_ timeout: Duration) async throws(PaymentError) -> Answer
+  ) async throws(PaymentCallFailure) -> Answer {
+    let start = clock.uptime()
+    var starts: [Duration] = []
+    while true {
+      if Task.isCancelled { throw .cancelled }
+      let elapsed = clock.uptime() - start
+      starts.append(elapsed)
+      do throws(PaymentError) {
+        return try await attempt(min(policy.attemptTimeout, policy.deadline - elapsed))
+      } catch {
+        if case .declined(let reason) = error { throw .declined(reason: reason) }
+        if Task.isCancelled { throw .cancelled }
+        let wait = policy.backoff(after: starts.count, jitter: jitter.next())
+        guard clock.uptime() - start + wait < policy.deadline else { throw .deadlinePassed(attempts: starts) }
+        do { try await clock.sleep(for: wait) } catch { throw .cancelled }
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import Clock
+import ClockTesting
+import Foundation
+import Journal
+import KioskApp
+import Menu
+import Payment
+import Tabs
+import Testing
+
+/// A shell on virtual time, in the spirit of seed 002's `Store`: a test
+/// `send`s commands, states the effects they started (`expectEffects`) and
+/// what each effect fed back (`receive`), moves the clock (`advance`), and
+/// ends with `finish()` or `teardown()`. Whatever it did not assert fails it:
+/// an effect, an outcome, work still in flight, a task still waiting on the clock.
+@MainActor
+final class ShellHarness {
+  /// The clock every effect waits on.
+  let clock = TestClock()
+  /// The shell under test, on a journal and processor ledger in a temporary
+  /// folder; nil after `close()`.
+  private(set) var shell: KioskShell!
+  let journal: TemporaryJournal
+  private var started: [EffectID] = []
+  private var received = 0
+  private var ended = false
+
+  /// A command a test sends.
+  enum Command {
+    case open(String)
+    case add(Item.ID, Tab.ID)
+    case remove(Item.ID, Tab.ID)
+    /// A settle whose processor call runs off the main actor.
+    case settle(Tab.ID)
+    case undo
+  }
+
+  /// What an effect fed back, with what varies from run to run (the charge's
+  /// reference, the receipt's wall-clock time) left out.
+  enum Received: Equatable, CustomStringConvertible {
+    case settled(Tab.ID, total: Decimal)
+    case declined(Tab.ID, reason: String)
+    case unresolved(Tab.ID, attempts: [Duration])
+    case notJournaled(Tab.ID)
+
+    init(_ outcome: EffectOutcome) {
+      switch outcome {
+      case .settled(let receipt): self = .settled(receipt.tab, total: receipt.total)
+      case .declined(let tab, _, let reason): self = .declined(tab, reason: reason)
+      case .unresolved(let tab, _, let attempts): self = .unresolved(tab, attempts: attempts)
+      case .notJournaled(let tab, _, _): self = .notJournaled(tab)
+      }
+    }
+
+    var description: String {
+      switch self {
+      case .settled(let tab, let total): "settled tab #\(tab.raw) for \(total)"
+      case .declined(let tab, let reason): "declined tab #\(tab.raw): \(reason)"
+      case .unresolved(let tab, let attempts): "unresolved tab #\(tab.raw) after attempts at \(attempts)"
+      case .notJournaled(let tab): "not journaled: tab #\(tab.raw)"
+      }
+    }
+  }
+
+  /// A shell on a fresh journal whose processor is reached over `network`.
+  init(
+    network: ProcessorNetwork = .direct, policy: PaymentRetryPolicy = .standard, jitter: [Double] = [0],
+    fault: LocalProcessor.Fault? = nil
+  ) throws {
+    journal = try TemporaryJournal()
+    let environment = EffectEnvironment(clock: clock, jitter: .sequence(jitter), policy: policy, network: network)
+    shell = try KioskShell(
+      journal: try DurableJournal(path: journal.path),
+      processor: try LocalProcessor(
+        path: LocalProcessor.defaultPath(besideJournal: journal.path), fault: fault),
+      effects: environment)
+    clock.settle = { [weak self] in await self?.settle() }
+  }
+
+  /// Runs `command`; a settle starts its effect, which `expectEffects` must name.
+  @discardableResult
+  func send(_ command: Command) throws -> EffectID? {
+    switch command {
+    case .open(let customer): _ = try shell.openTab(for: customer)
+    case .add(let item, let tab): try shell.add(item, to: tab)
+    case .remove(let item, let tab): try shell.remove(item, from: tab)
+    case .undo: _ = try shell.undo()
+    case .settle(let tab):
+      let id = try shell.startSettle(tab)
+      started.append(id)
+      return id
+    }
+    return nil
+  }
+
+  /// The effects started since the last call, in order, are exactly `expected`.
+  func expectEffects(_ expected: [EffectID], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(started == expected, "the effects started", sourceLocation: sourceLocation)
+    started.removeAll()
+  }
+
+  /// Lets in-flight work run, then expects the next outcome an effect fed
+  /// back to be `expected`. Fails, naming what waits on the clock, when none came.
+  func receive(_ expected: Received, sourceLocation: SourceLocation = #_sourceLocation) async {
+    await settle()
+    guard received < shell.fedBack.count else {
+      Issue.record(
+        Comment(rawValue: "expected \(expected), but no effect fed anything back: \(waitingDescription)"),
+        sourceLocation: sourceLocation)
+      return
+    }
+    let next = Received(shell.fedBack[received])
+    received += 1
+    #expect(next == expected, sourceLocation: sourceLocation)
+  }
+
+  /// Moves the clock on, running each effect woken to its next wait or its end.
+  func advance(by duration: Duration) async {
+    await clock.advance(by: duration)
+  }
+
+  /// Ends the test: fails for every effect not expected, outcome not
+  /// received, effect still in flight, and task still waiting on the clock.
+  func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+    await settle()
+    end(sourceLocation: sourceLocation)
+    if !shell.effectsInFlight.isEmpty {
+      Issue.record(
+        Comment(rawValue: "effects still in flight at the end: \(shell.effectsInFlight); \(waitingDescription)"),
+        sourceLocation: sourceLocation)
+    }
+    clock.expectNoSleepers(sourceLocation: sourceLocation)
+  }
+
+  /// Tears the shell down (cancelling what is in flight), then checks as `finish` does.
+  func teardown(sourceLocation: SourceLocation = #_sourceLocation) async {
+    await shell.teardown()
+    await finish(sourceLocation: sourceLocation)
+  }
+
+  /// Drops the shell, releasing the journal's lock, so a test can open the journal again.
+  func close() { shell = nil }
+
+  private func end(sourceLocation: SourceLocation) {
+    ended = true
+    if !started.isEmpty {
+      Issue.record(
+        Comment(rawValue: "effects started but never expected: \(started)"), sourceLocation: sourceLocation)
+    }
+    let unread = shell.fedBack.dropFirst(received).map { Received($0).description }
+    if !unread.isEmpty {
+      Issue.record(
+        Comment(rawValue: "outcomes fed back but never received: \(unread)"), sourceLocation: sourceLocation)
+    }
+  }
+
+  private var waitingDescription: String {
+    let sleepers = clock.sleepers
+    return sleepers.isEmpty
+      ? "nothing waits on the clock"
+      : "waiting on the clock at \(clock.instant): \(sleepers.map(\.description).joined(separator: "; ")); "
+        + "advance the clock"
+  }
+
+  /// Waits until every effect in flight is waiting on the clock, or has fed back.
+  private func settle() async {
+    for _ in 0..<100_000 {
+      let waiting = Set(clock.sleepers.map(\.label))
+      let busy = shell.effectsInFlight.contains { id in !waiting.contains { $0.hasSuffix("under \(id.key)") } }
+      if !busy { return }
+      await Task.yield()
+    }
+    Issue.record("effects in flight neither waited on the clock nor finished: \(shell.effectsInFlight)")
+  }
+
+  isolated deinit {
+    if !ended { Issue.record("a ShellHarness was dropped without finish() or teardown()") }
+  }
+}
