@@ -150,6 +150,7 @@ public final class TestClock: KioskClock, Sendable {
   /// `limit` wakes have run (a task that sleeps forever again and again).
   public func run(limit: Int = 10_000) async {
     var wakes = 0
+    await settle()
     while wakes < limit, let last = sleepers.last {
       await advance(to: last.deadline)
       wakes += 1

@@ -1,0 +1,119 @@
+import Clock
+import ClockTesting
+import Foundation
+import KioskApp
+import Payment
+import Synchronization
+import Testing
+
+/// A value many tasks update, behind a lock.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+  init(_ value: Value) { mutex = Mutex(value) }
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
+}
+
+/// The retry policy and runner, on virtual time.
+@Suite struct PaymentRetryTests {
+  @Test func backoffDoublesFromTheFirstUpToTheMostThenAddsJitterOfTheFirst() {
+    let policy = PaymentRetryPolicy.standard
+    #expect(policy.backoff(after: 1, jitter: 0) == .milliseconds(500))
+    #expect(policy.backoff(after: 2, jitter: 0) == .seconds(1))
+    #expect(policy.backoff(after: 3, jitter: 0) == .seconds(2))
+    #expect(policy.backoff(after: 4, jitter: 0) == .seconds(4))
+    #expect(policy.backoff(after: 9, jitter: 0) == .seconds(4))
+    #expect(policy.backoff(after: 1, jitter: 0.5) == .milliseconds(750))
+  }
+
+  @Test func aDeclineIsNotRetried() async {
+    await withTestClock { clock in
+      let calls = Locked(0)
+      do {
+        _ = try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+          (_: Duration) async throws(PaymentError) -> String in
+          calls.withLock { $0 += 1 }
+          throw .declined(reason: "no")
+        }
+        Issue.record("a decline returned")
+      } catch {
+        #expect(error as? PaymentCallFailure == .declined(reason: "no"))
+      }
+      #expect(calls.withLock { $0 } == 1)
+    }
+  }
+
+  @Test func aTransientFailureIsRetriedUntilAnAttemptAnswers() async throws {
+    try await withTestClock { clock in
+      let attempts = Locked<[Duration]>([])
+      let task = Task(name: "retrying") {
+        try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+          (timeout: Duration) async throws(PaymentError) -> String in
+          let count = attempts.withLock { attempts in
+            attempts.append(clock.uptime())
+            return attempts.count
+          }
+          guard count == 3 else { throw .timedOut }
+          return "ch_1"
+        }
+      }
+      await clock.advance(by: .seconds(2))
+      let answer = try await task.value
+      #expect(answer == "ch_1")
+      // Failed at once twice: retried after 0.5 s, then after 1 s more.
+      #expect(attempts.withLock { $0 } == [.zero, .milliseconds(500), .milliseconds(1_500)])
+    }
+  }
+
+  @Test func eachAttemptGetsAtMostTheTimeLeftBeforeTheDeadline() async {
+    await withTestClock { clock in
+      let policy = PaymentRetryPolicy(
+        attemptTimeout: .seconds(4), deadline: .seconds(5), firstBackoff: .milliseconds(500), maxBackoff: .seconds(1))
+      let timeouts = Locked<[Duration]>([])
+      let task = Task(name: "tight") {
+        try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+          (timeout: Duration) async throws(PaymentError) -> String in
+          timeouts.withLock { $0.append(timeout) }
+          try? await clock.sleep(for: timeout)
+          throw .timedOut
+        }
+      }
+      await clock.advance(by: .seconds(5))
+      do {
+        _ = try await task.value
+        Issue.record("a silent processor answered")
+      } catch {
+        #expect(error as? PaymentCallFailure == .deadlinePassed(attempts: [.zero, .milliseconds(4_500)]))
+      }
+      #expect(timeouts.withLock { $0 } == [.seconds(4), .milliseconds(500)])
+    }
+  }
+
+  @Test func cancellingTheCallEndsItWithoutAnotherAttempt() async {
+    await withTestClock { clock in
+      let calls = Locked(0)
+      let task = Task(name: "cancelled") {
+        try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+          (_: Duration) async throws(PaymentError) -> String in
+          calls.withLock { $0 += 1 }
+          throw .timedOut
+        }
+      }
+      for _ in 0..<100_000 where clock.sleepers.isEmpty { await Task.yield() }
+      task.cancel()
+      do {
+        _ = try await task.value
+        Issue.record("a cancelled call answered")
+      } catch {
+        #expect(error as? PaymentCallFailure == .cancelled)
+      }
+      #expect(calls.withLock { $0 } == 1)
+    }
+  }
+
+  @Test func jitterComesFromTheInjectedSourceInTurnThenRepeatsTheLast() {
+    let jitter = Jitter.sequence([0.1, 0.7])
+    #expect([jitter.next(), jitter.next(), jitter.next()] == [0.1, 0.7, 0.7])
+    #expect(Jitter.none.next() == 0)
+    #expect((0..<100).allSatisfy { _ in (0..<1).contains(Jitter.random.next()) })
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+// The real binary on a slow, silent or lossy network to its processor
+// ($KIOSK_PROCESSOR_NETWORK), each payment under a deadline of 0.2 s
+// (`KioskBinary.testEnvironment`): the real-time side of the virtual-time
+// tests in KioskAppTests/ShellEffectTests.
+
+/// A journal with Ada's tab holding a latte.
+private func adaWithALatte() throws -> (TemporaryJournal, KioskBinary) {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
+  _ = try kiosk("open", "Ada")
+  _ = try kiosk("add", "1", "latte")
+  return (journal, kiosk)
+}
+
+@Test func aSilentProcessorFailsTheSettleAtItsDeadlineAndTheNextWriterReconciles() throws {
+  let (_, kiosk) = try adaWithALatte()
+  let settle = try kiosk("settle", "1", environment: ["KIOSK_PROCESSOR_NETWORK": "silent"])
+  #expect(settle.status == 75)
+  #expect(settle.errors.hasPrefix("kiosk: the payment processor did not answer in time ("))
+  #expect(settle.errors.contains("the payment is unresolved until reconciled"))
+  #expect(try kiosk("board").output == "#1 Ada: Latte — 4.50\n")
+  let next = try kiosk("open", "Bo")
+  #expect(next.status == 0)
+  #expect(next.errors.contains("the processor has no record of it; abandoned, nothing moved"))
+  #expect(try kiosk("settle", "1").status == 0)
+  #expect(try kiosk("reconcile").status == 0)
+}
+
+@Test func aLostAnswerIsRetriedUnderTheSameKeyAndChargesOnce() throws {
+  let (journal, kiosk) = try adaWithALatte()
+  let settle = try kiosk(
+    "settle", "1", environment: ["KIOSK_PROCESSOR_NETWORK": "loses-first-answer", "KIOSK_PAYMENT_DEADLINE": "2"])
+  #expect(settle.status == 0)
+  #expect(settle.output.contains("total       4.50"))
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.output.hasPrefix("processor: 1 charges (4.50), 0 refunds (0.00)"))
+  #expect(FileManager.default.fileExists(atPath: journal.path + ".processor"))
+}
+
+@Test func aSlowProcessorWithinTheDeadlineSettles() throws {
+  let (_, kiosk) = try adaWithALatte()
+  let settle = try kiosk("settle", "1", environment: ["KIOSK_PROCESSOR_NETWORK": "slow:0.01"])
+  #expect(settle.status == 0)
+  #expect(try kiosk("board").output == "#1 Ada: Latte — 4.50 (settled)\n")
+}
+
+@Test(arguments: [
+  ("KIOSK_PROCESSOR_NETWORK", "fast", "KIOSK_PROCESSOR_NETWORK must be direct, silent, loses-first-answer or slow:SECONDS"),
+  ("KIOSK_PROCESSOR_NETWORK", "slow:-1", "KIOSK_PROCESSOR_NETWORK must be"),
+  ("KIOSK_PAYMENT_DEADLINE", "0", "KIOSK_PAYMENT_DEADLINE must be seconds"),
+  ("KIOSK_PAYMENT_DEADLINE", "1e3", "KIOSK_PAYMENT_DEADLINE must be seconds"),
+])
+func aBadNetworkOrDeadlineIsAUsageError(name: String, value: String, message: String) throws {
+  let (journal, kiosk) = try adaWithALatte()
+  let before = journal.bytes
+  let settle = try kiosk("settle", "1", environment: [name: value])
+  #expect(settle.status == 64)
+  #expect(settle.errors.hasPrefix("kiosk: \(message)"))
+  #expect(journal.bytes == before, "nothing was journaled")
+}
+
+@Test func aJournalNamedWithoutAFolderIsFoundInTheWorkingDirectory() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
+  let open = try kiosk.run(["open", "Ada"], directory: journal.folder)
+  #expect(open.status == 0, "\(open.errors)")
+  let board = try kiosk.run(["--journal", "kiosk.journal", "board"], directory: journal.folder)
+  #expect(board.output == "#1 Ada: nothing yet — 0.00\n")
+  #expect(FileManager.default.fileExists(atPath: journal.path))
+}
