@@ -26,7 +26,10 @@ private func sleeper(
 
 /// Waits (by yielding) until `clock` has `count` sleepers.
 private func untilSleeping(_ count: Int, on clock: TestClock) async {
-  for _ in 0..<100_000 where clock.sleepers.count < count { await Task.yield() }
+  for _ in 0..<100_000 {
+    if clock.sleepers.count >= count { return }
+    await Task.yield()
+  }
 }
 
 @Suite struct TestClockTests {
@@ -91,7 +94,10 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
     await untilSleeping(1, on: clock)
     // Exact, not the default yields: woken, the ticker has run on once it sleeps again or has ticked five times.
     clock.settle = {
-      for _ in 0..<100_000 where clock.sleepers.isEmpty && ticks.withLock({ $0 }) < 5 { await Task.yield() }
+      for _ in 0..<100_000 {
+        if !clock.sleepers.isEmpty || ticks.withLock({ $0 }) == 5 { return }
+        await Task.yield()
+      }
     }
     await clock.run()
     await task.value

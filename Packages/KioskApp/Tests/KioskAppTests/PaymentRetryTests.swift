@@ -98,7 +98,10 @@ final class Locked<Value: Sendable>: Sendable {
           throw .timedOut
         }
       }
-      for _ in 0..<100_000 where clock.sleepers.isEmpty { await Task.yield() }
+      for _ in 0..<100_000 {
+        if !clock.sleepers.isEmpty { break }
+        await Task.yield()
+      }
       task.cancel()
       do {
         _ = try await task.value
