@@ -26,13 +26,34 @@ def canonical(value):
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def pretty(value):
+    """The canonical text of a recording file: two spaces of indent, a newline at the end."""
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def no_duplicates(pairs):
+    keys = [key for key, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"a key appears twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
+    return dict(pairs)
+
+
+def whole_only(text):
+    raise ValueError(f"numbers are whole, not {text}")
+
+
+def load(text):
+    """Parses strictly, as the canonical form requires: no duplicate keys, no fractions or exponents."""
+    return json.loads(text, object_pairs_hook=no_duplicates, parse_float=whole_only)
+
+
 def first_difference(recorded, now, path=""):
-    """The first path where two decoded JSON values differ, in key order."""
+    """The first path where two decoded JSON values differ, in key order, with both values there."""
     if isinstance(recorded, dict) and isinstance(now, dict):
         for key in sorted(set(recorded) | set(now)):
             inner = f"{path}.{key}" if path else key
             if key not in recorded or key not in now:
-                return inner
+                return inner, canonical(recorded.get(key, "nothing")), canonical(now.get(key, "nothing"))
             found = first_difference(recorded[key], now[key], inner)
             if found:
                 return found
@@ -42,8 +63,12 @@ def first_difference(recorded, now, path=""):
             found = first_difference(left, right, f"{path}[{index}]")
             if found:
                 return found
-        return None if len(recorded) == len(now) else f"{path} (length)"
-    return None if recorded == now and type(recorded) is type(now) else (path or "(root)")
+        if len(recorded) == len(now):
+            return None
+        return path, f"{len(recorded)} elements", f"{len(now)} elements"
+    if recorded == now and type(recorded) is type(now):
+        return None
+    return path or "(root)", canonical(recorded), canonical(now)
 
 
 class Server:
@@ -52,8 +77,11 @@ class Server:
             [str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def ask(self, line):
-        self.process.stdin.write(line.encode("utf-8") + b"\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(line.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise RuntimeError(f"kiosk-replay exited ({self.process.wait()}) before reading a request")
         ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_SECONDS)
         if not ready:
             raise RuntimeError(f"kiosk-replay gave no answer within {TIMEOUT_SECONDS} s")
@@ -76,6 +104,14 @@ def main():
     if not files:
         print(f"replay: no recordings under {RECORDINGS.relative_to(ROOT)}; run 'make record'", file=sys.stderr)
         return 1
+    try:
+        return run(files)
+    except RuntimeError as error:
+        print(f"replay: {error}", file=sys.stderr)
+        return 1
+
+
+def run(files):
     server = Server()
     # The server answers a malformed request with an error object and goes on.
     answer = json.loads(server.ask("{ not a request"))
@@ -85,7 +121,17 @@ def main():
     passed = failed = steps = 0
     for path in files:
         name = f"{path.parent.name}/{path.stem}"
-        recording = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        try:
+            recording = load(text)
+        except ValueError as error:
+            failed += 1
+            print(f"FAIL {name}: not a recording: {error}; run 'make record'")
+            continue
+        if text != pretty(recording):
+            failed += 1
+            print(f"FAIL {name}: not in canonical form (docs/replay.md); run 'make record'")
+            continue
         state = recording["given"]
         problem = None
         for index, step in enumerate(recording["steps"]):
@@ -95,11 +141,12 @@ def main():
             answer = server.ask(canonical(request))
             if answer != expected:
                 try:
-                    where = first_difference(json.loads(expected), json.loads(answer)) or "(bytes only)"
+                    found = first_difference(json.loads(expected), json.loads(answer))
+                    where = (f"at {found[0]}: recorded {found[1][:200]}, answered {found[2][:200]}"
+                             if found else "in its bytes only")
                 except json.JSONDecodeError:
-                    where = "(the answer is not JSON)"
-                problem = (f"step {index} '{step['label']}' (scenario line {step['line']}): "
-                           f"the answer differs at {where}; got {answer[:300]}")
+                    where = f"and is not JSON: {answer[:200]}"
+                problem = f"step {index} '{step['label']}' (scenario line {step['line']}): the answer differs {where}"
                 break
             state = step["state"]
         if problem:

@@ -206,7 +206,9 @@ extension KioskShell {
     }
     guard !reserved.isEmpty else { return }
     for ingredient in Ingredient.allCases
-    where settlement.needs[ingredient, default: 0] > world.stock.units[ingredient, default: 0] - reserved[ingredient, default: 0] {
+    where settlement.needs[ingredient, default: 0] > world.stock.units[ingredient, default: 0]
+      - reserved[ingredient, default: 0]
+    {
       throw KioskError.shortage(ingredient)
     }
   }

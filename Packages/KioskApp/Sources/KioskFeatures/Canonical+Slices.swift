@@ -47,8 +47,10 @@ extension Item: CanonicalCodable {
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     _ = try cursor.object(keys: ["name", "price", "recipe"])
+    let price = try CanonicalMoney.read(cursor.field("price"))
+    guard price >= 0 else { throw try cursor.field("price").fail("a price is not negative") }
     self.init(
-      name: try cursor.field("name").string(), price: try CanonicalMoney.read(cursor.field("price")),
+      name: try cursor.field("name").string(), price: price,
       recipe: try Self.recipe(cursor.field("recipe")))
   }
 }

@@ -19,7 +19,9 @@ public protocol CanonicalEncodable {
   var canonical: JSONValue { get }
 }
 
-/// Money: the exact decimal, with at least two digits after the point (`"4.50"`, `"0.125"`).
+/// Money: the exact decimal, with two to four digits after the point
+/// (`"4.50"`, `"0.125"`) and at most thirteen before it: far from where
+/// `Decimal` would round a tab's total.
 public enum CanonicalMoney {
   /// The canonical text of `amount`.
   public static func text(_ amount: Decimal) -> String {
@@ -39,9 +41,12 @@ public enum CanonicalMoney {
   /// The amount `cursor` holds.
   public static func read(_ cursor: JSONCursor) throws(CanonicalError) -> Decimal {
     let text = try cursor.string()
-    guard text.wholeMatch(of: /-?(0|[1-9][0-9]*)\.[0-9]{2,}/) != nil,
+    guard text.wholeMatch(of: /-?(0|[1-9][0-9]{0,12})\.[0-9]{2,4}/) != nil,
       let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), Self.text(amount) == text
-    else { throw cursor.fail("expected money as a string such as \"4.50\", found \"\(text)\"") }
+    else {
+      throw cursor.fail(
+        "expected money as a string such as \"4.50\" (2 to 4 decimals, under 10^13), found \"\(text)\"")
+    }
     return amount
   }
 }
@@ -72,8 +77,14 @@ extension JSONCursor {
     return number
   }
 
-  /// An idempotency key.
-  public func idempotencyKey() throws(CanonicalError) -> IdempotencyKey { IdempotencyKey(try string()) }
+  /// An idempotency key: 1 to 100 of `A-Z a-z 0-9 _ . : -`, compared byte for byte.
+  public func idempotencyKey() throws(CanonicalError) -> IdempotencyKey {
+    let text = try string()
+    guard text.wholeMatch(of: /[A-Za-z0-9_.:\-]{1,100}/) != nil else {
+      throw fail("an idempotency key is 1 to 100 of A-Z a-z 0-9 _ . : -, not \"\(text)\"")
+    }
+    return IdempotencyKey(text)
+  }
 }
 
 extension Optional where Wrapped: CanonicalEncodable {

@@ -60,7 +60,19 @@ public struct Feature<Model: FeatureModel>: Sendable {
         path: "action",
         reason: "feature '\(self.name)' takes \(actions.joined(separator: ", ")); not '\(name)'")
     }
-    return Model.step(&state, action)
+    let result = Model.step(&state, action)
+    // Every answer must be a request's valid state again: a request whose undo
+    // history does not match its slices could step them out of bounds.
+    let canonical = state.canonical
+    let reread: Model.State
+    do { reread = try Model.State(canonical: JSONCursor(canonical, path: "state")) } catch {
+      throw CanonicalError(
+        path: "state", reason: "the request's state does not hold together: after this step, \(error.description)")
+    }
+    guard reread == state else {
+      throw CanonicalError(path: "state", reason: "the state after this step does not survive its canonical form")
+    }
+    return result
   }
 
   /// The canonical answer to a step: `{"effects": [...], "outcome": ..., "state": ...}`.

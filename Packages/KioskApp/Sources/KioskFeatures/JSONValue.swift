@@ -18,39 +18,12 @@ public enum JSONValue: Equatable, Sendable {
   case object([String: JSONValue])
 }
 
-extension JSONValue: Decodable {
-  /// Reads any JSON value but a number with a fraction or an exponent.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int.self) {
-      self = .integer(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else if let value = try? container.decode([String: JSONValue].self) {
-      self = .object(value)
-    } else {
-      throw DecodingError.dataCorruptedError(
-        in: container,
-        debugDescription: "numbers are whole; money is a string such as \"4.50\"")
-    }
-  }
-
-  /// Parses one JSON text; the error is one line.
+extension JSONValue {
+  /// Parses one JSON text strictly (`JSONParser`); the error is one line, with
+  /// the path of the value when the text is JSON but not canonical.
   public static func parse(_ bytes: some Sequence<UInt8>) throws(CanonicalError) -> JSONValue {
-    do {
-      return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-    } catch let DecodingError.dataCorrupted(context) {
-      let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-      throw CanonicalError(path: "", reason: "not JSON: \(underlying ?? context.debugDescription)")
-    } catch {
-      throw CanonicalError(path: "", reason: "not JSON: \(error)")
-    }
+    var parser = JSONParser(Array(bytes))
+    return try parser.document()
   }
 }
 

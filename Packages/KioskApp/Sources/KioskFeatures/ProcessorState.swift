@@ -48,7 +48,7 @@ extension ProcessorState: CanonicalCodable {
     _ = try cursor.object(keys: ["fault", "nonce", "outcomes", "session"])
     var outcomes: [IdempotencyKey: PaymentStatus] = [:]
     for (key, status) in try cursor.field("outcomes").object() {
-      outcomes[IdempotencyKey(key)] = try PaymentStatus(canonical: status)
+      outcomes[try JSONCursor(.string(key), path: status.path).idempotencyKey()] = try PaymentStatus(canonical: status)
     }
     var fault: Fault?
     if let field = try cursor.optionalField("fault") {

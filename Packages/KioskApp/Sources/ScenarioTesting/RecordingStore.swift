@@ -69,6 +69,14 @@ public struct RecordingStore: Sendable {
         sourceLocation: leaf.location)
       return
     }
+    // The bytes themselves are the contract: a file that parses to the same
+    // value but is laid out otherwise is not a recording.
+    guard existing == Data(recorded.prettyText.utf8) else {
+      Issue.record(
+        Comment(rawValue: "\(shown(url)) is not in canonical form (docs/replay.md); run `make record`"),
+        sourceLocation: leaf.location)
+      return
+    }
     // Source lines are kept for the reader, not compared: an edit above a scenario moves them.
     guard let drift = JSONDifference.first(between: recorded.withoutStepLines, and: fresh.withoutStepLines) else {
       return
@@ -83,12 +91,16 @@ public struct RecordingStore: Sendable {
 }
 
 /// The first place two JSON values differ, in key order.
-struct JSONDifference: Equatable {
-  var path: String
-  var recorded: String
-  var now: String
+public struct JSONDifference: Equatable, Sendable {
+  /// Where, from the root.
+  public var path: String
+  /// The first value's canonical text there ("nothing" when it has none).
+  public var recorded: String
+  /// The second value's.
+  public var now: String
 
-  static func first(between recorded: JSONValue, and now: JSONValue, at path: String = "") -> JSONDifference? {
+  /// The first difference between `recorded` and `now`, or nil when they are equal.
+  public static func first(between recorded: JSONValue, and now: JSONValue, at path: String = "") -> JSONDifference? {
     switch (recorded, now) {
     case (.object(let old), .object(let new)):
       for key in Set(old.keys).union(new.keys).sorted() {

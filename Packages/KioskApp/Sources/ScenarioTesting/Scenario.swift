@@ -69,7 +69,11 @@ public struct Scenario<Model: FeatureModel>: Sendable {
         continue
       }
       switch node.kind {
-      case .given: continue
+      case .given:
+        if !labels.isEmpty {
+          problems.append(
+            .init("a Given goes first, outside any Branch: a branch starts where its parent is", node.location))
+        }
       case .when(let label, let action):
         steps.append(ScenarioStep(label: label, action: action, location: node.location, checks: []))
       case .then, .thenEffects, .thenOutcome:
@@ -84,7 +88,12 @@ public struct Scenario<Model: FeatureModel>: Sendable {
     if steps.isEmpty, branches.isEmpty {
       problems.append(.init("a leaf needs at least one When", nodes.last?.location ?? location))
     }
-    guard !branches.isEmpty else { return [(labels, steps, problems)] }
+    guard !branches.isEmpty else {
+      if let empty = ([name] + labels).first(where: { ScenarioLeaf<Model>.slug($0).isEmpty }) {
+        problems.append(.init("'\(empty)' gives no fixture name: use ASCII letters or digits in it", location))
+      }
+      return [(labels, steps, problems)]
+    }
     return branches.flatMap { label, body in expand(body, labels: labels + [label], steps: steps, problems: problems) }
   }
 }

@@ -26,11 +26,12 @@ public struct ScenarioLeaf<Model: FeatureModel>: Sendable, CustomTestStringConve
   /// Where the scenario is declared.
   public var location: SourceLocation { scenario.location }
 
+  /// Lowercase ASCII letters and digits; apostrophes dropped; any other run one `-`.
   static func slug(_ text: String) -> String {
     var slug = ""
-    for character in text.lowercased() where character != "'" && character != "\u{2019}" {
-      if character.isLetter || character.isNumber {
-        slug.append(character)
+    for scalar in text.lowercased().unicodeScalars where !["'", "\u{2019}", "\u{02BC}"].contains(scalar) {
+      if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+        slug.unicodeScalars.append(scalar)
       } else if !slug.isEmpty, slug.last != "-" {
         slug.append("-")
       }

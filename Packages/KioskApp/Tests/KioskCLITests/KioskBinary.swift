@@ -44,7 +44,8 @@ struct KioskBinary {
     let process = Process()
     process.executableURL = Self.url
     process.arguments = ["--journal", journal, "shell"]
-    process.environment = ProcessInfo.processInfo.environment.merging(Self.testEnvironment.merging(environment) { $1 }) {
+    process.environment = ProcessInfo.processInfo.environment.merging(Self.testEnvironment.merging(environment) { $1 })
+    {
       $1
     }
     let input = Pipe()
@@ -64,7 +65,8 @@ struct KioskBinary {
     process.executableURL = executable
     if let directory { process.currentDirectoryURL = directory }
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(Self.testEnvironment.merging(environment) { $1 }) {
+    process.environment = ProcessInfo.processInfo.environment.merging(Self.testEnvironment.merging(environment) { $1 })
+    {
       $1
     }
     let stdin = Pipe()

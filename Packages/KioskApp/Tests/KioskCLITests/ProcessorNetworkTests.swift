@@ -48,7 +48,10 @@ private func adaWithALatte() throws -> (TemporaryJournal, KioskBinary) {
 }
 
 @Test(arguments: [
-  ("KIOSK_PROCESSOR_NETWORK", "fast", "KIOSK_PROCESSOR_NETWORK must be direct, silent, loses-first-answer or slow:SECONDS"),
+  (
+    "KIOSK_PROCESSOR_NETWORK", "fast",
+    "KIOSK_PROCESSOR_NETWORK must be direct, silent, loses-first-answer or slow:SECONDS"
+  ),
   ("KIOSK_PROCESSOR_NETWORK", "slow:-1", "KIOSK_PROCESSOR_NETWORK must be"),
   ("KIOSK_PAYMENT_DEADLINE", "0", "KIOSK_PAYMENT_DEADLINE must be seconds"),
   ("KIOSK_PAYMENT_DEADLINE", "1e3", "KIOSK_PAYMENT_DEADLINE must be seconds"),

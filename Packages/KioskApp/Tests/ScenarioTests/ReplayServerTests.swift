@@ -1,14 +1,20 @@
 import Foundation
+import KioskApp
 import KioskFeatures
+import ScenarioTesting
+import Stock
 import Testing
 
 /// The replay server: in process over every recording, and as the built binary.
 @Suite struct ReplayServerTests {
-  @Test func theRegistryAnswersEveryRecordedStepWithTheRecordingsBytes() throws {
+  /// Every step of every leaf, as `make record` would record it, through the
+  /// registry: the same bytes. (From the leaves, not the files, which `make
+  /// record` may be rewriting meanwhile; the leaf tests compare the files.)
+  @Test func theRegistryAnswersEveryLeafsStepsWithTheRecordedBytes() throws {
     var steps = 0
-    for name in recordings.recordingsOnDisk() {
-      let recording = JSONCursor(
-        try JSONValue.parse(Data(contentsOf: recordings.root.appendingPathComponent(name + ".json"))))
+    for leaf in allLeaves {
+      let name = leaf.testDescription
+      let recording = JSONCursor(try #require(leaf.run()))
       var state = try recording.field("given").value
       let feature = try recording.field("feature").value
       for step in try recording.field("steps").array() {
@@ -19,7 +25,15 @@ import Testing
         ])
         let answer = KioskFeatures.registry.answer(toLine: Array(request.compactText.utf8))
         let label = try step.field("label").string()
-        #expect(answer == expected.compactText, "\(name), step '\(label)'")
+        if answer != expected.compactText {
+          let now = try JSONValue.parse(Array(answer.utf8))
+          let difference = JSONDifference.first(between: expected, and: now)
+          Issue.record(
+            """
+            \(name), step '\(label)': the registry's answer differs at \(difference?.path ?? "?"): \
+            recorded \(difference?.recorded ?? "?"), answered \(difference?.now ?? "?")
+            """)
+        }
         state = try step.field("state").value
         steps += 1
       }
@@ -54,6 +68,33 @@ import Testing
     }
     #expect(error["path"] == .string(path))
     if case .string(let reason)? = error["reason"] { #expect(!reason.isEmpty) } else { Issue.record("no reason") }
+  }
+
+  @Test func aStateWhoseUndoHistoryDoesNotHoldTogetherIsAnErrorNotAnAnswerOutOfBounds() throws {
+    var state = TillState(stock: StockState(units: [.milk: 10]))
+    state.undo = [
+      UndoHistory.Entry(record: .restocked(ingredient: .milk, count: 1_000), step: .unrestock(.milk, count: 1_000))
+    ]
+    let request = JSONValue.object([
+      "action": .object(["undo": .object(["key": .string("k_1")])]), "feature": .string("undo"),
+      "state": state.canonical,
+    ])
+    let answer = KioskFeatures.registry.answer(toLine: Array(request.compactText.utf8))
+    #expect(
+      answer
+        == #"{"error":{"path":"state","reason":"the request's state does not hold together: after this step, "#
+        + #"state.stock.milk: expected a whole number from 0 to 1000000000, found -990"}}"#)
+  }
+
+  @Test(arguments: ["é", "k 1", "", String(repeating: "k", count: 101)])
+  func anIdempotencyKeyOutsideItsAlphabetIsRefused(key: String) {
+    let request = JSONValue.object([
+      "action": .object(["undo": .object(["key": .string(key)])]), "feature": .string("undo"),
+      "state": TillState().canonical,
+    ])
+    #expect(
+      KioskFeatures.registry.answer(toLine: Array(request.compactText.utf8)).hasPrefix(
+        #"{"error":{"path":"action.undo.key""#))
   }
 
   @Test func theBinaryAnswersLineByLineAndKeepsGoingAfterABadRequest() throws {

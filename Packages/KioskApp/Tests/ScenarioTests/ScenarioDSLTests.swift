@@ -67,21 +67,66 @@ import Testing
     }
   }
 
-  @Test func aMisshapenScenarioIsReportedWhereItGoesWrong() {
-    let scenario = Scenario(KioskFeatures.tabs, "misshapen", description: "Three mistakes.") {
+  /// Runs the only leaf of `scenario` and expects exactly one issue, saying `message`, at `line`.
+  private func expectProblem(_ message: String, atLine line: Int, in scenario: Scenario<KioskModel>) {
+    withKnownIssue {
+      #expect(scenario.leaves.first?.run() == nil, "a misshapen leaf records nothing")
+    } matching: { issue in
+      issue.sourceLocation?.line == line && issue.comments.contains { $0.rawValue.contains(message) }
+    }
+  }
+
+  @Test func aSecondGivenIsReportedWhereItIs() {
+    let line = #line + 4
+    let scenario = Scenario(KioskFeatures.tabs, "two givens", description: "One too many.") {
+      Given(tabs: TabsState(), stock: StockState())
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+      Given(tabs: TabsState(), stock: StockState())
+    }
+    expectProblem("a scenario has one Given", atLine: line, in: scenario)
+  }
+
+  @Test func aGivenInsideABranchIsReportedNotIgnored() {
+    let line = #line + 5
+    let scenario = Scenario(KioskFeatures.tabs, "given in a branch", description: "Branches share the Given.") {
+      Given(tabs: TabsState(), stock: StockState())
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+      Branch("elsewhere") {
+        Given(tabs: TabsState(open: [ada: tab("Ada", [])], nextID: 2), stock: StockState())
+        When("Bo opens a tab", .openTab(customer: "Bo"))
+      }
+    }
+    expectProblem("a Given goes first, outside any Branch", atLine: line, in: scenario)
+  }
+
+  @Test func aThenBeforeAnyWhenIsReportedWhereItIs() {
+    let line = #line + 3
+    let scenario = Scenario(KioskFeatures.tabs, "then first", description: "Nothing to check yet.") {
       Given(tabs: TabsState(), stock: StockState())
       Then("before any step") { _ in true }
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+    }
+    expectProblem("a Then checks the step before it", atLine: line, in: scenario)
+  }
+
+  @Test func aStepAfterABranchIsReportedWhereItIs() {
+    let line = #line + 4
+    let scenario = Scenario(KioskFeatures.tabs, "after a branch", description: "Steps go inside branches.") {
       Given(tabs: TabsState(), stock: StockState())
       Branch("one") { When("Ada opens a tab", .openTab(customer: "Ada")) }
       When("after a branch", .openTab(customer: "Bo"))
     }
-    withKnownIssue {
-      _ = scenario.leaves[0].run()
-    } matching: { issue in
-      let text = issue.comments.map(\.rawValue).joined()
-      return text.contains("a Then checks the step before it") || text.contains("a scenario has one Given")
-        || text.contains("only branches may follow a Branch")
+    expectProblem("only branches may follow a Branch", atLine: line, in: scenario)
+  }
+
+  @Test func labelsBecomeASCIISlugsAndALabelWithoutAnyIsReported() {
+    let scenario = Scenario(KioskFeatures.tabs, "Café ½ İstanbul: the processorʼs day", description: "Names.") {
+      Given(tabs: TabsState(), stock: StockState())
+      When("Ada opens a tab", .openTab(customer: "Ada"))
+      Branch("…") { When("Bo opens a tab", .openTab(customer: "Bo")) }
     }
+    #expect(scenario.leaves.first?.fixture == "caf-i-stanbul-the-processors-day.")
+    expectProblem("'…' gives no fixture name", atLine: scenario.location.line, in: scenario)
   }
 
   @Test func driftIsReportedWithThePathTheValuesTheStepsLineAndMakeRecord() throws {
@@ -103,6 +148,21 @@ import Testing
           && $0.rawValue.contains("at steps[0].action.openTab.customer: recorded \"Eve\", now \"Ada\"")
           && $0.rawValue.contains("run `make record`")
       }
+    }
+  }
+
+  @Test func aRecordingLaidOutOtherwiseIsNotInCanonicalForm() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-layout-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = RecordingStore(root: folder.appendingPathComponent("Tests/Recordings"), isRecording: false)
+    let leaf = branching.leaves[2]
+    let url = store.url(feature: "tabs", fixture: leaf.fixture)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data((try #require(leaf.run())).compactText.utf8).write(to: url)
+    withKnownIssue {
+      store.check(leaf)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("is not in canonical form (docs/replay.md); run `make record`") }
     }
   }
 

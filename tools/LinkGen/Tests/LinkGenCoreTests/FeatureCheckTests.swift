@@ -57,7 +57,8 @@ private let featureManifest = """
   #expect(status == .failure)
   #expect(
     errors.replacingOccurrences(of: root.manifestPath, with: "codegen.yaml") == """
-      codegen.yaml:5:1: error: recordings in Tests/Recordings/loyalty/ belong to no feature; list 'loyalty' under 'features'
+      codegen.yaml:5:1: error: recordings in Tests/Recordings/loyalty/ belong to no feature; list 'loyalty' under 'features', \
+      or delete the folder
       codegen.yaml:9:5: error: recording Tests/Recordings/menu/pricing.a-mocha.json is no fixture of feature 'menu'; \
       add 'pricing.a-mocha' to its fixtures, or delete the file
       codegen.yaml:11:9: error: fixture 'pricing.an-espresso' of feature 'menu' has no recording at \
@@ -89,5 +90,38 @@ private let featureManifest = """
         + "depend on capabilities instead",
       "Packages/Menu/Sources/Menu/Leak.swift:2:9: error: 'ScenarioWorld' is named outside its composition root "
         + "'ShopScenarios'; depend on capabilities instead",
+    ])
+}
+
+@Test func checkRefusesAFolderForAScenarioASharedScenarioAndFilesThatAreNoRecordings() throws {
+  let manifest = """
+    domains:
+      Menu: { state: MenuState }
+    worlds:
+      ShopWorld: { module: ShopApp, domains: [Menu] }
+    features:
+      menu: { world: ShopWorld, scenario: Tests/Menu.swift, fixtures: [] }
+      board: { world: ShopWorld, scenario: Tests/Menu.swift, fixtures: [] }
+      stock: { world: ShopWorld, scenario: Tests/Folder.swift, fixtures: [] }
+    """
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", manifest)
+  try root.write("Tests/Menu.swift", "// scenarios\n")
+  try root.write("Tests/Folder.swift/inside.txt", "a folder named like a file\n")
+  try root.write("Tests/Recordings/menu/Bad_Name.json", "{}\n")
+  try root.write("Tests/Recordings/menu/notes.txt", "notes\n")
+  try root.write("Tests/Recordings/README.md", "# recordings\n")
+  try FileManager.default.createDirectory(
+    at: root.url.appendingPathComponent("Tests/Recordings/gone"), withIntermediateDirectories: true)
+  let found = FeatureCheck(root: root.url, manifest: try ManifestDecoder.decode(manifest)).diagnostics()
+  #expect(
+    found.map(\.description) == [
+      "6:57: error: Tests/Recordings/menu/Bad_Name.json is not a recording: only <fixture>.json files, "
+        + "named as fixtures are, belong in a feature's folder",
+      "6:57: error: Tests/Recordings/menu/notes.txt is not a recording: only <fixture>.json files, "
+        + "named as fixtures are, belong in a feature's folder",
+      "7:40: error: feature 'board' shares its scenario file with feature 'menu'; each feature has its own",
+      "8:40: error: scenario file 'Tests/Folder.swift' of feature 'stock' is a folder, not a file",
+      "5:1: error: Tests/Recordings/README.md is not a feature's folder; only folders of recordings belong there",
     ])
 }

@@ -20,13 +20,25 @@ public struct FeatureCheck {
     var found: [Diagnostic] = []
     let manager = FileManager.default
     let recordings = root.appendingPathComponent(Self.recordingsFolder)
-    for feature in manifest.features {
-      if !manager.fileExists(atPath: root.appendingPathComponent(feature.scenario).path) {
+    var scenarioOwners: [String: String] = [:]
+    for feature in manifest.features.sorted(by: { $0.locations.name < $1.locations.name }) {
+      var isFolder: ObjCBool = false
+      let exists = manager.fileExists(
+        atPath: root.appendingPathComponent(feature.scenario).path, isDirectory: &isFolder)
+      if !exists || isFolder.boolValue {
         found.append(
           Diagnostic(
-            "scenario file '\(feature.scenario)' of feature '\(feature.name)' does not exist",
+            "scenario file '\(feature.scenario)' of feature '\(feature.name)' "
+              + (exists ? "is a folder, not a file" : "does not exist"),
             at: feature.locations.scenario))
       }
+      if let owner = scenarioOwners[feature.scenario] {
+        found.append(
+          Diagnostic(
+            "feature '\(feature.name)' shares its scenario file with feature '\(owner)'; each feature has its own",
+            at: feature.locations.scenario))
+      }
+      scenarioOwners[feature.scenario] = scenarioOwners[feature.scenario] ?? feature.name
       for (fixture, location) in zip(feature.fixtures, feature.locations.fixtures) {
         let path = "\(Self.recordingsFolder)/\(feature.name)/\(fixture).json"
         if !manager.fileExists(atPath: root.appendingPathComponent(path).path) {
@@ -38,21 +50,40 @@ public struct FeatureCheck {
       }
       let folder = recordings.appendingPathComponent(feature.name)
       let listed = Set(feature.fixtures)
-      for file in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-      where file.hasSuffix(".json") && !listed.contains(String(file.dropLast(5))) {
-        found.append(
-          Diagnostic(
-            "recording \(Self.recordingsFolder)/\(feature.name)/\(file) is no fixture of feature '\(feature.name)'; "
-              + "add '\(file.dropLast(5))' to its fixtures, or delete the file", at: feature.locations.fixturesKey))
+      for file in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !file.hasPrefix(".") {
+        let path = "\(Self.recordingsFolder)/\(feature.name)/\(file)"
+        let name = String(file.dropLast(5))
+        if !file.hasSuffix(".json") || !NodeReader.isFixtureName(name) {
+          found.append(
+            Diagnostic(
+              "\(path) is not a recording: only <fixture>.json files, named as fixtures are, belong in a feature's folder",
+              at: feature.locations.fixturesKey))
+        } else if !listed.contains(name) {
+          found.append(
+            Diagnostic(
+              "recording \(path) is no fixture of feature '\(feature.name)'; add '\(name)' to its fixtures, "
+                + "or delete the file", at: feature.locations.fixturesKey))
+        }
       }
     }
     let features = Set(manifest.features.map(\.name))
-    for folder in ((try? manager.contentsOfDirectory(atPath: recordings.path)) ?? []).sorted()
-    where !features.contains(folder) && !folder.hasPrefix(".") {
-      found.append(
-        Diagnostic(
-          "recordings in \(Self.recordingsFolder)/\(folder)/ belong to no feature; list '\(folder)' under 'features'",
-          at: manifest.featuresLocation ?? SourceLocation(line: 1, column: 1)))
+    let featuresLocation = manifest.featuresLocation ?? SourceLocation(line: 1, column: 1)
+    for entry in ((try? manager.contentsOfDirectory(atPath: recordings.path)) ?? []).sorted()
+    where !features.contains(entry) && !entry.hasPrefix(".") {
+      var isFolder: ObjCBool = false
+      _ = manager.fileExists(atPath: recordings.appendingPathComponent(entry).path, isDirectory: &isFolder)
+      let contents = (try? manager.contentsOfDirectory(atPath: recordings.appendingPathComponent(entry).path)) ?? []
+      if !isFolder.boolValue {
+        found.append(
+          Diagnostic(
+            "\(Self.recordingsFolder)/\(entry) is not a feature's folder; only folders of recordings belong there",
+            at: featuresLocation))
+      } else if contents.contains(where: { !$0.hasPrefix(".") }) {
+        found.append(
+          Diagnostic(
+            "recordings in \(Self.recordingsFolder)/\(entry)/ belong to no feature; list '\(entry)' under "
+              + "'features', or delete the folder", at: featuresLocation))
+      }
     }
     return found
   }
