@@ -76,7 +76,7 @@ run: setup ## Build the kiosk and run its demo.
 record: linkgen ## Run every scenario and (re)write its recording under Tests/Recordings (review the diff).
 	@mkdir -p .build
 	@$(SWIFT) build --build-tests > .build/record-build.log 2>&1 || { cat .build/record-build.log; exit 1; }
-	@RECORD_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioTests > .build/record.log 2>&1; status=$$?; \
+	@RECORD_SCENARIOS=1 $(SWIFT) test --skip-build --filter ScenarioRecordingTests > .build/record.log 2>&1; status=$$?; \
 	  grep -E '^(✘|↳ [^TH/])|Test run with' .build/record.log | grep -v 'known issue' ; \
 	  git status --short -- Tests/Recordings | sed 's/^/record: /'; \
 	  if [ $$status -ne 0 ]; then echo "record: a scenario failed (above); its leaf was not recorded"; exit 1; fi

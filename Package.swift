@@ -81,22 +81,31 @@ let package = Package(
     // The journal's system calls: a service domain of its own, linked by the
     // journal's environment (docs/journal.md).
     .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO"),
+    // The till's commands as data, their records, inverses and undo history:
+    // generic over any world with the slices, and free of the journal, so
+    // that scenarios and `kiosk-replay` run them without linking the composition root.
+    .target(
+      name: "KioskCommands",
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock"],
+      path: "Packages/KioskApp/Sources/KioskCommands",
+      swiftSettings: paymentFeatures
+    ),
     // The composition root.
     .target(
       name: "KioskApp",
-      dependencies: kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskCommands"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
       swiftSettings: paymentFeatures
     ),
     .executableTarget(
       name: "KioskCLI",
-      dependencies: ["KioskApp"],
+      dependencies: ["KioskApp", "KioskCommands"],
       path: "Packages/KioskApp/Sources/KioskCLI",
       swiftSettings: paymentFeatures
     ),
     .testTarget(
       name: "KioskAppTests",
-      dependencies: ["KioskApp", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "KioskCommands", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
       swiftSettings: paymentFeatures
     ),
@@ -104,7 +113,7 @@ let package = Package(
     // on the scenario world, and their canonical JSON (docs/replay.md).
     .target(
       name: "KioskFeatures",
-      dependencies: ["KioskApp", "PaymentTesting"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskCommands", "PaymentTesting", "Menu", "Stock", "Tabs", "Payment", "Clock"],
       path: "Packages/KioskApp/Sources/KioskFeatures",
       swiftSettings: paymentFeatures
     ),
@@ -122,7 +131,7 @@ let package = Package(
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "ScenarioTesting", "KioskFeatures", "KioskApp", "PaymentTesting", "LinkGenCore", "KioskReplayServer",
+        "ScenarioTesting", "KioskFeatures", "KioskCommands", "PaymentTesting", "LinkGenCore", "KioskReplayServer",
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/ScenarioTests",
@@ -138,14 +147,15 @@ let package = Package(
     // Cross-package tests: the generated TestWorld and the seed's tests.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["KioskApp", "PaymentTesting", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "KioskCommands", "PaymentTesting", "ClockTesting"]
+        + kioskDomains.map { .target(name: $0) },
       path: "Tests/IntegrationTests",
       swiftSettings: paymentFeatures
     ),
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["KioskApp", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: paymentFeatures
     ),

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import KioskApp
+import KioskCommands
 import Menu
 import Tabs
 

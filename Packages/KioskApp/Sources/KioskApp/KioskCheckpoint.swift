@@ -1,3 +1,4 @@
+import KioskCommands
 import Payment
 
 /// A checkpoint: everything opening the kiosk needs, so that it replays only

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 
 /// Reads a journal file as decoded entries, oldest first, in bounded memory
 /// (`history`, `verify`, the payment audit and the Z report stream it).

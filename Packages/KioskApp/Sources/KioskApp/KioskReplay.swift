@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 import Menu
 import Stock
 import Tabs

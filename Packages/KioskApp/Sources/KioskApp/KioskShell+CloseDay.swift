@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 
 #if canImport(Glibc)
   import Glibc

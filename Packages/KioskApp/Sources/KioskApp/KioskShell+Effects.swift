@@ -1,5 +1,6 @@
 import Clock
 import Foundation
+import KioskCommands
 import Menu
 import Payment
 import Tabs

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 import Menu
 import Observation
 import Payment

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 
 /// `kiosk verify`: replays a journal file from its first record, streaming,
 /// and checks every checkpoint in it against the replay that reaches it; with

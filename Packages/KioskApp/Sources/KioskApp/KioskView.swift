@@ -1,4 +1,5 @@
 import Journal
+import KioskCommands
 import Menu
 import Payment
 import Stock

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCommands
 import Payment
 import Tabs
 

@@ -1,5 +1,6 @@
 import Journal
 import KioskApp
+import KioskCommands
 import Payment
 import Stock
 import Tabs

@@ -1,5 +1,5 @@
 import Foundation
-import KioskApp
+import KioskCommands
 import Menu
 import Payment
 import PaymentTesting

@@ -1,4 +1,4 @@
-import KioskApp
+import KioskCommands
 
 /// The kiosk's features, as `codegen.yaml`'s `features:` lists them: each
 /// runs `KioskModel` and takes some of its actions.

@@ -1,4 +1,4 @@
-import KioskApp
+import KioskCommands
 import Menu
 import Stock
 import Tabs

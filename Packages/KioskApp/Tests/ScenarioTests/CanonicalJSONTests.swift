@@ -1,5 +1,6 @@
 import Foundation
 import KioskApp
+import KioskCommands
 import KioskFeatures
 import Menu
 import Payment

@@ -1,4 +1,5 @@
 import KioskApp
+import KioskCommands
 import KioskFeatures
 import Payment
 import ScenarioTesting

@@ -20,7 +20,7 @@ public enum UndoStep: Codable, Equatable, Sendable {
 
   /// The inverse of `record`, computed from `world` before the record applies;
   /// nil for a record that is not undoable (the first record, intents, undos).
-  static func before<World: HasTabs & HasMenu & HasStock & ~Copyable>(
+  package static func before<World: HasTabs & HasMenu & HasStock & ~Copyable>(
     _ record: KioskRecord, in world: borrowing World
   ) throws -> UndoStep? {
     switch record {
@@ -38,7 +38,7 @@ public enum UndoStep: Codable, Equatable, Sendable {
 
 extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
   /// Applies an inverse: one write to each slice it names. Writes: tabs, stock.
-  mutating func revert(_ step: UndoStep) {
+  package mutating func revert(_ step: UndoStep) {
     switch step {
     case .closeTab(let tab, let previousNextID): tabs.closeTab(tab, restoringNextID: previousNextID)
     case .dropLastLine(let tab): tabs.dropLastLine(of: tab)

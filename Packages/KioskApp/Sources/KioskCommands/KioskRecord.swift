@@ -104,6 +104,12 @@ public struct ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Why it does not apply.
   public var reason: String
 
+  /// The error of record `sequence`.
+  public init(sequence: Int, reason: String) {
+    self.sequence = sequence
+    self.reason = reason
+  }
+
   public var description: String { "journal record \(sequence) cannot be replayed: \(reason)" }
 }
 
@@ -112,7 +118,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
   /// Applies a record's state change, with its recorded outcomes. Never calls a
   /// gateway or a clock. `undone` is the undo history's business, not this.
   /// Writes: menu, tabs, stock.
-  mutating func apply(_ record: KioskRecord) throws {
+  package mutating func apply(_ record: KioskRecord) throws {
     switch record {
     case .initialized(let menu, let stock):
       self.menu = menu
@@ -140,7 +146,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
 }
 
 /// Why one record did not apply (wrapped into `ReplayError` with its number).
-struct ReplayFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+package struct ReplayFailure: Error, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
 }

@@ -43,7 +43,7 @@ public struct UndoHistory: Sendable {
   /// The newest entry.
   public var last: Entry? { ring.isEmpty ? nil : ring[(start + ring.count - 1) % ring.count] }
 
-  mutating func push(_ entry: Entry) {
+  package mutating func push(_ entry: Entry) {
     if ring.count < Self.depth {
       ring.append(entry)
     } else {
@@ -52,7 +52,7 @@ public struct UndoHistory: Sendable {
     }
   }
 
-  mutating func pop() -> Entry? {
+  package mutating func pop() -> Entry? {
     guard !ring.isEmpty else { return nil }
     // Rotate so the newest is at the end, then drop it: O(depth) only when the ring has wrapped.
     if start != 0 {
