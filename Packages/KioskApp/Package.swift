@@ -25,30 +25,37 @@ let package = Package(
   ],
   dependencies: domains.map { .package(path: "../\($0)") },
   targets: [
+    // The till's commands, records, inverses and undo history, free of the journal.
     .target(
-      name: "KioskApp",
-      dependencies: domains.map { .product(name: $0, package: $0) },
+      name: "KioskCommands",
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
-    .executableTarget(name: "KioskCLI", dependencies: ["KioskApp"], swiftSettings: features),
+    .target(
+      name: "KioskApp",
+      dependencies: ["KioskCommands"] + domains.map { .product(name: $0, package: $0) },
+      swiftSettings: features
+    ),
+    .executableTarget(name: "KioskCLI", dependencies: ["KioskApp", "KioskCommands"], swiftSettings: features),
     // Scenarios and the replay server (docs/replay.md): the kiosk's commands on
     // the scenario world, which links the processor's recording mock.
     .target(
       name: "KioskFeatures",
-      dependencies: ["KioskApp", .product(name: "PaymentTesting", package: "Payment")]
-        + domains.map { .product(name: $0, package: $0) },
+      dependencies: ["KioskCommands", .product(name: "PaymentTesting", package: "Payment")]
+        + ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
     .executableTarget(name: "KioskReplayServer", dependencies: ["KioskFeatures"]),
     .target(name: "ScenarioTesting", dependencies: ["KioskFeatures"]),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskReplayServer"]
+      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskCommands", "KioskReplayServer"]
         + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
     .testTarget(
-      name: "KioskAppTests", dependencies: ["KioskApp", .product(name: "ClockTesting", package: "Clock")],
+      name: "KioskAppTests",
+      dependencies: ["KioskApp", "KioskCommands", .product(name: "ClockTesting", package: "Clock")],
       swiftSettings: features),
     .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"], exclude: ["Golden"]),
   ],
