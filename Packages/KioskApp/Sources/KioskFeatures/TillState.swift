@@ -47,9 +47,17 @@ extension TillState: CanonicalCodable {
     guard undo.count <= UndoHistory.depth else {
       throw try cursor.field("undo").fail("the undo history holds at most \(UndoHistory.depth) entries")
     }
+    let menu = try MenuState(canonical: cursor.field("menu"))
+    let tabs = try TabsState(canonical: cursor.field("tabs"))
+    // A line the menu does not have would be charged as nothing.
+    for (id, tab) in tabs.open.sorted(by: { $0.key < $1.key }) {
+      if let line = tab.lines.firstIndex(where: { menu.items[$0] == nil }) {
+        throw try cursor.field("tabs").field("open").field(String(id.raw)).field("lines").array()[line]
+          .fail("item \(tab.lines[line].raw) is not on the menu")
+      }
+    }
     self.init(
-      menu: try MenuState(canonical: cursor.field("menu")), stock: try StockState(canonical: cursor.field("stock")),
-      tabs: try TabsState(canonical: cursor.field("tabs")), undo: undo,
+      menu: menu, stock: try StockState(canonical: cursor.field("stock")), tabs: tabs, undo: undo,
       processor: try ProcessorState(canonical: cursor.field("processor")))
   }
 }

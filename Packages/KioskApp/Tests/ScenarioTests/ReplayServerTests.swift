@@ -2,8 +2,10 @@ import Foundation
 import KioskApp
 import KioskCommands
 import KioskFeatures
+import Menu
 import ScenarioTesting
 import Stock
+import Tabs
 import Testing
 
 /// The replay server: in process over every recording, and as the built binary.
@@ -85,6 +87,17 @@ import Testing
       answer
         == #"{"error":{"path":"state","reason":"the request's state does not hold together: after this step, "#
         + #"state.stock.milk: expected a whole number from 0 to 1000000000, found -990"}}"#)
+  }
+
+  @Test func aTabLineNotOnTheMenuIsRefusedWithItsPath() throws {
+    let state = TillState(tabs: TabsState(open: [ada: tab("Ada", [Item.ID(raw: 7)])], nextID: 2))
+    let request = JSONValue.object([
+      "action": .object(["settle": .object(["key": .string("k_1"), "tab": .integer(1)])]),
+      "feature": .string("settle"), "state": state.canonical,
+    ])
+    #expect(
+      KioskFeatures.registry.answer(toLine: Array(request.compactText.utf8))
+        == #"{"error":{"path":"state.tabs.open.1.lines[0]","reason":"item 7 is not on the menu"}}"#)
   }
 
   @Test(arguments: ["é", "k 1", "", String(repeating: "k", count: 101)])
