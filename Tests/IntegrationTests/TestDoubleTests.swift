@@ -175,3 +175,31 @@ final class Counter: Sendable {
   #expect(text == "child says hello\n")
   #expect(process.terminationStatus == 3)
 }
+
+@Test func theClockMockRecordsWaitsAndAnswersUptimeAsItsHandlersSay() async throws {
+  let mock = KioskClockMock()
+  mock.uptimeHandler = { .seconds(3) }
+  try await mock.sleep(for: .milliseconds(250))
+  #expect(mock.uptime() == .seconds(3))
+  #expect(mock.calls == [.sleep(.milliseconds(250)), .uptime])
+  mock.sleepHandler = { _ throws(CancellationError) in throw CancellationError() }
+  await #expect(throws: CancellationError.self) { try await mock.sleep(for: .seconds(1)) }
+  #expect(mock.sleepCallCount == 2)
+}
+
+@Test func theClockWitnessRoutesEachRequirementToItsEndpoint() async throws {
+  let waits = WaitLog()
+  let witness = KioskClockWitness(
+    now: { frozen }, sleep: { duration throws(CancellationError) in waits.append(duration) }, uptime: { .seconds(9) })
+  try await witness.sleep(for: .seconds(2))
+  #expect(waits.entries == [.seconds(2)])
+  #expect(witness.uptime() == .seconds(9))
+  #expect(witness.now() == frozen)
+}
+
+/// The waits a witness was asked for, behind a lock.
+final class WaitLog: Sendable {
+  private let log = Mutex<[Duration]>([])
+  func append(_ duration: Duration) { log.withLock { $0.append(duration) } }
+  var entries: [Duration] { log.withLock { $0 } }
+}
