@@ -31,22 +31,24 @@ public struct EffectEnvironment: Sendable {
     clock: SystemClock(), jitter: .random, policy: .standard, network: .direct)
 }
 
-/// One effect in flight: a charge, named by its intent's key.
+/// One effect in flight, a charge or a refund, named by its intent's key.
 public struct EffectID: Hashable, Sendable, CustomStringConvertible {
-  /// The charge's idempotency key.
+  /// The movement's idempotency key.
   public let key: IdempotencyKey
 
   /// The effect of the intent under `key`.
   public init(key: IdempotencyKey) { self.key = key }
 
-  public var description: String { "charge \(key)" }
+  public var description: String { "payment \(key)" }
 }
 
 /// What an effect fed back to the shell, journaled (or not) as it says.
 public enum EffectOutcome: Equatable, Sendable {
   /// The charge went through: the settle was journaled with this receipt.
   case settled(Receipt)
-  /// The processor declined: `paymentAbandoned` was journaled, the tab is open.
+  /// The refund went through: the undo of the settle was journaled, with the refund's reference.
+  case undone(tab: Tab.ID, refund: String, key: IdempotencyKey)
+  /// The processor declined: `paymentAbandoned` was journaled; the tab is as it was.
   case declined(tab: Tab.ID, key: IdempotencyKey, reason: String)
   /// No answer before the deadline: the intent stays open for reconciliation.
   /// `attempts` are when each attempt started, from the first.
@@ -56,16 +58,27 @@ public enum EffectOutcome: Equatable, Sendable {
   case notJournaled(tab: Tab.ID, key: IdempotencyKey, reason: String)
 }
 
-/// A charge on its way: what the shell needs to finish it when it returns.
-struct ChargeInFlight {
+/// A payment on its way: what the shell needs to finish it when it returns.
+struct PaymentInFlight {
+  /// A charge settles with its settlement; a refund completes the undo of `entry`.
+  enum Kind {
+    case charge(Settlement)
+    case refund(UndoHistory.Entry)
+  }
+
   var tab: Tab.ID
-  var settlement: Settlement
+  var kind: Kind
   var task: Task<Void, Never>?
+
+  /// The stock a charge will consume.
+  var reserved: [Ingredient: Int] {
+    if case .charge(let settlement) = kind { settlement.needs } else { [:] }
+  }
 }
 
 extension KioskShell {
 
-  /// The tabs whose charge is in flight: observers show them as authorizing.
+  /// The tabs whose charge or refund is in flight: observers show them as authorizing.
   public var authorizingTabs: [Tab.ID] {
     _ = revision
     return inFlight.values.map(\.tab).sorted()
@@ -86,9 +99,59 @@ extension KioskShell {
     let settlement = try world.settlement(for: tab)
     try refuseIfReserved(settlement)
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
-    let environment = effects
     let amount = settlement.total
-    let task = Task.detached(name: "settle tab #\(tab.raw) under \(key)") { [weak self] in
+    return start(PaymentInFlight(tab: tab, kind: .charge(settlement)), key: key, name: "settle tab #\(tab.raw)") {
+      shell throws(PaymentError) in try shell.world.payment.charge(amount, key: key)
+    }
+  }
+
+  /// Starts undoing the newest command still on the undo stack. A settle is
+  /// refunded off the main actor, as `startSettle` charges: its effect's id is
+  /// returned, and the undo is journaled when the refund comes back. Any other
+  /// command is undone at once, and nil is returned; so is nil when there is
+  /// nothing to undo (`undone` says which). While a refund is in flight, every
+  /// write is refused: the undo stack is its to pop.
+  public func startUndo() throws -> (effect: EffectID?, undone: Undone?) {
+    try refuseWhileAnyInFlight()
+    try prepareToWrite()
+    guard let entry = history.last else { return (nil, nil) }
+    guard case .settled(let receipt) = entry.record else { return (nil, try undo()) }
+    let key = try journalFreshIntent(
+      kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
+    let id = start(
+      PaymentInFlight(tab: receipt.tab, kind: .refund(entry)), key: key, name: "refund tab #\(receipt.tab.raw)"
+    ) { shell throws(PaymentError) in
+      try shell.world.payment.refund(receipt.reference, amount: receipt.total, key: key)
+    }
+    return (id, nil)
+  }
+
+  /// Undoes the newest command, a settle's refund off the main actor, and
+  /// waits for it: what was undone, nil when nothing was, or the error a
+  /// synchronous undo would throw.
+  public func undoOffActor() async throws -> Undone? {
+    let (effect, undone) = try startUndo()
+    guard let effect else { return undone }
+    let entry = history.last
+    switch await outcome(of: effect) {
+    case .undone(_, let refund, _): return entry.map { Undone(record: $0.record, refund: refund) }
+    case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
+    case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: effect.key, attempts: attempts.count)
+    case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
+    case .settled, nil: throw KioskShellError.tornDown
+    }
+  }
+
+  /// Starts `payment`'s processor call, `act`, as a task of its own named
+  /// `<name> under <key>`, under the retry policy on the effect environment;
+  /// its result re-enters through `finish(_:_:)`.
+  private func start(
+    _ payment: PaymentInFlight, key: IdempotencyKey, name: String,
+    act: @escaping @MainActor (KioskShell) throws(PaymentError) -> String
+  ) -> EffectID {
+    let environment = effects
+    var payment = payment
+    payment.task = Task.detached(name: "\(name) under \(key)") { [weak self] in
       var attempt = 0
       let result: Result<String, PaymentCallFailure>
       do throws(PaymentCallFailure) {
@@ -98,23 +161,23 @@ extension KioskShell {
             attempt += 1
             return try await environment.network.send(attempt: attempt, timeout: timeout, clock: environment.clock) {
               () async throws(PaymentError) -> String in
+              // The processor acts on the main actor, where the world is.
               guard let self else { throw .timedOut }
-              return try await self.chargeAtProcessor(amount, key: key)
+              return try await self.act(act)
             }
           })
       } catch {
         result = .failure(error)
       }
-      await self?.finishCharge(key, result)
+      await self?.finish(key, result)
     }
-    inFlight[key] = ChargeInFlight(tab: tab, settlement: settlement, task: task)
+    inFlight[key] = payment
     didChange()
     return EffectID(key: key)
   }
 
-  /// The processor acting on a charge: on the main actor, where the world is.
-  func chargeAtProcessor(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    try world.payment.charge(amount, key: key)
+  private func act(_ act: @MainActor (KioskShell) throws(PaymentError) -> String) throws(PaymentError) -> String {
+    try act(self)
   }
 
   /// Waits for the effect `id` to come back and returns what it fed back; nil
@@ -133,41 +196,47 @@ extension KioskShell {
     case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
     case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: id.key, attempts: attempts.count)
     case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
-    case nil: throw KioskShellError.tornDown
+    case .undone, nil: throw KioskShellError.tornDown
     }
   }
 
-  /// Re-enters with a charge's result, as a journaled command.
-  func finishCharge(_ key: IdempotencyKey, _ result: Result<String, PaymentCallFailure>) {
-    guard let charge = inFlight.removeValue(forKey: key) else { return }
+  /// Re-enters with a payment's result, as a journaled command.
+  func finish(_ key: IdempotencyKey, _ result: Result<String, PaymentCallFailure>) {
+    guard let payment = inFlight.removeValue(forKey: key) else { return }
+    let tab = payment.tab
     let outcome: EffectOutcome
-    switch result {
-    case .success(let reference):
+    switch (result, payment.kind) {
+    case (.success(let reference), .charge(let settlement)):
       do {
         let entry = try commit { world in
-          world.commit(charge.settlement)
+          world.commit(settlement)
           let receipt = Receipt(
-            tab: charge.tab, total: charge.settlement.total, chargedAt: world.clock.now(), reference: reference,
-            key: key)
-          return UndoHistory.Entry(
-            record: .settled(receipt), step: .unsettle(charge.tab, needs: charge.settlement.needs))
+            tab: tab, total: settlement.total, chargedAt: world.clock.now(), reference: reference, key: key)
+          return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: settlement.needs))
         }
         guard case .settled(let receipt) = entry.record else { preconditionFailure("a charge records `settled`") }
         outcome = .settled(receipt)
       } catch {
-        outcome = .notJournaled(tab: charge.tab, key: key, reason: "\(error)")
+        outcome = .notJournaled(tab: tab, key: key, reason: "\(error)")
       }
-    case .failure(.declined(let reason)):
+    case (.success(let reference), .refund):
+      do {
+        try completeUndo(refund: reference, key: key)
+        outcome = .undone(tab: tab, refund: reference, key: key)
+      } catch {
+        outcome = .notJournaled(tab: tab, key: key, reason: "\(error)")
+      }
+    case (.failure(.declined(let reason)), _):
       do {
         try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
-        outcome = .declined(tab: charge.tab, key: key, reason: reason)
+        outcome = .declined(tab: tab, key: key, reason: reason)
       } catch {
-        outcome = .notJournaled(tab: charge.tab, key: key, reason: "\(error)")
+        outcome = .notJournaled(tab: tab, key: key, reason: "\(error)")
       }
-    case .failure(.deadlinePassed(let attempts)):
-      outcome = .unresolved(tab: charge.tab, key: key, attempts: attempts)
-    case .failure(.cancelled):
-      outcome = .unresolved(tab: charge.tab, key: key, attempts: [])
+    case (.failure(.deadlinePassed(let attempts)), _):
+      outcome = .unresolved(tab: tab, key: key, attempts: attempts)
+    case (.failure(.cancelled), _):
+      outcome = .unresolved(tab: tab, key: key, attempts: [])
     }
     finished[key] = outcome
     fedBack.append(outcome)
@@ -187,10 +256,17 @@ extension KioskShell {
     for task in tasks { await task.value }
   }
 
-  /// Refuses a command on `tab` while a charge of it is in flight.
+  /// Refuses a command on `tab` while a payment of it is in flight.
   func refuseIfInFlight(_ tab: Tab.ID) throws {
     if isTornDown { throw KioskShellError.tornDown }
     if inFlight.values.contains(where: { $0.tab == tab }) { throw KioskShellError.paymentInFlight(tab: tab) }
+  }
+
+  /// Refuses every write while a refund is in flight: its undo pops the history when it returns.
+  func refuseWhileRefundInFlight() throws {
+    for payment in inFlight.values {
+      if case .refund = payment.kind { throw KioskShellError.paymentInFlight(tab: payment.tab) }
+    }
   }
 
   /// Refuses a command that could change what a charge in flight will commit.
@@ -202,8 +278,8 @@ extension KioskShell {
   /// Refuses a settlement the stock could not cover once the charges in flight consume theirs.
   func refuseIfReserved(_ settlement: Settlement) throws {
     var reserved: [Ingredient: Int] = [:]
-    for charge in inFlight.values {
-      for (ingredient, count) in charge.settlement.needs { reserved[ingredient, default: 0] += count }
+    for payment in inFlight.values {
+      for (ingredient, count) in payment.reserved { reserved[ingredient, default: 0] += count }
     }
     guard !reserved.isEmpty else { return }
     for ingredient in Ingredient.allCases

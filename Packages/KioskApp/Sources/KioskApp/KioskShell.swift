@@ -47,8 +47,8 @@ public final class KioskShell {
   @ObservationIgnored public internal(set) var finishedInterruptedClose: Int?
   /// What off-actor effects run on (`startSettle`): the clock, jitter, retry policy and network.
   @ObservationIgnored public var effects: EffectEnvironment
-  /// The charges in flight, by their intent's key.
-  @ObservationIgnored var inFlight: [IdempotencyKey: ChargeInFlight] = [:]
+  /// The payments in flight, by their intent's key.
+  @ObservationIgnored var inFlight: [IdempotencyKey: PaymentInFlight] = [:]
   /// What each finished effect fed back, by key.
   @ObservationIgnored var finished: [IdempotencyKey: EffectOutcome] = [:]
   /// What effects fed back, oldest first.
@@ -166,6 +166,7 @@ public final class KioskShell {
   /// then reconciliation of open intents.
   func prepareToWrite() throws {
     if isTornDown { throw KioskShellError.tornDown }
+    try refuseWhileRefundInFlight()
     try checkpointIfDue()
     try reconcileOpenIntents()
   }
@@ -341,7 +342,7 @@ public final class KioskShell {
   }
 
   /// Journals the undo of the newest history entry and reverts it.
-  private func completeUndo(refund: String?, key: IdempotencyKey?) throws {
+  func completeUndo(refund: String?, key: IdempotencyKey?) throws {
     guard let entry = history.last else { return }
     let record = KioskRecord.undone(refund: refund, key: key)
     try world.journal.append(record)

@@ -84,7 +84,7 @@ struct CommandSpec {
     CommandSpec(
       name: "undo", arguments: [],
       summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",
-      access: .writes, run: { context, _ in try WriteCommands.undo(context.writer()) }),
+      access: .writes, run: { context, _ in try await WriteCommands.undo(context.writer()) }),
     CommandSpec(
       name: "history", arguments: [], takesAll: true,
       summary: "the live day's journal, one record per line, as it is read; --all: every day's", access: .reads,

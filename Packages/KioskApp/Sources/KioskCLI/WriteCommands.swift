@@ -145,8 +145,8 @@ enum WriteCommands {
     var text: [String] { ["undid: \(undid)" + (refund.map { "; refunded as \($0)" } ?? "")] }
   }
 
-  static func undo(_ shell: KioskShell) throws -> UndoOutput {
-    guard let undone = try shell.undo() else { throw KioskFailure.domain("nothing to undo") }
+  static func undo(_ shell: KioskShell) async throws -> UndoOutput {
+    guard let undone = try await shell.undoOffActor() else { throw KioskFailure.domain("nothing to undo") }
     return UndoOutput(undid: ReadCommands.describe(undone.record, menu: shell.snapshot.menu), refund: undone.refund)
   }
 }

@@ -128,6 +128,40 @@ private func adaWithALatte(
     await harness.finish()
   }
 
+  @Test func anUndoOfASettleRefundsOffTheActorAndWritesWaitForIt() async throws {
+    let (harness, tab) = try adaWithALatte(network: .slow(latency: .milliseconds(500)))
+    let charge = try #require(try harness.send(.settle(tab)))
+    await harness.advance(by: .milliseconds(500))
+    await harness.receive(.settled(tab, total: 4.5))
+    let refund = try #require(try harness.send(.undo))
+    harness.expectEffects([charge, refund])
+    #expect(harness.shell.authorizingTabs == [tab])
+    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.open("Bo")) }
+    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.undo) }
+    await harness.advance(by: .milliseconds(500))
+    await harness.receive(.undone(tab))
+    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == false, "the tab is open again")
+    #expect(harness.shell.processorLedger.map(\.kind) == [.charge, .refund])
+    #expect(harness.shell.undoDepth == 2, "open and add remain")
+    try harness.send(.open("Bo"))
+    await harness.finish()
+  }
+
+  @Test func aRefundWithNoAnswerLeavesTheSettleInPlaceAndItsIntentOpen() async throws {
+    let (harness, tab) = try adaWithALatte(network: .direct)
+    let charge = try #require(try harness.send(.settle(tab)))
+    await harness.receive(.settled(tab, total: 4.5))
+    harness.shell.effects.network = .silent
+    let refund = try #require(try harness.send(.undo))
+    harness.expectEffects([charge, refund])
+    await harness.advance(by: .seconds(10))
+    await harness.receive(
+      .unresolved(tab, attempts: [.zero, .milliseconds(2_500), .milliseconds(5_500), .milliseconds(9_500)]))
+    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == true)
+    #expect(harness.shell.openIntents.map(\.key) == [refund.key])
+    await harness.finish()
+  }
+
   @Test func aReceiveWithoutAdvancingTheClockFailsAndNamesTheWaitingEffect() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .seconds(1)))
     let id = try #require(try harness.send(.settle(tab)))

@@ -32,6 +32,7 @@ final class ShellHarness {
     case remove(Item.ID, Tab.ID)
     /// A settle whose processor call runs off the main actor.
     case settle(Tab.ID)
+    /// An undo; a settle's refund runs off the main actor.
     case undo
   }
 
@@ -39,6 +40,7 @@ final class ShellHarness {
   /// reference, the receipt's wall-clock time) left out.
   enum Received: Equatable, CustomStringConvertible {
     case settled(Tab.ID, total: Decimal)
+    case undone(Tab.ID)
     case declined(Tab.ID, reason: String)
     case unresolved(Tab.ID, attempts: [Duration])
     case notJournaled(Tab.ID)
@@ -46,6 +48,7 @@ final class ShellHarness {
     init(_ outcome: EffectOutcome) {
       switch outcome {
       case .settled(let receipt): self = .settled(receipt.tab, total: receipt.total)
+      case .undone(let tab, _, _): self = .undone(tab)
       case .declined(let tab, _, let reason): self = .declined(tab, reason: reason)
       case .unresolved(let tab, _, let attempts): self = .unresolved(tab, attempts: attempts)
       case .notJournaled(let tab, _, _): self = .notJournaled(tab)
@@ -55,6 +58,7 @@ final class ShellHarness {
     var description: String {
       switch self {
       case .settled(let tab, let total): "settled tab #\(tab.raw) for \(total)"
+      case .undone(let tab): "undid the settle of tab #\(tab.raw), refunded"
       case .declined(let tab, let reason): "declined tab #\(tab.raw): \(reason)"
       case .unresolved(let tab, let attempts): "unresolved tab #\(tab.raw) after attempts at \(attempts)"
       case .notJournaled(let tab): "not journaled: tab #\(tab.raw)"
@@ -84,7 +88,10 @@ final class ShellHarness {
     case .open(let customer): _ = try shell.openTab(for: customer)
     case .add(let item, let tab): try shell.add(item, to: tab)
     case .remove(let item, let tab): try shell.remove(item, from: tab)
-    case .undo: _ = try shell.undo()
+    case .undo:
+      guard let id = try shell.startUndo().effect else { return nil }
+      started.append(id)
+      return id
     case .settle(let tab):
       let id = try shell.startSettle(tab)
       started.append(id)

@@ -74,3 +74,16 @@ func aBadNetworkOrDeadlineIsAUsageError(name: String, value: String, message: St
   #expect(board.output == "#1 Ada: nothing yet — 0.00\n")
   #expect(FileManager.default.fileExists(atPath: journal.path))
 }
+
+@Test func anUndoWhoseRefundGetsNoAnswerFailsAtItsDeadlineAndLeavesTheTabSettled() throws {
+  let (_, kiosk) = try adaWithALatte()
+  #expect(try kiosk("settle", "1").status == 0)
+  let undo = try kiosk("undo", environment: ["KIOSK_PROCESSOR_NETWORK": "silent"])
+  #expect(undo.status == 75)
+  #expect(undo.errors.contains("the payment processor did not answer in time"))
+  #expect(try kiosk("board").output == "#1 Ada: Latte — 4.50 (settled)\n")
+  let next = try kiosk("undo")
+  #expect(next.status == 0, "the refund intent is abandoned (nothing moved), then the settle is undone")
+  #expect(next.output.hasPrefix("undid: settle tab #1"))
+  #expect(try kiosk("reconcile").status == 0)
+}
