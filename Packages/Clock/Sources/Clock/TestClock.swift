@@ -75,9 +75,12 @@ public final class TestClock: KioskClock, Sendable {
     state.withLock { $0.waiting.values.map(\.sleeper) }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
   }
 
-  /// What `advance` and `run` await after waking each sleeper, so that the
-  /// woken work runs until it waits again or ends. By default a few hundred
-  /// yields; a harness that knows its work replaces it with an exact test.
+  /// What `advance` and `run` await before they look for sleepers and after
+  /// waking each one, so that the woken work runs until it waits again or
+  /// ends. By default a few hundred yields, which is a guess: on a busy
+  /// machine woken work may not have run by then. A test that needs the order
+  /// exactly replaces it with a test of its own work (`ShellHarness` waits
+  /// until every effect in flight is asleep on the clock or done).
   public var settle: @Sendable () async -> Void {
     get { state.withLock { $0.settle } }
     set { state.withLock { $0.settle = newValue } }
@@ -143,26 +146,33 @@ public final class TestClock: KioskClock, Sendable {
       waiting.continuation.resume()
       await settle()
     }
-    state.withLock { state in if state.now < target { state.now = target } }
   }
 
-  /// Advances to each pending deadline in turn until no task waits, or
-  /// `limit` wakes have run (a task that sleeps forever again and again).
+  /// Advances to each pending deadline in turn, the soonest first, until no
+  /// task waits, or `limit` deadlines have been reached (a task that sleeps
+  /// again and again would otherwise keep it going forever).
   public func run(limit: Int = 10_000) async {
-    var wakes = 0
+    var reached = 0
     await settle()
-    while wakes < limit, let last = sleepers.last {
-      await advance(to: last.deadline)
-      wakes += 1
+    while reached < limit, let first = sleepers.first {
+      await advance(to: first.deadline)
+      reached += 1
     }
   }
 
+  /// Removes and returns the soonest sleeper due by `target`, with the time set
+  /// to its deadline; or, when none is due, sets the time to `target` under the
+  /// same lock, so that no sleeper can register in between with a deadline
+  /// already passed.
   private func wakeNext(notAfter target: Instant) -> Waiting? {
     state.withLock { state in
       guard
         let next = state.waiting.values.filter({ $0.sleeper.deadline <= target })
           .min(by: { ($0.sleeper.deadline, $0.sleeper.id) < ($1.sleeper.deadline, $1.sleeper.id) })
-      else { return nil }
+      else {
+        if state.now < target { state.now = target }
+        return nil
+      }
       state.waiting[next.sleeper.id] = nil
       if state.now < next.sleeper.deadline { state.now = next.sleeper.deadline }
       return next

@@ -20,7 +20,6 @@ public func withTestClock<Result>(
   sourceLocation: SourceLocation = #_sourceLocation, _ body: (TestClock) async throws -> Result
 ) async rethrows -> Result {
   let clock = TestClock()
-  let result = try await body(clock)
-  clock.expectNoSleepers(sourceLocation: sourceLocation)
-  return result
+  defer { clock.expectNoSleepers(sourceLocation: sourceLocation) }
+  return try await body(clock)
 }

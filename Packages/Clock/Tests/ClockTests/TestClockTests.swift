@@ -41,6 +41,13 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
       sleeper("b", for: .seconds(2), on: clock, log: log), sleeper("late", for: .seconds(9), on: clock, log: log),
     ]
     await untilSleeping(4, on: clock)
+    // Exact: a woken sleeper has run on once it has logged (each wake removes one of the four).
+    clock.settle = {
+      for _ in 0..<100_000 {
+        if log.withLock({ $0.count }) + clock.sleepers.count == 4 { return }
+        await Task.yield()
+      }
+    }
     #expect(clock.sleepers.map(\.label) == ["a", "b", "c", "late"])
     await clock.advance(by: .seconds(3))
     for task in tasks.prefix(3) { await task.value }
@@ -103,6 +110,32 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
     await task.value
     #expect(ticks.withLock { $0 } == 5)
     #expect(clock.instant.offset == .seconds(10))
+  }
+
+  @Test func runStopsAfterLimitDeadlinesEvenWhenATaskSleepsAgainAndAgain() async {
+    let clock = TestClock()
+    let ticks = Locked(0)
+    let ticker = Task(name: "ticker") {
+      while !Task.isCancelled {
+        do { try await clock.sleep(for: .seconds(1)) } catch { return }
+        ticks.withLock { $0 += 1 }
+      }
+    }
+    let far = Task(name: "far") { try? await clock.sleep(for: .seconds(5_000)) }
+    await untilSleeping(2, on: clock)
+    clock.settle = {
+      for _ in 0..<100_000 {
+        if clock.sleepers.count == 2 { return }
+        await Task.yield()
+      }
+    }
+    await clock.run(limit: 3)
+    #expect(clock.instant.offset == .seconds(3), "three deadlines reached, the soonest first")
+    #expect(ticks.withLock { $0 } == 3)
+    ticker.cancel()
+    far.cancel()
+    await ticker.value
+    await far.value
   }
 
   @Test func theDateAndTheUptimeMoveWithTheClock() async {

@@ -53,9 +53,12 @@ public enum EffectOutcome: Equatable, Sendable {
   /// No answer before the deadline: the intent stays open for reconciliation.
   /// `attempts` are when each attempt started, from the first.
   case unresolved(tab: Tab.ID, key: IdempotencyKey, attempts: [Duration])
-  /// The charge went through but its outcome could not be journaled; the
+  /// The payment went through but its outcome could not be journaled; the
   /// intent stays open and the next command that writes reconciles it.
   case notJournaled(tab: Tab.ID, key: IdempotencyKey, reason: String)
+  /// The processor declined (no money moved) but the abandonment could not be
+  /// journaled; the intent stays open and reconciliation closes it.
+  case declineNotJournaled(tab: Tab.ID, key: IdempotencyKey, reason: String)
 }
 
 /// A payment on its way: what the shell needs to finish it when it returns.
@@ -86,7 +89,8 @@ extension KioskShell {
 
   /// The effects in flight.
   public var effectsInFlight: [EffectID] {
-    inFlight.keys.map { EffectID(key: $0) }.sorted { $0.key.raw < $1.key.raw }
+    _ = revision
+    return inFlight.keys.map { EffectID(key: $0) }.sorted { $0.key.raw < $1.key.raw }
   }
 
   /// Starts settling `tab` with the processor call off the main actor, and
@@ -138,6 +142,8 @@ extension KioskShell {
     case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
     case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: effect.key, attempts: attempts.count)
     case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
+    case .declineNotJournaled(_, let key, let reason):
+      throw KioskShellError.declineNotJournaled(key: key, reason: reason)
     case .settled, nil: throw KioskShellError.tornDown
     }
   }
@@ -176,8 +182,11 @@ extension KioskShell {
     return EffectID(key: key)
   }
 
+  /// Lets the processor act, unless the shell was torn down meanwhile: a
+  /// request still queued for the main actor then never reaches it.
   private func act(_ act: @MainActor (KioskShell) throws(PaymentError) -> String) throws(PaymentError) -> String {
-    try act(self)
+    if isTornDown { throw .timedOut }
+    return try act(self)
   }
 
   /// Waits for the effect `id` to come back and returns what it fed back; nil
@@ -196,6 +205,8 @@ extension KioskShell {
     case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
     case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: id.key, attempts: attempts.count)
     case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
+    case .declineNotJournaled(_, let key, let reason):
+      throw KioskShellError.declineNotJournaled(key: key, reason: reason)
     case .undone, nil: throw KioskShellError.tornDown
     }
   }
@@ -231,7 +242,7 @@ extension KioskShell {
         try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
         outcome = .declined(tab: tab, key: key, reason: reason)
       } catch {
-        outcome = .notJournaled(tab: tab, key: key, reason: "\(error)")
+        outcome = .declineNotJournaled(tab: tab, key: key, reason: "\(error)")
       }
     case (.failure(.deadlinePassed(let attempts)), _):
       outcome = .unresolved(tab: tab, key: key, attempts: attempts)

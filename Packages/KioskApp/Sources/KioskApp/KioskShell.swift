@@ -482,6 +482,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case unresolved(key: IdempotencyKey, attempts: Int)
   /// The shell was torn down: it takes no more commands.
   case tornDown
+  /// The processor declined under `key`, but the abandonment could not be journaled.
+  case declineNotJournaled(key: IdempotencyKey, reason: String)
 
   public var description: String {
     switch self {
@@ -506,6 +508,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
       "the payment processor did not answer in time (\(attempts) attempt\(attempts == 1 ? "" : "s") under key '\(key)'); "
         + "the payment is unresolved until reconciled: the next command that writes asks the processor"
     case .tornDown: "the till was shut down; start it again"
+    case .declineNotJournaled(let key, let reason):
+      "\(reason); the processor declined the payment under key '\(key)' and nothing moved, but the decline is "
+        + "not journaled: the next command that writes reconciles it"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
     }

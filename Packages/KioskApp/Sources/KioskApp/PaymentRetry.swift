@@ -40,11 +40,23 @@ public struct PaymentRetryPolicy: Sendable, Equatable {
       attemptTimeout: deadline / 5, deadline: deadline, firstBackoff: deadline / 20, maxBackoff: deadline / 2)
   }
 
-  /// The wait after attempt `attempt` (from 1) failed, given a jitter in `[0, 1)`.
+  /// The most attempts one call makes, whatever the durations: a policy whose
+  /// waits are all zero would otherwise retry forever without time moving.
+  public static let maxAttempts = 100
+
+  /// The wait after attempt `attempt` (from 1) failed, given a jitter in `[0, 1)`
+  /// (anything else, NaN included, is brought into it). Negative durations count as zero.
   public func backoff(after attempt: Int, jitter: Double) -> Duration {
-    var wait = firstBackoff
-    for _ in 1..<max(1, attempt) where wait < maxBackoff { wait *= 2 }
-    return min(wait, maxBackoff) + firstBackoff * min(max(jitter, 0), 0.999_999)
+    let first = max(firstBackoff, .zero)
+    let most = max(maxBackoff, .zero)
+    var wait = first
+    var doublings = 1
+    while doublings < attempt && wait < most && wait > .zero {
+      wait *= 2
+      doublings += 1
+    }
+    let fraction = jitter.isNaN ? 0 : min(max(jitter, 0), 0.999_999)
+    return min(wait, most) + first * fraction
   }
 }
 
@@ -80,7 +92,8 @@ public enum PaymentCallFailure: Error, Equatable, Sendable {
   /// The processor refused: no money moved.
   case declined(reason: String)
   /// No attempt got an answer before the deadline; the money may or may not
-  /// have moved under the key. `attempts` are when each one started, by the clock's uptime.
+  /// have moved under the key. `attempts` are when each one started, counted
+  /// from the first (empty when the deadline left no time for one).
   case deadlinePassed(attempts: [Duration])
   /// The task was cancelled (the shell was torn down).
   case cancelled
@@ -99,9 +112,12 @@ public enum PaymentRetry {
     while true {
       if Task.isCancelled { throw .cancelled }
       let elapsed = clock.uptime() - start
+      guard elapsed < policy.deadline, starts.count < PaymentRetryPolicy.maxAttempts else {
+        throw .deadlinePassed(attempts: starts)
+      }
       starts.append(elapsed)
       do throws(PaymentError) {
-        return try await attempt(min(policy.attemptTimeout, policy.deadline - elapsed))
+        return try await attempt(max(.zero, min(policy.attemptTimeout, policy.deadline - elapsed)))
       } catch {
         if case .declined(let reason) = error { throw .declined(reason: reason) }
         if Task.isCancelled { throw .cancelled }

@@ -27,8 +27,10 @@ struct KioskProgram {
         return .success
       }
       let checked = try spec.checked(words, all: parsed.options.all)
+      // Only the commands that can pay read the payment variables: a bad value must not stop `help` or a read.
+      let pays = spec.access == .writes || spec.name == "shell"
       let context = CommandContext(
-        options: parsed.options, processorFault: try processorFault(), effects: try effectEnvironment())
+        options: parsed.options, processorFault: try processorFault(), effects: pays ? try effectEnvironment() : .live)
       if let output = try await spec.run(context, checked) { print(render(output, json: json)) }
       return .success
     } catch {

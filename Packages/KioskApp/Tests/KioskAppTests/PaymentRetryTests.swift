@@ -13,6 +13,18 @@ final class Locked<Value: Sendable>: Sendable {
   func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
 }
 
+/// Makes `clock`'s settle exact for one task: woken, it has run on once it
+/// sleeps again or has finished (`done`); then waits for its first sleep.
+func follow(_ done: Locked<Bool>, on clock: TestClock) async {
+  clock.settle = {
+    for _ in 0..<100_000 {
+      if !clock.sleepers.isEmpty || done.withLock({ $0 }) { return }
+      await Task.yield()
+    }
+  }
+  await clock.settle()
+}
+
 /// The retry policy and runner, on virtual time.
 @Suite struct PaymentRetryTests {
   @Test func backoffDoublesFromTheFirstUpToTheMostThenAddsJitterOfTheFirst() {
@@ -45,8 +57,10 @@ final class Locked<Value: Sendable>: Sendable {
   @Test func aTransientFailureIsRetriedUntilAnAttemptAnswers() async throws {
     try await withTestClock { clock in
       let attempts = Locked<[Duration]>([])
+      let done = Locked(false)
       let task = Task(name: "retrying") {
-        try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+        defer { done.withLock { $0 = true } }
+        return try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
           (timeout: Duration) async throws(PaymentError) -> String in
           let count = attempts.withLock { attempts in
             attempts.append(clock.uptime())
@@ -56,6 +70,7 @@ final class Locked<Value: Sendable>: Sendable {
           return "ch_1"
         }
       }
+      await follow(done, on: clock)
       await clock.advance(by: .seconds(2))
       let answer = try await task.value
       #expect(answer == "ch_1")
@@ -69,14 +84,17 @@ final class Locked<Value: Sendable>: Sendable {
       let policy = PaymentRetryPolicy(
         attemptTimeout: .seconds(4), deadline: .seconds(5), firstBackoff: .milliseconds(500), maxBackoff: .seconds(1))
       let timeouts = Locked<[Duration]>([])
+      let done = Locked(false)
       let task = Task(name: "tight") {
-        try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+        defer { done.withLock { $0 = true } }
+        return try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
           (timeout: Duration) async throws(PaymentError) -> String in
           timeouts.withLock { $0.append(timeout) }
           try? await clock.sleep(for: timeout)
           throw .timedOut
         }
       }
+      await follow(done, on: clock)
       await clock.advance(by: .seconds(5))
       do {
         _ = try await task.value
@@ -110,6 +128,52 @@ final class Locked<Value: Sendable>: Sendable {
         #expect(error as? PaymentCallFailure == .cancelled)
       }
       #expect(calls.withLock { $0 } == 1)
+    }
+  }
+
+  @Test func backoffNeverTrapsOnNaNJitterOrNegativeOrHugeInputs() {
+    let policy = PaymentRetryPolicy(
+      attemptTimeout: .seconds(1), deadline: .seconds(5), firstBackoff: .seconds(-1), maxBackoff: .seconds(-1))
+    #expect(policy.backoff(after: 200, jitter: .nan) == .zero)
+    #expect(PaymentRetryPolicy.standard.backoff(after: .max, jitter: .infinity) < .seconds(5))
+    #expect(PaymentRetryPolicy.standard.backoff(after: 1, jitter: -3) == .milliseconds(500))
+  }
+
+  @Test func aPolicyWhoseWaitsAreZeroStopsAfterTheMostAttempts() async {
+    await withTestClock { clock in
+      let policy = PaymentRetryPolicy(
+        attemptTimeout: .zero, deadline: .seconds(1), firstBackoff: .zero, maxBackoff: .zero)
+      let calls = Locked(0)
+      do {
+        _ = try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+          (_: Duration) async throws(PaymentError) -> String in
+          calls.withLock { $0 += 1 }
+          throw .timedOut
+        }
+        Issue.record("answered")
+      } catch {
+        guard case .deadlinePassed(let attempts) = error as? PaymentCallFailure else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(attempts.count == PaymentRetryPolicy.maxAttempts)
+      }
+      #expect(calls.withLock { $0 } == PaymentRetryPolicy.maxAttempts)
+    }
+  }
+
+  @Test func aDeadlineOfZeroMakesNoAttempt() async {
+    await withTestClock { clock in
+      let policy = PaymentRetryPolicy(
+        attemptTimeout: .seconds(1), deadline: .zero, firstBackoff: .seconds(1), maxBackoff: .seconds(1))
+      do {
+        _ = try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+          (_: Duration) async throws(PaymentError) -> String in "ch_1"
+        }
+        Issue.record("an attempt was made")
+      } catch {
+        #expect(error as? PaymentCallFailure == .deadlinePassed(attempts: []))
+      }
     }
   }
 

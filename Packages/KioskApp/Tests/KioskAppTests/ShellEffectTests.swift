@@ -14,9 +14,8 @@ private func adaWithALatte(
   network: ProcessorNetwork, jitter: [Double] = [0], policy: PaymentRetryPolicy = .standard
 ) throws -> (ShellHarness, Tab.ID) {
   let harness = try ShellHarness(network: network, policy: policy, jitter: jitter)
-  try harness.send(.open("Ada"))
-  let tab = Tab.ID(raw: 1)
-  try harness.send(.add(latte, tab))
+  let tab = try harness.shell.openTab(for: "Ada")
+  try harness.shell.add(latte, to: tab)
   return (harness, tab)
 }
 
@@ -24,7 +23,7 @@ private func adaWithALatte(
 @Suite struct ShellEffectTests {
   @Test func aSlowProcessorAnswersWithinTheDeadline() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .seconds(1)))
-    let id = try #require(try harness.send(.settle(tab)))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     #expect(harness.shell.authorizingTabs == [tab], "observers see the tab authorizing")
     await harness.advance(by: .milliseconds(999))
@@ -42,7 +41,7 @@ private func adaWithALatte(
   @Test func aSilentProcessorHitsTheDeadlineAfterTheExpectedRetriesAtTheirVirtualTimes() async throws {
     // Two seconds an attempt, ten in all; backoff 0.5 s doubling, plus jitter·0.5 s.
     let (harness, tab) = try adaWithALatte(network: .silent, jitter: [0.5, 0.25, 0])
-    let id = try #require(try harness.send(.settle(tab)))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     await harness.advance(by: .milliseconds(9_999))
     #expect(harness.shell.fedBack.isEmpty, "no outcome before the deadline")
@@ -61,7 +60,7 @@ private func adaWithALatte(
 
   @Test func aRetryAfterALostResponseDoesNotChargeTwice() async throws {
     let (harness, tab) = try adaWithALatte(network: .losesFirstAnswer)
-    let id = try #require(try harness.send(.settle(tab)))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     await harness.advance(by: .seconds(2))
     #expect(harness.shell.processorLedger.count == 1, "the first attempt charged; its answer was lost")
@@ -76,7 +75,7 @@ private func adaWithALatte(
 
   @Test func teardownCancelsInFlightWorkAndLeavesTheIntentForReconciliation() async throws {
     let (harness, tab) = try adaWithALatte(network: .silent)
-    let id = try #require(try harness.send(.settle(tab)))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     await harness.advance(by: .seconds(1))
     #expect(harness.clock.sleepers.count == 1)
@@ -97,14 +96,14 @@ private func adaWithALatte(
 
   @Test func aSecondSettleOfTheSameTabIsRefusedWhileTheFirstIsInFlight() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .seconds(1)))
-    try harness.send(.open("Bo"))
+    try await harness.send(.open("Bo"))
     let bo = Tab.ID(raw: 2)
-    try harness.send(.add(espresso, bo))
-    let first = try #require(try harness.send(.settle(tab)))
-    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.settle(tab)) }
-    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.add(latte, tab)) }
-    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.undo) }
-    let second = try #require(try harness.send(.settle(bo)), "another tab may settle meanwhile")
+    try await harness.send(.add(espresso, bo))
+    let first = try #require(await harness.send(.settle(tab)))
+    await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.settle(tab)) }
+    await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.add(latte, tab)) }
+    await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.undo) }
+    let second = try #require(await harness.send(.settle(bo)), "another tab may settle meanwhile")
     harness.expectEffects([first, second])
     #expect(harness.shell.authorizingTabs == [tab, bo])
     await harness.advance(by: .seconds(1))
@@ -116,10 +115,10 @@ private func adaWithALatte(
 
   @Test func aDeclineIsFinalAndJournaledAtOnce() async throws {
     let harness = try ShellHarness(network: .slow(latency: .milliseconds(300)), fault: .decline)
-    try harness.send(.open("Ada"))
+    try await harness.send(.open("Ada"))
     let tab = Tab.ID(raw: 1)
-    try harness.send(.add(latte, tab))
-    let id = try #require(try harness.send(.settle(tab)))
+    try await harness.send(.add(latte, tab))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     await harness.advance(by: .milliseconds(300))
     await harness.receive(.declined(tab, reason: "the processor declines every payment (fault injection)"))
@@ -130,29 +129,29 @@ private func adaWithALatte(
 
   @Test func anUndoOfASettleRefundsOffTheActorAndWritesWaitForIt() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .milliseconds(500)))
-    let charge = try #require(try harness.send(.settle(tab)))
+    let charge = try #require(await harness.send(.settle(tab)))
     await harness.advance(by: .milliseconds(500))
     await harness.receive(.settled(tab, total: 4.5))
-    let refund = try #require(try harness.send(.undo))
+    let refund = try #require(await harness.send(.undo))
     harness.expectEffects([charge, refund])
     #expect(harness.shell.authorizingTabs == [tab])
-    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.open("Bo")) }
-    #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try harness.send(.undo) }
+    await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.open("Bo")) }
+    await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.undo) }
     await harness.advance(by: .milliseconds(500))
     await harness.receive(.undone(tab))
     #expect(harness.shell.snapshot.tabs.open[tab]?.settled == false, "the tab is open again")
     #expect(harness.shell.processorLedger.map(\.kind) == [.charge, .refund])
     #expect(harness.shell.undoDepth == 2, "open and add remain")
-    try harness.send(.open("Bo"))
+    try await harness.send(.open("Bo"))
     await harness.finish()
   }
 
   @Test func aRefundWithNoAnswerLeavesTheSettleInPlaceAndItsIntentOpen() async throws {
     let (harness, tab) = try adaWithALatte(network: .direct)
-    let charge = try #require(try harness.send(.settle(tab)))
+    let charge = try #require(await harness.send(.settle(tab)))
     await harness.receive(.settled(tab, total: 4.5))
     harness.shell.effects.network = .silent
-    let refund = try #require(try harness.send(.undo))
+    let refund = try #require(await harness.send(.undo))
     harness.expectEffects([charge, refund])
     await harness.advance(by: .seconds(10))
     await harness.receive(
@@ -164,7 +163,7 @@ private func adaWithALatte(
 
   @Test func aReceiveWithoutAdvancingTheClockFailsAndNamesTheWaitingEffect() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .seconds(1)))
-    let id = try #require(try harness.send(.settle(tab)))
+    let id = try #require(await harness.send(.settle(tab)))
     harness.expectEffects([id])
     await withKnownIssue {
       await harness.receive(.settled(tab, total: 4.5))
@@ -180,7 +179,7 @@ private func adaWithALatte(
 
   @Test func finishFailsForWhatTheTestDidNotAssert() async throws {
     let (harness, tab) = try adaWithALatte(network: .slow(latency: .seconds(1)))
-    try harness.send(.settle(tab))
+    try await harness.send(.settle(tab))
     await withKnownIssue {
       await harness.finish()
     } matching: { issue in

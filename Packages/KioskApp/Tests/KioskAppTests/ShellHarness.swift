@@ -51,7 +51,7 @@ final class ShellHarness {
       case .undone(let tab, _, _): self = .undone(tab)
       case .declined(let tab, _, let reason): self = .declined(tab, reason: reason)
       case .unresolved(let tab, _, let attempts): self = .unresolved(tab, attempts: attempts)
-      case .notJournaled(let tab, _, _): self = .notJournaled(tab)
+      case .notJournaled(let tab, _, _), .declineNotJournaled(let tab, _, _): self = .notJournaled(tab)
       }
     }
 
@@ -81,9 +81,17 @@ final class ShellHarness {
     clock.settle = { [weak self] in await self?.settle() }
   }
 
-  /// Runs `command`; a settle starts its effect, which `expectEffects` must name.
+  /// Runs `command`; a settle (or an undo of one) starts its effect, which
+  /// `expectEffects` must name. Returns once the effect has reached its first
+  /// wait on the clock or has fed back, so effects wait in the order they were sent.
   @discardableResult
-  func send(_ command: Command) throws -> EffectID? {
+  func send(_ command: Command) async throws -> EffectID? {
+    let id = try start(command)
+    await settle()
+    return id
+  }
+
+  private func start(_ command: Command) throws -> EffectID? {
     switch command {
     case .open(let customer): _ = try shell.openTab(for: customer)
     case .add(let item, let tab): try shell.add(item, to: tab)
@@ -129,6 +137,11 @@ final class ShellHarness {
   /// Ends the test: fails for every effect not expected, outcome not
   /// received, effect still in flight, and task still waiting on the clock.
   func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+    guard shell != nil else {
+      Issue.record("finish() after close(): the shell is gone", sourceLocation: sourceLocation)
+      ended = true
+      return
+    }
     await settle()
     end(sourceLocation: sourceLocation)
     if !shell.effectsInFlight.isEmpty {
@@ -171,6 +184,7 @@ final class ShellHarness {
 
   /// Waits until every effect in flight is waiting on the clock, or has fed back.
   private func settle() async {
+    guard shell != nil else { return }
     for _ in 0..<100_000 {
       let waiting = Set(clock.sleepers.map(\.label))
       let busy = shell.effectsInFlight.contains { id in !waiting.contains { $0.hasSuffix("under \(id.key)") } }
@@ -180,6 +194,8 @@ final class ShellHarness {
     Issue.record("effects in flight neither waited on the clock nor finished: \(shell.effectsInFlight)")
   }
 
+  // Swift Testing records this against no test in particular (the run fails,
+  // the test that dropped the harness is not named): a backstop, not a check.
   isolated deinit {
     if !ended { Issue.record("a ShellHarness was dropped without finish() or teardown()") }
   }
