@@ -43,17 +43,17 @@ public struct PerimeterCheck {
     self.root = root
     self.worlds = worlds
     compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
-    var packages: [String: String] = [:]
+    // One listing of each package's Sources/, whatever the number of worlds.
     let manager = FileManager.default
-    let folders = (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? []
-    for module in Set(worlds.map(\.module)) {
-      packages[module] =
-        folders.contains(module)
-        ? module
-        : folders.sorted().first {
-          manager.fileExists(atPath: root.appendingPathComponent("Packages/\($0)/Sources/\(module)").path)
-        }
-          ?? module
+    let folders = ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? [])
+      .sorted()
+    let wanted = Set(worlds.map(\.module))
+    var packages = Dictionary(uniqueKeysWithValues: wanted.intersection(folders).map { ($0, $0) })
+    for folder in folders where packages.count < wanted.count {
+      let sources = root.appendingPathComponent("Packages/\(folder)/Sources").path
+      for module in (try? manager.contentsOfDirectory(atPath: sources)) ?? [] where wanted.contains(module) {
+        if packages[module] == nil { packages[module] = folder }
+      }
     }
     self.packages = packages
   }
