@@ -82,9 +82,10 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
         return UndoHistory.Entry(
           record: .restocked(ingredient: ingredient, count: count), step: .unrestock(ingredient, count: count))
       case .settle(let tab, let key):
-        let needs = try settlement(for: tab).needs
-        let receipt = try settle(tab, key: key)
-        return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: needs))
+        // One read phase: the settlement both charges and gives the inverse.
+        let settlement = try settlement(for: tab)
+        let receipt = try charge(settlement, key: key)
+        return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: settlement.needs))
       case .undo:
         preconditionFailure("undo reverts the history: call perform(_:history:)")
       }

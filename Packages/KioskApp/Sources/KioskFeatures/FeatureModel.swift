@@ -50,9 +50,11 @@ public struct Feature<Model: FeatureModel>: Sendable {
     self.actions = actions
   }
 
-  /// Runs one step, refusing an action this feature does not take.
+  /// Runs one step, refusing an action this feature does not take. Returns
+  /// what the step did and the new state's canonical form, read back once
+  /// (answers and recordings use it as it is).
   public func step(_ state: inout Model.State, _ action: Model.Action) throws(CanonicalError)
-    -> StepResult<Model.Effect, Model.Outcome>
+    -> (result: StepResult<Model.Effect, Model.Outcome>, canonicalState: JSONValue)
   {
     let name = Model.name(of: action)
     guard actions.contains(name) else {
@@ -72,13 +74,14 @@ public struct Feature<Model: FeatureModel>: Sendable {
     guard reread == state else {
       throw CanonicalError(path: "state", reason: "the state after this step does not survive its canonical form")
     }
-    return result
+    return (result, canonical)
   }
 
-  /// The canonical answer to a step: `{"effects": [...], "outcome": ..., "state": ...}`.
-  public static func answer(state: Model.State, result: StepResult<Model.Effect, Model.Outcome>) -> JSONValue {
-    .object([
-      "effects": .array(result.effects.map(\.canonical)), "outcome": result.outcome.canonical, "state": state.canonical,
-    ])
+  /// The members of a step's canonical answer, `{"effects": [...], "outcome": ..., "state": ...}`;
+  /// a recording's step holds them too.
+  public static func answer(canonicalState: JSONValue, result: StepResult<Model.Effect, Model.Outcome>)
+    -> [String: JSONValue]
+  {
+    ["effects": .array(result.effects.map(\.canonical)), "outcome": result.outcome.canonical, "state": canonicalState]
   }
 }

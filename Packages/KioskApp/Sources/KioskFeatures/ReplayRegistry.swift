@@ -13,8 +13,8 @@ public struct ReplayRegistry: Sendable {
       Entry(name: feature.name) { stateCursor, actionCursor throws(CanonicalError) in
         var state = try Model.State(canonical: stateCursor)
         let action = try Model.Action(canonical: actionCursor)
-        let result = try feature.step(&state, action)
-        return Feature<Model>.answer(state: state, result: result)
+        let (result, canonicalState) = try feature.step(&state, action)
+        return .object(Feature<Model>.answer(canonicalState: canonicalState, result: result))
       }
     }
   }

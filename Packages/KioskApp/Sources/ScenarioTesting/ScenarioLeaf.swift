@@ -51,8 +51,9 @@ public struct ScenarioLeaf<Model: FeatureModel>: Sendable, CustomTestStringConve
     var passed = true
     for step in steps {
       let result: StepResult<Model.Effect, Model.Outcome>
+      let canonicalState: JSONValue
       do {
-        result = try feature.step(&state, step.action)
+        (result, canonicalState) = try feature.step(&state, step.action)
       } catch {
         Issue.record(Comment(rawValue: "'\(step.label)': \(error.reason)"), sourceLocation: step.location)
         return nil
@@ -63,12 +64,11 @@ public struct ScenarioLeaf<Model: FeatureModel>: Sendable, CustomTestStringConve
           Comment(rawValue: "\(checkName(check)) does not hold after '\(step.label)' (\(testDescription))"),
           sourceLocation: check.location)
       }
-      recorded.append(
-        .object([
-          "action": step.action.canonical, "effects": .array(result.effects.map(\.canonical)),
-          "label": .string(step.label), "line": .integer(step.location.line), "outcome": result.outcome.canonical,
-          "state": state.canonical,
-        ]))
+      var fields = Feature<Model>.answer(canonicalState: canonicalState, result: result)
+      fields["action"] = step.action.canonical
+      fields["label"] = .string(step.label)
+      fields["line"] = .integer(step.location.line)
+      recorded.append(.object(fields))
     }
     guard passed else { return nil }
     return .object([

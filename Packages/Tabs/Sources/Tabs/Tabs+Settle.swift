@@ -68,10 +68,16 @@ extension HasMutableTabs where Self: HasMutableStock & HasMenu & HasPayment & Ha
   /// `key` names this charge at the processor: charging again under the same
   /// key moves no money (the kiosk journals an intent with the key first).
   @inlinable public mutating func settle(_ id: Tab.ID, key: IdempotencyKey) throws(KioskError) -> Receipt {
-    let settlement = try settlement(for: id)
+    try charge(try settlement(for: id), key: key)
+  }
+
+  /// The effect and write phases of `settle`, for a settlement its caller
+  /// already read from this state: charges its total under `key`, then commits it.
+  @inlinable public mutating func charge(_ settlement: Settlement, key: IdempotencyKey) throws(KioskError) -> Receipt {
     let reference: String
     do { reference = try payment.charge(settlement.total, key: key) } catch { throw .payment(error) }
-    let receipt = Receipt(tab: id, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
+    let receipt = Receipt(
+      tab: settlement.tab, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
     commit(settlement)
     return receipt
   }

@@ -219,26 +219,6 @@ public struct LinkGenCommand {
     return .failure
   }
 
-  /// The library modules of the repository's packages (`Packages/*/Sources/<Module>` without a
-  /// `main.swift`): code that is neither a domain nor a world's module may still read and write slices.
-  private func libraries(under root: URL) -> [String] {
-    let manager = FileManager.default
-    let packages = root.appendingPathComponent("Packages")
-    var names: [String] = []
-    for package in (try? manager.contentsOfDirectory(atPath: packages.path)) ?? [] {
-      let sources = packages.appendingPathComponent(package).appendingPathComponent("Sources")
-      for module in (try? manager.contentsOfDirectory(atPath: sources.path)) ?? [] where !module.hasPrefix(".") {
-        let folder = sources.appendingPathComponent(module)
-        var isFolder: ObjCBool = false
-        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
-          !manager.fileExists(atPath: folder.appendingPathComponent("main.swift").path)
-        else { continue }
-        names.append(module)
-      }
-    }
-    return names
-  }
-
   private func map(_ workspace: Workspace, modules: String?, output: String?) throws -> Status {
     let manifest = try workspace.loadManifest()
     let folder = URL(fileURLWithPath: modules ?? workspace.root.appendingPathComponent(".build/debug/Modules").path)
@@ -246,8 +226,13 @@ public struct LinkGenCommand {
       throw LinkGenError("no built modules in '\(folder.path)': build first ('swift build', or 'make map')")
     }
     let extractor = SymbolGraphExtractor(modulesFolder: folder)
-    let names = Set(manifest.domains.map(\.name) + manifest.worlds.map(\.module) + libraries(under: workspace.root))
-      .sorted()
+    // Domains, worlds' modules, and every library of the repository: code that is
+    // neither a domain nor a world's module may still read and write slices.
+    let names = Set(
+      manifest.domains.map(\.name) + manifest.worlds.map(\.module)
+        + SourceModules(root: workspace.root).modules.filter { !$0.isExecutable }.map(\.name)
+    )
+    .sorted()
     var graphs: [SymbolGraph] = []
     var missing: [String] = []
     for name in names {

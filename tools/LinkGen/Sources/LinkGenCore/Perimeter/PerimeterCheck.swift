@@ -44,16 +44,11 @@ public struct PerimeterCheck {
     self.worlds = worlds
     compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
     // One listing of each package's Sources/, whatever the number of worlds.
-    let manager = FileManager.default
-    let folders = ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("Packages").path)) ?? [])
-      .sorted()
+    let layout = SourceModules(root: root)
     let wanted = Set(worlds.map(\.module))
-    var packages = Dictionary(uniqueKeysWithValues: wanted.intersection(folders).map { ($0, $0) })
-    for folder in folders where packages.count < wanted.count {
-      let sources = root.appendingPathComponent("Packages/\(folder)/Sources").path
-      for module in (try? manager.contentsOfDirectory(atPath: sources)) ?? [] where wanted.contains(module) {
-        if packages[module] == nil { packages[module] = folder }
-      }
+    var packages = Dictionary(uniqueKeysWithValues: wanted.intersection(layout.packages).map { ($0, $0) })
+    for module in layout.modules where wanted.contains(module.name) && packages[module.name] == nil {
+      packages[module.name] = module.package
     }
     self.packages = packages
   }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The repository's packages and their modules, `Packages/<package>/Sources/<module>`,
+/// each folder listed once: what the perimeter check and the access map both walk.
+struct SourceModules {
+  /// One module folder.
+  struct Module {
+    /// The package folder under `Packages/`.
+    var package: String
+    /// The module's name (its folder under `Sources/`).
+    var name: String
+    /// Whether it holds a `main.swift` (an executable, not a library).
+    var isExecutable: Bool
+  }
+
+  /// The package folders, sorted.
+  let packages: [String]
+  /// Their modules, by package then module.
+  let modules: [Module]
+
+  /// Lists the tree under `root`.
+  init(root: URL) {
+    let manager = FileManager.default
+    let base = root.appendingPathComponent("Packages")
+    packages = ((try? manager.contentsOfDirectory(atPath: base.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    var modules: [Module] = []
+    for package in packages {
+      let sources = base.appendingPathComponent(package).appendingPathComponent("Sources")
+      for name in ((try? manager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() where !name.hasPrefix(".") {
+        let folder = sources.appendingPathComponent(name)
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+        let isExecutable = manager.fileExists(atPath: folder.appendingPathComponent("main.swift").path)
+        modules.append(Module(package: package, name: name, isExecutable: isExecutable))
+      }
+    }
+    self.modules = modules
+  }
+}
