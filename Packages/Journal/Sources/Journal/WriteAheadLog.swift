@@ -241,6 +241,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       case .success(let opened):
         descriptor = opened
         created = true
+      case .failure(let errno) where errno.code == EEXIST:
+        // Another process created it between the two opens: open the file it made.
+        return try openLocked(path, io: io, wait: wait, create: create)
       case .failure(let errno): throw .cannotOpen(path: path, errno)
       }
     case .failure(let errno) where errno.code == EISDIR: throw .notARegularFile(path: path)

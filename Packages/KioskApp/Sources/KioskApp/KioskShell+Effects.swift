@@ -94,19 +94,19 @@ extension KioskShell {
   }
 
   /// Starts settling `tab` with the processor call off the main actor, and
-  /// returns the effect's id at once. Every check runs, and the intent is
-  /// journaled, before the call starts; the outcome comes back as a journaled
-  /// command (`outcome(of:)`). A tab with a charge in flight is refused.
+  /// returns the effect's id at once. Decide (every check), then the intent
+  /// is journaled, then the charge starts; its outcome comes back as a
+  /// journaled command (`outcome(of:)`). A tab with a charge in flight is refused.
   public func startSettle(_ tab: Tab.ID) throws -> EffectID {
     try refuseIfInFlight(tab)
     try prepareToWrite()
     let settlement = try world.settlement(for: tab)
     try refuseIfReserved(settlement)
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
-    let amount = settlement.total
-    return start(PaymentInFlight(tab: tab, kind: .charge(settlement)), key: key, name: "settle tab #\(tab.raw)") {
-      shell throws(PaymentError) in try shell.world.payment.charge(amount, key: key)
-    }
+    try paymentStepHook?(.afterIntent)
+    return start(
+      PaymentInFlight(tab: tab, kind: .charge(settlement)), .charge(amount: settlement.total, key: key),
+      name: "settle tab #\(tab.raw)")
   }
 
   /// Starts undoing the newest command still on the undo stack. A settle is
@@ -118,27 +118,34 @@ extension KioskShell {
   public func startUndo() throws -> (effect: EffectID?, undone: Undone?) {
     try refuseWhileAnyInFlight()
     try prepareToWrite()
-    guard let entry = history.last else { return (nil, nil) }
-    guard case .settled(let receipt) = entry.record else { return (nil, try undo()) }
-    let key = try journalFreshIntent(
-      kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
-    let id = start(
-      PaymentInFlight(tab: receipt.tab, kind: .refund(entry)), key: key, name: "refund tab #\(receipt.tab.raw)"
-    ) { shell throws(PaymentError) in
-      try shell.world.payment.refund(receipt.reference, amount: receipt.total, key: key)
+    switch history.plan {
+    case .nothing: return (nil, nil)
+    case .revert(let entry):
+      try completeUndo(refund: nil, key: nil)
+      return (nil, Undone(record: entry.record, refund: nil))
+    case .refund(let entry, let receipt):
+      let key = try journalFreshIntent(
+        kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
+      try paymentStepHook?(.afterIntent)
+      let effect = history.plan.effect(key: key)!
+      return (start(PaymentInFlight(tab: receipt.tab, kind: .refund(entry)), effect, name: "refund tab #\(receipt.tab.raw)"), nil)
     }
-    return (id, nil)
   }
 
-  /// Undoes the newest command, a settle's refund off the main actor, and
-  /// waits for it: what was undone, nil when nothing was, or the error a
-  /// synchronous undo would throw.
-  public func undoOffActor() async throws -> Undone? {
+  /// Reverts the newest command still on the undo stack, and returns what
+  /// was undone, or nil when there is nothing to undo. Undoing a settle moves
+  /// money back, intent first like a settle: the refund runs off the main
+  /// actor under the effect environment's deadline and retries, and the undo
+  /// is journaled with its reference before the tab reopens and the stock
+  /// comes back. The one undo the till has: `kiosk undo` runs it.
+  public func undo() async throws -> Undone? {
     let (effect, undone) = try startUndo()
     guard let effect else { return undone }
     let entry = history.last
     switch await outcome(of: effect) {
-    case .undone(_, let refund, _): return entry.map { Undone(record: $0.record, refund: refund) }
+    case .undone(_, let refund, _):
+      try paymentStepHook?(.afterOutcome)
+      return entry.map { Undone(record: $0.record, refund: refund) }
     case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
     case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: effect.key, attempts: attempts.count)
     case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
@@ -148,13 +155,11 @@ extension KioskShell {
     }
   }
 
-  /// Starts `payment`'s processor call, `act`, as a task of its own named
+  /// Starts `payment`'s processor call, `effect`, as a task of its own named
   /// `<name> under <key>`, under the retry policy on the effect environment;
   /// its result re-enters through `finish(_:_:)`.
-  private func start(
-    _ payment: PaymentInFlight, key: IdempotencyKey, name: String,
-    act: @escaping @MainActor (KioskShell) throws(PaymentError) -> String
-  ) -> EffectID {
+  private func start(_ payment: PaymentInFlight, _ effect: PaymentEffect, name: String) -> EffectID {
+    let key = effect.key
     let environment = effects
     var payment = payment
     payment.task = Task.detached(name: "\(name) under \(key)") { [weak self] in
@@ -169,7 +174,7 @@ extension KioskShell {
               () async throws(PaymentError) -> String in
               // The processor acts on the main actor, where the world is.
               guard let self else { throw .timedOut }
-              return try await self.act(act)
+              return try await self.act(effect)
             }
           })
       } catch {
@@ -184,9 +189,9 @@ extension KioskShell {
 
   /// Lets the processor act, unless the shell was torn down meanwhile: a
   /// request still queued for the main actor then never reaches it.
-  private func act(_ act: @MainActor (KioskShell) throws(PaymentError) -> String) throws(PaymentError) -> String {
+  private func act(_ effect: PaymentEffect) throws(PaymentError) -> String {
     if isTornDown { throw .timedOut }
-    return try act(self)
+    return try effect.run(on: &world.payment)
   }
 
   /// Waits for the effect `id` to come back and returns what it fed back; nil
@@ -196,12 +201,17 @@ extension KioskShell {
     return finished[id.key]
   }
 
-  /// Settles `tab` with the processor call off the main actor, and waits for
-  /// its outcome: the receipt, or the error a synchronous settle would throw.
-  public func settleOffActor(_ tab: Tab.ID) async throws -> Receipt {
+  /// Settles `tab` and waits for its outcome: the receipt, or why there is
+  /// none. The one settle the till has (`kiosk settle` runs it): decide, the
+  /// intent, the charge off the main actor under deadlines and retries, then
+  /// the outcome journaled as a command (`finish`). `paymentStepHook` runs at
+  /// each step, so crash tests cover this path.
+  public func settle(_ tab: Tab.ID) async throws -> Receipt {
     let id = try startSettle(tab)
     switch await outcome(of: id) {
-    case .settled(let receipt): return receipt
+    case .settled(let receipt):
+      try paymentStepHook?(.afterOutcome)
+      return receipt
     case .declined(_, _, let reason): throw KioskError.payment(.declined(reason: reason))
     case .unresolved(_, _, let attempts): throw KioskShellError.unresolved(key: id.key, attempts: attempts.count)
     case .notJournaled(_, let key, let reason): throw KioskShellError.outcomeNotJournaled(key: key, reason: reason)
@@ -219,11 +229,8 @@ extension KioskShell {
     switch (result, payment.kind) {
     case (.success(let reference), .charge(let settlement)):
       do {
-        let entry = try commit { world in
-          world.commit(settlement)
-          let receipt = Receipt(
-            tab: tab, total: settlement.total, chargedAt: world.clock.now(), reference: reference, key: key)
-          return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: settlement.needs))
+        let entry = try commit(beforeAppend: { try paymentStepHook?(.afterEffect) }) { world in
+          world.applyCharge(settlement, reference: reference, key: key)
         }
         guard case .settled(let receipt) = entry.record else { preconditionFailure("a charge records `settled`") }
         outcome = .settled(receipt)
@@ -232,7 +239,7 @@ extension KioskShell {
       }
     case (.success(let reference), .refund):
       do {
-        try completeUndo(refund: reference, key: key)
+        try completeUndo(refund: reference, key: key, beforeAppend: { try paymentStepHook?(.afterEffect) })
         outcome = .undone(tab: tab, refund: reference, key: key)
       } catch {
         outcome = .notJournaled(tab: tab, key: key, reason: "\(error)")

@@ -153,11 +153,13 @@ public final class KioskShell {
   ///
   /// No copy of any slice is taken: a domain command checks everything before
   /// it writes, so one that is refused has changed nothing, and when the
-  /// append (or `beforeAppend`) throws, the entry's inverse, taken before the
-  /// command ran, puts the world back. The cost of a command is its own, not the slices'.
+  /// append throws, the entry's inverse, taken before the command ran, puts
+  /// the world back. The cost of a command is its own, not the slices'.
+  /// Settle and undo move money, so they run as steps with an effect
+  /// (`settle(_:)`, `undo()`, in KioskShell+Effects.swift).
   @discardableResult
-  private func execute(_ action: KioskAction, beforeAppend: () throws -> Void = {}) throws -> UndoHistory.Entry {
-    try commit(beforeAppend: beforeAppend) { world in
+  private func execute(_ action: KioskAction) throws -> UndoHistory.Entry {
+    try commit { world in
       do throws(ActionRefusal) { return try world.run(action) } catch { throw error.error }
     }
   }
@@ -258,34 +260,6 @@ public final class KioskShell {
     try execute(.remove(item: item, tab: tab))
   }
 
-  /// Settles a tab: journals the intent, charges it under the intent's key,
-  /// journals the receipt, and returns it.
-  ///
-  /// Every check runs before the intent, so a refused settle journals nothing.
-  /// A decline journals `paymentAbandoned`. A processor that does not answer
-  /// (`KioskError.payment(.timedOut)`) or an outcome that cannot be journaled leaves the
-  /// intent open for reconciliation: nothing is guessed.
-  public func settle(_ tab: Tab.ID) throws -> Receipt {
-    try refuseIfInFlight(tab)
-    try prepareToWrite()
-    let settlement = try world.settlement(for: tab)
-    try refuseIfReserved(settlement)
-    let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
-    try paymentStepHook?(.afterIntent)
-    do {
-      let entry = try execute(.settle(tab: tab, key: key), beforeAppend: { try paymentStepHook?(.afterEffect) })
-      guard case .settled(let receipt) = entry.record else { preconditionFailure("a settle records `settled`") }
-      try paymentStepHook?(.afterOutcome)
-      return receipt
-    } catch KioskError.payment(.declined(let reason)) {
-      try journal(.paymentAbandoned(key: key, reason: "declined: \(reason)"))
-      throw KioskError.payment(.declined(reason: reason))
-    } catch let error as JournalError {
-      // Only the outcome's append writes the journal after the charge.
-      throw KioskShellError.outcomeNotJournaled(key: key, reason: error.description)
-    }
-  }
-
   /// Adds stock.
   public func restock(_ ingredient: Ingredient, count: Int) throws {
     try prepareToWrite()
@@ -306,48 +280,13 @@ public final class KioskShell {
     }
   }
 
-  /// Reverts the last command still on the undo stack; nil when there is none.
-  ///
-  /// Undoing a settle moves money back, intent first like a settle: the refund
-  /// intent is journaled, the processor refunds under its key, and the undo is
-  /// journaled with the refund's reference before the tab reopens and the
-  /// stock comes back.
-  public func undo() throws -> Undone? {
-    try refuseWhileAnyInFlight()
-    try prepareToWrite()
-    guard let entry = history.last else { return nil }
-    var refund: String?
-    var key: IdempotencyKey?
-    if case .settled(let receipt) = entry.record {
-      let refundKey = try journalFreshIntent(
-        kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
-      key = refundKey
-      try paymentStepHook?(.afterIntent)
-      do {
-        refund = try world.payment.refund(receipt.reference, amount: receipt.total, key: refundKey)
-      } catch {
-        if case .declined(let reason) = error {
-          try journal(.paymentAbandoned(key: refundKey, reason: "declined: \(reason)"))
-        }
-        throw KioskError.payment(error)
-      }
-      try paymentStepHook?(.afterEffect)
-    }
-    do { try completeUndo(refund: refund, key: key) } catch let error as JournalError {
-      guard let key else { throw error }
-      throw KioskShellError.outcomeNotJournaled(key: key, reason: error.description)
-    }
-    try paymentStepHook?(.afterOutcome)
-    return Undone(record: entry.record, refund: refund)
-  }
-
-  /// Journals the undo of the newest history entry and reverts it.
-  func completeUndo(refund: String?, key: IdempotencyKey?) throws {
+  /// Journals the undo of the newest history entry and reverts it (the apply
+  /// phase, `applyUndo`, shared with scenarios); `beforeAppend` is the crash seam.
+  func completeUndo(refund: String?, key: IdempotencyKey?, beforeAppend: () throws -> Void = {}) throws {
     guard let entry = history.last else { return }
-    let record = KioskRecord.undone(refund: refund, key: key)
-    try world.journal.append(record)
-    world.revert(entry.step)
-    _ = history.pop()
+    try beforeAppend()
+    try world.journal.append(KioskRecord.undone(refund: refund, key: refund == nil ? nil : key))
+    let record = world.applyUndo(of: entry, refund: refund, key: key, history: &history)
     didJournal(record)
     revision += 1
   }
@@ -365,14 +304,9 @@ public final class KioskShell {
       let status: PaymentStatus
       do { status = try world.payment.status(of: intent.key) } catch { throw KioskError.payment(error) }
       switch (intent.kind, status) {
-      case (.charge, .charged(let reference, let amount)):
+      case (.charge, .charged(let reference, _)):
         let settlement = try world.settlement(for: intent.tab)
-        _ = try commit { world in
-          world.commit(settlement)
-          let receipt = Receipt(
-            tab: intent.tab, total: amount, chargedAt: world.clock.now(), reference: reference, key: intent.key)
-          return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(intent.tab, needs: settlement.needs))
-        }
+        _ = try commit { world in world.applyCharge(settlement, reference: reference, key: intent.key) }
         reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
       case (.refund, .refunded(let reference, _, _)):
         try completeUndo(refund: reference, key: intent.key)
@@ -401,6 +335,18 @@ public final class KioskShell {
   public var board: [BoardEntry] {
     _ = revision
     return world.board
+  }
+
+  /// The tab `id`, open or settled, if there is one: a read of one value, no slice copied.
+  public func tab(_ id: Tab.ID) -> Tab? {
+    _ = revision
+    return world.tabs.open[id]
+  }
+
+  /// The menu's items for `lines`, in order (a line not on the menu is left out).
+  public func items(_ lines: [Item.ID]) -> [Item] {
+    _ = revision
+    return lines.compactMap { world.menu.items[$0] }
   }
 
   /// Whether the kitchen can make `item` now.
@@ -432,7 +378,8 @@ public final class KioskShell {
   public func setProcessorFault(_ fault: LocalProcessor.Fault?) { world.processor.fault = fault }
 }
 
-/// A step of a payment, where `KioskShell.paymentStepHook` runs.
+/// A step of a payment, where `KioskShell.paymentStepHook` runs: the seams
+/// of the one path `kiosk settle` and `kiosk undo` take.
 public enum PaymentStep: Sendable, Equatable {
   /// The intent is durable; the processor has not been called.
   case afterIntent

@@ -34,6 +34,15 @@ public struct PaymentRetryPolicy: Sendable, Equatable {
   public static let standard = PaymentRetryPolicy(
     attemptTimeout: .seconds(2), deadline: .seconds(10), firstBackoff: .milliseconds(500), maxBackoff: .seconds(4))
 
+  /// One attempt of at most `timeout`, and no retry: a call that gets no
+  /// answer is unresolved at once (tests of what a lost answer leaves behind).
+  public static func singleAttempt(timeout: Duration = .seconds(2)) -> PaymentRetryPolicy {
+    PaymentRetryPolicy(attemptTimeout: timeout, deadline: timeout, firstBackoff: timeout, maxBackoff: timeout)
+  }
+
+  /// One attempt of at most two seconds, and no retry.
+  public static let singleAttempt = PaymentRetryPolicy.singleAttempt()
+
   /// The whole call within `deadline`: attempts of at most a fifth of it, backing off from a twentieth.
   public static func within(_ deadline: Duration) -> PaymentRetryPolicy {
     PaymentRetryPolicy(

@@ -126,14 +126,14 @@ enum WriteCommands {
 
   static func settle(_ shell: KioskShell, tab text: String) async throws -> SettleOutput {
     let tab = try tabID(text)
-    let before = shell.snapshot
-    let receipt = try await shell.settleOffActor(tab)
-    let current = before.tabs.open[tab]!
+    // Only the tab and its items are read before the charge: a snapshot held
+    // across the await would make the commit copy every tab.
+    let current = shell.tab(tab)
+    let lines = current.map { shell.items($0.lines) } ?? []
+    let receipt = try await shell.settle(tab)
     return SettleOutput(
-      tab: tab.raw, customer: current.customer,
-      lines: current.lines.map { before.menu.items[$0]! }.map {
-        SettleOutput.Line(name: $0.name, price: money($0.price))
-      },
+      tab: tab.raw, customer: current?.customer ?? "",
+      lines: lines.map { SettleOutput.Line(name: $0.name, price: money($0.price)) },
       total: money(receipt.total), chargedAt: timestamp(receipt.chargedAt), reference: receipt.reference,
       key: receipt.key?.raw ?? "")
   }
@@ -146,7 +146,7 @@ enum WriteCommands {
   }
 
   static func undo(_ shell: KioskShell) async throws -> UndoOutput {
-    guard let undone = try await shell.undoOffActor() else { throw KioskFailure.domain("nothing to undo") }
+    guard let undone = try await shell.undo() else { throw KioskFailure.domain("nothing to undo") }
     return UndoOutput(undid: ReadCommands.describe(undone.record, menu: shell.snapshot.menu), refund: undone.refund)
   }
 }

@@ -82,10 +82,13 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
         return UndoHistory.Entry(
           record: .restocked(ingredient: ingredient, count: count), step: .unrestock(ingredient, count: count))
       case .settle(let tab, let key):
-        // One read phase: the settlement both charges and gives the inverse.
+        // Decide, the effect, apply: the steps the shell runs around its journal.
         let settlement = try settlement(for: tab)
-        let receipt = try charge(settlement, key: key)
-        return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(tab, needs: settlement.needs))
+        let reference: String
+        do throws(PaymentError) {
+          reference = try PaymentEffect.charge(amount: settlement.total, key: key).run(on: &payment)
+        } catch { throw KioskError.payment(error) }
+        return applyCharge(settlement, reference: reference, key: key)
       case .undo:
         preconditionFailure("undo reverts the history: call perform(_:history:)")
       }
@@ -111,17 +114,18 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
         return ActionOutcome(record: nil, refusal: error)
       }
     }
-    guard let entry = history.last else { return ActionOutcome(record: nil, refusal: nil) }
+    let plan = history.plan
+    let entry: UndoHistory.Entry
+    switch plan {
+    case .nothing: return ActionOutcome(record: nil, refusal: nil)
+    case .revert(let newest), .refund(let newest, _): entry = newest
+    }
     var refund: String?
-    if case .settled(let receipt) = entry.record {
-      do {
-        refund = try payment.refund(receipt.reference, amount: receipt.total, key: key)
-      } catch {
+    if let effect = plan.effect(key: key) {
+      do { refund = try effect.run(on: &payment) } catch {
         return ActionOutcome(record: nil, refusal: .kiosk(.payment(error)))
       }
     }
-    revert(entry.step)
-    _ = history.pop()
-    return ActionOutcome(record: .undone(refund: refund, key: refund == nil ? nil : key), refusal: nil)
+    return ActionOutcome(record: applyUndo(of: entry, refund: refund, key: key, history: &history), refusal: nil)
   }
 }

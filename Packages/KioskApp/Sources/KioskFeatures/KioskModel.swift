@@ -27,54 +27,36 @@ public enum KioskModel: FeatureModel {
   }
 }
 
-/// The processor behind the mock: a `StripeGateway` session rebuilt from the
-/// state, which the mock's handlers call, and the fault they act out first.
+/// The processor behind the mock: the state's ledger, which the mock's
+/// handlers call under the same rules as the till's `LocalProcessor`, with its fault.
 final class ProcessorSession: Sendable {
-  private let gateway: Mutex<StripeGateway>
-  private let session: ProcessorState
+  private let ledger: Mutex<ProcessorLedger>
+  private let fault: ProcessorFault?
 
-  init(_ session: ProcessorState) {
-    self.session = session
-    gateway = Mutex(StripeGateway(sessionToken: session.session, nonce: session.nonce, outcomes: session.outcomes))
+  init(_ state: ProcessorState) {
+    ledger = Mutex(state.ledger)
+    fault = state.fault
   }
 
-  /// The session as it stands.
+  /// The processor as it stands.
   var state: ProcessorState {
-    gateway.withLock { gateway in
-      ProcessorState(
-        session: session.session, nonce: gateway.nonce, outcomes: gateway.outcomesByKey, fault: session.fault)
-    }
-  }
-
-  /// The fault, thrown where the processor would act it out.
-  private func actOutFault() throws(PaymentError) {
-    switch session.fault {
-    case .decline?: throw .declined(reason: "the processor declines every payment (fault)")
-    case .timeout?: throw .timedOut
-    case nil: break
-    }
+    ProcessorState(session: ledger.withLock(\.prefix), entries: ledger.withLock(\.entries), fault: fault)
   }
 
   /// A recording mock whose handlers are this session.
   func mock() -> PaymentGatewayMock {
     let mock = PaymentGatewayMock()
+    let fault = fault
     mock.chargeHandler = { amount, key throws(PaymentError) in
-      try self.actOutFault()
-      return try self.gateway.withLock { gateway throws(PaymentError) in try gateway.charge(amount, key: key) }
+      try self.ledger.withLock { ledger throws(PaymentError) in try ledger.charge(amount, key: key, fault: fault) }
     }
     mock.refundHandler = { reference, amount, key throws(PaymentError) in
-      try self.actOutFault()
-      return try self.gateway.withLock { gateway throws(PaymentError) in
-        try gateway.refund(reference, amount: amount, key: key)
+      try self.ledger.withLock { ledger throws(PaymentError) in
+        try ledger.refund(reference, amount: amount, key: key, fault: fault)
       }
     }
-    mock.statusHandler = { key throws(PaymentError) in
-      try self.gateway.withLock { gateway throws(PaymentError) in try gateway.status(of: key) }
-    }
-    mock.authorizeHandler = { amount throws(PaymentError) in
-      try self.actOutFault()
-      return amount >= 0 && amount <= ProcessorRules.chargeLimit
-    }
+    mock.statusHandler = { key in self.ledger.withLock { $0.status(of: key) } }
+    mock.authorizeHandler = { amount in self.ledger.withLock { $0.authorizes(amount, fault: fault) } }
     return mock
   }
 }

@@ -1,54 +1,59 @@
 import Foundation
 import Payment
 
-/// The processor a scenario charges through, as plain data: the session of
-/// an in-memory `StripeGateway` (its token, its nonce and what each key did)
-/// and a fault to act out. Its limit is not data: it is the processors' rule
+/// The processor a scenario charges through, as plain data: the ledger whose
+/// rules the till's `LocalProcessor` applies too (`ProcessorLedger`), and a
+/// fault to act out. Its limit is not data: it is the processors' rule
 /// (`ProcessorRules.chargeLimit`), so changing the rule changes the recordings.
 public struct ProcessorState: Equatable, Sendable {
-  /// A failure the processor acts out on every charge and refund.
-  public enum Fault: String, Equatable, Sendable, CaseIterable {
-    /// Refuses: no money moves.
-    case decline
-    /// Does not answer: the money may or may not have moved.
-    case timeout
-  }
+  /// A failure the processor acts out on every new charge and refund.
+  public typealias Fault = ProcessorFault
 
-  /// The session token: references are `ch_<session>_<nonce>` and `re_<session>_<nonce>`.
-  public var session: String
-  /// Charges and refunds made in the session so far.
-  public var nonce: Int
-  /// What each key did.
-  public var outcomes: [IdempotencyKey: PaymentStatus]
+  /// The movements so far, under the processor's rules; references are `ch_<session>_<n>`.
+  public var ledger: ProcessorLedger
   /// The fault to act out, if any.
   public var fault: Fault?
 
-  /// A processor in session `session` that has done nothing yet.
-  public init(
-    session: String = "sc", nonce: Int = 0, outcomes: [IdempotencyKey: PaymentStatus] = [:], fault: Fault? = nil
-  ) {
-    self.session = session
-    self.nonce = nonce
-    self.outcomes = outcomes
+  /// A processor in session `session` that has made `entries`.
+  public init(session: String = "sc", entries: [ProcessorLedger.Entry] = [], fault: Fault? = nil) {
+    ledger = ProcessorLedger(prefix: session, entries: entries)
     self.fault = fault
   }
+
+  /// The session: the references' middle part.
+  public var session: String { ledger.prefix }
+
+  /// How many times money moved.
+  public var movements: Int { ledger.entries.count }
 }
 
 extension ProcessorState: CanonicalCodable {
-  /// `{"fault": null, "nonce": 0, "outcomes": {"<key>": status}, "session": "sc"}`.
+  /// `{"entries": [{"charge": {...}} or {"refund": {...}}], "fault": null, "session": "sc"}`.
   public var canonical: JSONValue {
     .object([
-      "fault": fault.map { .string($0.rawValue) } ?? .null, "nonce": .integer(nonce),
-      "outcomes": .object(Dictionary(uniqueKeysWithValues: outcomes.map { ($0.key.raw, $0.value.canonical) })),
+      "entries": .array(ledger.entries.map(\.canonical)), "fault": fault.map { .string($0.rawValue) } ?? .null,
       "session": .string(session),
     ])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    _ = try cursor.object(keys: ["fault", "nonce", "outcomes", "session"])
-    var outcomes: [IdempotencyKey: PaymentStatus] = [:]
-    for (key, status) in try cursor.field("outcomes").object() {
-      outcomes[try JSONCursor(.string(key), path: status.path).idempotencyKey()] = try PaymentStatus(canonical: status)
+    _ = try cursor.object(keys: ["entries", "fault", "session"])
+    let session = try cursor.field("session").string()
+    var ledger = ProcessorLedger(prefix: session)
+    for field in try cursor.field("entries").array() {
+      let entry = try ProcessorLedger.Entry(canonical: field)
+      // Only a ledger its own rules could have written is a processor's state.
+      let decision: ProcessorLedger.Decision
+      do {
+        switch entry.kind {
+        case .charge: decision = try ledger.decideCharge(entry.amount, key: entry.key)
+        case .refund: decision = try ledger.decideRefund(entry.charge ?? "", amount: entry.amount, key: entry.key)
+        }
+      } catch { throw field.fail("the processor would not have made this movement: \(error)") }
+      guard decision == .move(entry) else {
+        throw field.fail("the processor would have made this movement otherwise: \(decision)")
+      }
+      ledger.record(entry)
     }
     var fault: Fault?
     if let field = try cursor.optionalField("fault") {
@@ -59,10 +64,29 @@ extension ProcessorState: CanonicalCodable {
       }
       fault = value
     }
+    self.ledger = ledger
+    self.fault = fault
+  }
+}
+
+extension ProcessorLedger.Entry: CanonicalCodable {
+  /// `{"charge": {"amount", "key", "reference"}}` or `{"refund": {"amount", "charge", "key", "reference"}}`.
+  public var canonical: JSONValue {
+    var fields: [String: JSONValue] = [
+      "amount": .string(CanonicalMoney.text(amount)), "key": .string(key.raw), "reference": .string(reference),
+    ]
+    if kind == .refund { fields["charge"] = .string(charge ?? "") }
+    return .sum(kind.rawValue, fields)
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    let (name, fields) = try cursor.sum(cases: ["charge", "refund"])
+    let kind: Kind = name == "charge" ? .charge : .refund
+    _ = try fields.object(keys: kind == .charge ? ["amount", "key", "reference"] : ["amount", "charge", "key", "reference"])
     self.init(
-      session: try cursor.field("session").string(), nonce: try cursor.field("nonce").integer(in: 0...1_000_000_000),
-      outcomes: outcomes,
-      fault: fault)
+      kind: kind, key: try fields.field("key").idempotencyKey(), reference: try fields.field("reference").string(),
+      amount: try CanonicalMoney.read(fields.field("amount")),
+      charge: kind == .refund ? try fields.field("charge").string() : nil)
   }
 }
 

@@ -11,7 +11,7 @@ import Testing
 /// Runs `count` random commands (opens, adds, removes, settles, restocks,
 /// undos) on `shell`; refusals are part of the stream.
 @MainActor
-private func runRandomCommands(_ shell: KioskShell, count: Int, random: inout SeededGenerator) throws {
+private func runRandomCommands(_ shell: KioskShell, count: Int, random: inout SeededGenerator) async throws {
   for _ in 0..<count {
     let tabs = shell.snapshot.tabs.open.keys.sorted()
     let tab = tabs.randomElement(using: &random) ?? Tab.ID(raw: 1)
@@ -20,9 +20,9 @@ private func runRandomCommands(_ shell: KioskShell, count: Int, random: inout Se
     case 0, 1: _ = try? shell.openTab(for: "Guest")
     case 2, 3, 4: try? shell.add(item, to: tab)
     case 5: try? shell.remove(item, from: tab)
-    case 6: _ = try? shell.settle(tab)
+    case 6: _ = try? await shell.settle(tab)
     case 7: try? shell.restock(.milk, count: Int.random(in: 1...20, using: &random))
-    default: _ = try shell.undo()
+    default: _ = try await shell.undo()
     }
   }
 }
@@ -45,14 +45,14 @@ private func fullReplay(of path: String) throws -> (KioskSnapshot, [UndoHistory.
 /// first, over random command streams with a checkpoint every few records.
 @MainActor
 @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
-func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) throws {
+func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws {
   var random = SeededGenerator(state: seed)
   let journal = try TemporaryJournal()
   let live: KioskSnapshot
   do {
     let shell = try journal.openShell()
     shell.checkpointInterval = Int.random(in: 3...20, using: &random)
-    try runRandomCommands(shell, count: 250, random: &random)
+    try await runRandomCommands(shell, count: 250, random: &random)
     live = shell.snapshot
   }
   let recovery = try DurableJournal.read(path: journal.path)
@@ -66,7 +66,7 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) throws {
   // The undo history came through the checkpoint: undoing everything lands where a full replay's undo does.
   var reference = ReplayWorld()
   reference.restore(replayed)
-  for _ in 0..<undo.count { _ = try reopened.undo() }
+  for _ in 0..<undo.count { _ = try await reopened.undo() }
   #expect(reopened.undoDepth == 0)
   let verified = try KioskVerifier.replay(path: journal.path)
   #expect(verified.checkpoints > 0)

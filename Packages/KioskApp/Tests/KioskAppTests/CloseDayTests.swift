@@ -9,26 +9,26 @@ import Testing
 
 /// A day: Ada's tab settled, Bob's settled then undone (refunded), Cy's left open.
 @MainActor
-private func playADay(_ shell: KioskShell) throws {
+private func playADay(_ shell: KioskShell) async throws {
   let ada = try shell.openTab(for: "Ada")
   try shell.add(latte, to: ada)
   try shell.add(espresso, to: ada)
-  _ = try shell.settle(ada)
+  _ = try await shell.settle(ada)
   let bob = try shell.openTab(for: "Bob")
   try shell.add(espresso, to: bob)
-  _ = try shell.settle(bob)
-  _ = try shell.undo()
-  _ = try shell.settle(bob)
-  _ = try shell.undo()
+  _ = try await shell.settle(bob)
+  _ = try await shell.undo()
+  _ = try await shell.settle(bob)
+  _ = try await shell.undo()
   let cy = try shell.openTab(for: "Cy")
   try shell.add(latte, to: cy)
 }
 
 @MainActor
-@Test func closingTheDayReportsItArchivesSettledTabsAndCarriesOpenOnes() throws {
+@Test func closingTheDayReportsItArchivesSettledTabsAndCarriesOpenOnes() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
-  try playADay(shell)
+  try await playADay(shell)
   let report = try shell.closeDay()
   #expect(report.day == 1)
   #expect(report.sales.map(\.name) == ["Latte", "Espresso"])
@@ -44,7 +44,7 @@ private func playADay(_ shell: KioskShell) throws {
   #expect(shell.snapshot.tabs.open.keys.sorted().map(\.raw) == [2, 3])
   #expect(shell.snapshot.tabs.nextID == 4)
   #expect(shell.undoDepth == 0, "undo does not reach back across a close")
-  #expect(try shell.undo() == nil)
+  #expect(try await shell.undo() == nil)
 
   let archive = KioskSegments.archivePath(of: journal.path, day: 1)
   #expect(FileManager.default.fileExists(atPath: archive))
@@ -52,7 +52,7 @@ private func playADay(_ shell: KioskShell) throws {
   #expect(KioskSegments.all(of: journal.path).map(\.path) == [archive, journal.path])
 
   // The next day goes on from there, and the days chain.
-  _ = try shell.settle(Tab.ID(raw: 3))
+  _ = try await shell.settle(Tab.ID(raw: 3))
   let reports = try KioskSegments.all(of: journal.path).map { try KioskVerifier.replay(path: $0.path) }
   try KioskVerifier.checkChain(from: reports[0], to: reports[1])
   #expect(reports[1].state.canonicalJSON() == shell.snapshot.canonicalJSON())
@@ -62,12 +62,12 @@ private func playADay(_ shell: KioskShell) throws {
 }
 
 @MainActor
-@Test func reopeningAfterACloseStartsTheNextDay() throws {
+@Test func reopeningAfterACloseStartsTheNextDay() async throws {
   let journal = try TemporaryJournal()
   let carried: KioskSnapshot
   do {
     let shell = try journal.openShell()
-    try playADay(shell)
+    try await playADay(shell)
     _ = try shell.closeDay()
     carried = shell.snapshot
   }
@@ -96,12 +96,12 @@ private func playADay(_ shell: KioskShell) throws {
 /// another. Nothing acknowledged is lost either way.
 @MainActor
 @Test(arguments: [CloseDayStep.afterNextDay, .afterRecord, .afterArchive])
-func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
+func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
   let journal = try TemporaryJournal()
   let before: KioskSnapshot
   do {
     let shell = try journal.openShell()
-    try playADay(shell)
+    try await playADay(shell)
     before = shell.snapshot
     shell.closeDayStepHook = { if $0 == step { throw CancellationError() } }
     #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
@@ -130,11 +130,11 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
 /// Between the archive's link and the rename, the day's file has both names:
 /// every reader reads it once.
 @MainActor
-@Test func aDayUnderBothNamesIsReadOnce() throws {
+@Test func aDayUnderBothNamesIsReadOnce() async throws {
   let journal = try TemporaryJournal()
   do {
     let shell = try journal.openShell()
-    try playADay(shell)
+    try await playADay(shell)
     shell.closeDayStepHook = { if $0 == .afterArchive { throw CancellationError() } }
     #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
   }
@@ -147,12 +147,12 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) throws {
 }
 
 @MainActor
-@Test func walkingEveryDayRefusesAMissingOrDamagedArchive() throws {
+@Test func walkingEveryDayRefusesAMissingOrDamagedArchive() async throws {
   let journal = try TemporaryJournal()
   do {
     let shell = try journal.openShell()
     for _ in 0..<3 {
-      try playADay(shell)
+      try await playADay(shell)
       _ = try shell.closeDay()
     }
   }

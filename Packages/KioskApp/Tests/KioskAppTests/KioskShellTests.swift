@@ -5,6 +5,7 @@ import KioskCommands
 import Menu
 import Payment
 import Stock
+import Clock
 import Tabs
 import Testing
 
@@ -18,8 +19,14 @@ final class TemporaryJournal {
 
   var bytes: Data { FileManager.default.contents(atPath: path) ?? Data() }
 
+  /// The till on this journal, as `kiosk` opens it, but with one attempt per
+  /// processor call: a lost answer or a timeout surfaces at once, without retries.
   @MainActor func openShell() throws -> KioskShell {
-    try KioskShell(journal: try DurableJournal(path: path))
+    let journal = try DurableJournal(path: path)
+    let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: path))
+    return try KioskShell(
+      journal: journal, processor: processor,
+      effects: EffectEnvironment(clock: SystemClock(), jitter: .none, policy: .singleAttempt, network: .direct))
   }
 }
 
@@ -36,32 +43,32 @@ let espresso = Item.ID(raw: 4)
 }
 
 @MainActor
-@Test func aSessionSettlesAndUndoRefundsTheCharge() throws {
+@Test func aSessionSettlesAndUndoRefundsTheCharge() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   let start = shell.snapshot
   let tab = try shell.openTab(for: "Ada")
   try shell.add(latte, to: tab)
   let beforeSettle = shell.snapshot
-  let receipt = try shell.settle(tab)
+  let receipt = try await shell.settle(tab)
   #expect(receipt.total == 4.5)
   #expect(shell.processorLedger.map(\.reference) == [receipt.reference])
   #expect(shell.snapshot.stock.units[.milk] == 28)
   #expect(shell.board == [BoardEntry(tab: tab, customer: "Ada", items: ["Latte"], total: 4.5, settled: true)])
 
-  let undone = try #require(try shell.undo())
+  let undone = try #require(try await shell.undo())
   let refund = try #require(shell.processorLedger.last?.reference)
   #expect(undone == KioskShell.Undone(record: .settled(receipt), refund: refund))
   #expect(try shell.paymentAudit().agrees)
   #expect(shell.snapshot == beforeSettle)
-  #expect(try shell.undo()?.record == .added(item: latte, tab: tab))
-  #expect(try shell.undo()?.record == .opened(tab: tab, customer: "Ada"))
+  #expect(try await shell.undo()?.record == .added(item: latte, tab: tab))
+  #expect(try await shell.undo()?.record == .opened(tab: tab, customer: "Ada"))
   #expect(shell.snapshot == start)
-  #expect(try shell.undo() == nil)
+  #expect(try await shell.undo() == nil)
 }
 
 @MainActor
-@Test func aRefusedCommandChangesNeitherTheWorldNorTheJournal() throws {
+@Test func aRefusedCommandChangesNeitherTheWorldNorTheJournal() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   let tab = try shell.openTab(for: "Grace")
@@ -69,7 +76,7 @@ let espresso = Item.ID(raw: 4)
   let bytes = journal.bytes
   let revision = shell.revision
   #expect(throws: KioskError.notOnMenu(Item.ID(raw: 99))) { try shell.add(Item.ID(raw: 99), to: tab) }
-  #expect(throws: KioskError.unknownTab(Tab.ID(raw: 7))) { try shell.settle(Tab.ID(raw: 7)) }
+  await #expect(throws: KioskError.unknownTab(Tab.ID(raw: 7))) { try await shell.settle(Tab.ID(raw: 7)) }
   #expect(throws: RestockError.nonPositiveCount(-1)) { try shell.restock(.milk, count: -1) }
   #expect(shell.snapshot == before)
   #expect(journal.bytes == bytes)
@@ -78,7 +85,7 @@ let espresso = Item.ID(raw: 4)
 }
 
 @MainActor
-@Test func aShortageInTheMiddleOfTheRecipesChangesNothing() throws {
+@Test func aShortageInTheMiddleOfTheRecipesChangesNothing() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   let tab = try shell.openTab(for: "Ada")
@@ -86,16 +93,16 @@ let espresso = Item.ID(raw: 4)
   try shell.restock(.oatMilk, count: 1)
   let other = try shell.openTab(for: "Grace")
   for _ in 0..<4 { try shell.add(Item.ID(raw: 3), to: other) }
-  _ = try shell.settle(other)  // leaves 13 - 8 = 5 oat milk, the first tab needs 6
+  _ = try await shell.settle(other)  // leaves 13 - 8 = 5 oat milk, the first tab needs 6
   let before = shell.snapshot
   let bytes = journal.bytes
-  #expect(throws: KioskError.shortage(.oatMilk)) { try shell.settle(tab) }
+  await #expect(throws: KioskError.shortage(.oatMilk)) { try await shell.settle(tab) }
   #expect(shell.snapshot == before)
   #expect(journal.bytes == bytes)
 }
 
 @MainActor
-@Test func reopeningTheJournalReplaysToTheSameStateAndUndoHistory() throws {
+@Test func reopeningTheJournalReplaysToTheSameStateAndUndoHistory() async throws {
   let journal = try TemporaryJournal()
   var expected: KioskSnapshot
   var records: [KioskRecord]
@@ -104,9 +111,9 @@ let espresso = Item.ID(raw: 4)
     let ada = try shell.openTab(for: "Ada")
     try shell.add(latte, to: ada)
     try shell.add(espresso, to: ada)
-    _ = try shell.settle(ada)
+    _ = try await shell.settle(ada)
     try shell.restock(.milk, count: 5)
-    _ = try shell.undo()
+    _ = try await shell.undo()
     let grace = try shell.openTab(for: "Grace")
     try shell.add(latte, to: grace)
     expected = shell.snapshot
@@ -116,17 +123,17 @@ let espresso = Item.ID(raw: 4)
   #expect(reopened.snapshot == expected)
   #expect(reopened.records == records)
   #expect(reopened.undoDepth == 6)  // the undo took the restock off the stack
-  #expect(try reopened.undo()?.record == .added(item: latte, tab: Tab.ID(raw: 2)))
+  #expect(try await reopened.undo()?.record == .added(item: latte, tab: Tab.ID(raw: 2)))
 }
 
 @MainActor
-@Test func undoGoesBackAtMostAHundredCommands() throws {
+@Test func undoGoesBackAtMostAHundredCommands() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   for _ in 0..<(UndoHistory.depth + 5) { try shell.restock(.cup, count: 1) }
   #expect(shell.undoDepth == UndoHistory.depth)
-  for _ in 0..<UndoHistory.depth { _ = try shell.undo() }
-  #expect(try shell.undo() == nil)
+  for _ in 0..<UndoHistory.depth { _ = try await shell.undo() }
+  #expect(try await shell.undo() == nil)
   #expect(shell.snapshot.stock.units[.cup] == KioskDefaults.stock.units[.cup]! + 5)
 }
 
@@ -136,7 +143,7 @@ let espresso = Item.ID(raw: 4)
 /// replay of the journal lands where the live shell did.
 @MainActor
 @Test(arguments: [UInt64(1), 2, 3, 4, 5])
-func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) throws {
+func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) async throws {
   var random = SeededGenerator(state: seed)
   let journal = try TemporaryJournal()
   let final: KioskSnapshot
@@ -153,10 +160,10 @@ func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) 
       case 0, 1: done = (try? shell.openTab(for: "Guest")) != nil
       case 2, 3, 4: done = (try? shell.add(item, to: tab)) != nil
       case 5: done = (try? shell.remove(item, from: tab)) != nil
-      case 6: done = (try? shell.settle(tab)) != nil
+      case 6: done = (try? await shell.settle(tab)) != nil
       case 7: done = (try? shell.restock(.milk, count: Int.random(in: 1...20, using: &random))) != nil
       default:
-        let undone = try shell.undo()
+        let undone = try await shell.undo()
         #expect((undone == nil) == before.isEmpty, "seed \(seed), step \(step)")
         if undone != nil { #expect(shell.snapshot == before.removeLast(), "seed \(seed), step \(step)") }
         continue

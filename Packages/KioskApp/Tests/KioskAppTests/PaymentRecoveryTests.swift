@@ -53,15 +53,15 @@ enum PaymentFault: String, CaseIterable, CustomStringConvertible {
 
 @MainActor
 @Test(arguments: PaymentFault.allCases)
-func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentFault) throws {
+func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentFault) async throws {
   let journal = try TemporaryJournal()
   do {
     let (shell, tab) = try adaWithALatte(in: journal)
     fault.arm(shell)
     if fault == .crashAfterOutcome {
-      #expect(throws: SimulatedCrash.self) { try shell.settle(tab) }
+      await #expect(throws: SimulatedCrash.self) { try await shell.settle(tab) }
     } else {
-      #expect(throws: (any Error).self) { try shell.settle(tab) }
+      await #expect(throws: (any Error).self) { try await shell.settle(tab) }
       #expect(shell.openIntents.count == 1, "the intent stays open for reconciliation")
     }
   }
@@ -77,7 +77,7 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
   }
   if !fault.moneyMoved {
     // The tab is still open; settling it now charges exactly once.
-    _ = try reopened.settle(tab)
+    _ = try await reopened.settle(tab)
     #expect(reopened.processorLedger.count == 1)
   }
   #expect(try reopened.paymentAudit().agrees)
@@ -85,13 +85,13 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
 
 @MainActor
 @Test(arguments: PaymentFault.allCases)
-func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault: PaymentFault) throws {
+func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault: PaymentFault) async throws {
   let journal = try TemporaryJournal()
   do {
     let (shell, tab) = try adaWithALatte(in: journal)
-    _ = try shell.settle(tab)
+    _ = try await shell.settle(tab)
     fault.arm(shell)
-    #expect(throws: (any Error).self) { try shell.undo() }
+    await #expect(throws: (any Error).self) { try await shell.undo() }
   }
   let reopened = try journal.openShell()
   #expect(reopened.openIntents.isEmpty)
@@ -102,12 +102,12 @@ func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault:
 }
 
 @MainActor
-@Test func settlingAnEmptyTabIsRefusedAndJournalsNothing() throws {
+@Test func settlingAnEmptyTabIsRefusedAndJournalsNothing() async throws {
   let journal = try TemporaryJournal()
   let shell = try journal.openShell()
   let tab = try shell.openTab(for: "Ada")
   let before = journal.bytes
-  #expect(throws: KioskError.emptyTab(tab)) { try shell.settle(tab) }
+  await #expect(throws: KioskError.emptyTab(tab)) { try await shell.settle(tab) }
   #expect(journal.bytes == before)
   #expect(shell.processorLedger.isEmpty)
 }
@@ -120,7 +120,7 @@ extension Reconciliation.Resolution {
 }
 
 @MainActor
-@Test func aJournalCutBackNeverReusesAKeyTheProcessorKnows() throws {
+@Test func aJournalCutBackNeverReusesAKeyTheProcessorKnows() async throws {
   let journal = try TemporaryJournal()
   let before: Data
   do {
@@ -128,13 +128,13 @@ extension Reconciliation.Resolution {
     let tab = try shell.openTab(for: "Ada")
     before = journal.bytes  // the journal as a backup would hold it
     try shell.add(latte, to: tab)
-    _ = try shell.settle(tab)  // charged 4.50 under the key of record 4
+    _ = try await shell.settle(tab)  // charged 4.50 under the key of record 4
   }
   // Cut the journal back: records 3 and on, and so record 4's key, are free again.
   _ = FileManager.default.createFile(atPath: journal.path, contents: before)
   let shell = try journal.openShell()
   try shell.add(espresso, to: Tab.ID(raw: 1))
-  let receipt = try shell.settle(Tab.ID(raw: 1))  // its first candidate key is record 4's
+  let receipt = try await shell.settle(Tab.ID(raw: 1))  // its first candidate key is record 4's
   #expect(receipt.total == 3)
   #expect(shell.processorLedger.map(\.amount) == [4.5, 3], "a new charge, not the old one")
   #expect(shell.processorLedger.last?.reference == receipt.reference)
@@ -146,12 +146,12 @@ extension Reconciliation.Resolution {
 }
 
 @MainActor
-@Test func aMissingLedgerIsRefusedInsteadOfAbandoningRealCharges() throws {
+@Test func aMissingLedgerIsRefusedInsteadOfAbandoningRealCharges() async throws {
   let journal = try TemporaryJournal()
   do {
     let (shell, tab) = try adaWithALatte(in: journal)
     shell.setProcessorFault(.failAfterCharging)  // charged, answer lost: the intent stays open
-    #expect(throws: KioskError.payment(.timedOut)) { try shell.settle(tab) }
+    await #expect(throws: KioskShellError.self) { try await shell.settle(tab) }
   }
   let ledger = journal.path + ".processor"
   try FileManager.default.moveItem(atPath: ledger, toPath: ledger + ".away")
@@ -164,11 +164,11 @@ extension Reconciliation.Resolution {
 }
 
 @MainActor
-@Test func aNewJournalBesideALedgerWithMovementsIsRefused() throws {
+@Test func aNewJournalBesideALedgerWithMovementsIsRefused() async throws {
   let journal = try TemporaryJournal()
   do {
     let (shell, tab) = try adaWithALatte(in: journal)
-    _ = try shell.settle(tab)
+    _ = try await shell.settle(tab)
   }
   try FileManager.default.removeItem(atPath: journal.path)
   #expect(throws: KioskShellError.ledgerOfAnotherJournal(path: journal.path + ".processor", movements: 1)) {

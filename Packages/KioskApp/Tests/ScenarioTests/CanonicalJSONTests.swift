@@ -95,11 +95,7 @@ import Testing
       tabs: TabsState(open: [ada: tab("Ada", [latte, espresso], settled: true), bo: tab("Bo", [])], nextID: 3),
       undo: [UndoHistory.Entry(record: .settled(receipt), step: .unsettle(ada, needs: [.beans: 2, .milk: 2]))],
       processor: ProcessorState(
-        nonce: 2,
-        outcomes: [
-          k1: .charged(reference: "ch_sc_1", amount: 7.5),
-          k2: .refunded(reference: "re_sc_2", charge: "ch_sc_1", amount: 7.5),
-        ], fault: .timeout))
+        entries: [charged(7.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 7.5, k2, as: "re_sc_2")], fault: .timeout))
     let text = state.canonical.compactText
     #expect(try TillState(canonical: JSONCursor(JSONValue.parse(Array(text.utf8)))) == state)
   }

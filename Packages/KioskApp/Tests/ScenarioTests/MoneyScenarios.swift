@@ -18,16 +18,16 @@ let moneyScenarios: [Scenario<KioskModel>] = [
   ) {
     Given(
       tabs: TabsState(open: [ada: tab("Ada", [latte]), bo: tab("Bo", [espresso])], nextID: 3), stock: stock,
-      processor: ProcessorState(nonce: 1, outcomes: [k1: .charged(reference: "ch_sc_1", amount: 4.5)]))
+      processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1")]))
     When("Ada's settle is sent again under k_1", .settle(tab: ada, key: k1))
     Then("settled with the first charge") { $0.tabs.open[ada]?.settled == true }
-    Then("the processor made no new charge") { $0.processor.nonce == 1 }
+    Then("the processor made no new charge") { $0.processor.movements == 1 }
     ThenOutcome("the receipt carries ch_sc_1") {
       $0.record == .settled(Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1))
     }
     Branch("a new key charges anew") {
       When("Bo settles under k_2", .settle(tab: bo, key: k2))
-      Then("the processor charged once more") { $0.processor.nonce == 2 }
+      Then("the processor charged once more") { $0.processor.movements == 2 }
       ThenEffects("one charge of 3.00 under k_2") { $0 == [charge(3, k2)] }
     }
     Branch("the refund goes to the first charge") {
@@ -42,12 +42,12 @@ let moneyScenarios: [Scenario<KioskModel>] = [
     Given(
       tabs: TabsState(open: [ada: tab("Ada", [latte])], nextID: 2), stock: stock,
       processor: ProcessorState(
-        nonce: 2, outcomes: [k3: .refunded(reference: "re_sc_2", charge: "ch_sc_1", amount: 4.5)]))
+        entries: [charged(4.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 4.5, k3, as: "re_sc_2")]))
     When("Ada settles under k_3", .settle(tab: ada, key: k3))
     ThenOutcome("refused: the key was a refund's") {
       $0 == .refused(.payment(.declined(reason: "key 'k_3' was used for a refund")))
     }
-    Then("no money moved") { $0.processor.nonce == 2 && $0.tabs.open[ada]?.settled == false }
+    Then("no money moved") { $0.processor.movements == 2 && $0.tabs.open[ada]?.settled == false }
   },
   Scenario(
     KioskFeatures.money, "a refund sent twice",
@@ -61,15 +61,10 @@ let moneyScenarios: [Scenario<KioskModel>] = [
           record: .settled(Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1)),
           step: .unsettle(ada, needs: [.beans: 1, .milk: 2, .cup: 1]))
       ],
-      processor: ProcessorState(
-        nonce: 2,
-        outcomes: [
-          k1: .charged(reference: "ch_sc_1", amount: 4.5),
-          k2: .refunded(reference: "re_sc_2", charge: "ch_sc_1", amount: 4.5),
-        ]))
+      processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 4.5, k2, as: "re_sc_2")]))
     When("undo under k_2, whose refund went through", .undo(key: k2))
     ThenOutcome("undone with the first refund's reference") { $0 == .journaled(.undone(refund: "re_sc_2", key: k2)) }
-    Then("the processor moved no more money") { $0.processor.nonce == 2 }
+    Then("the processor moved no more money") { $0.processor.movements == 2 }
     Then("the tab is open again") { $0.tabs.open[ada]?.settled == false }
   },
 ]

@@ -47,6 +47,18 @@ extension Given where Model == KioskModel {
   }
 }
 
+/// A charge the processor made under `key`, as `reference`.
+func charged(_ amount: Decimal, _ key: IdempotencyKey, as reference: String) -> ProcessorLedger.Entry {
+  ProcessorLedger.Entry(kind: .charge, key: key, reference: reference, amount: amount)
+}
+
+/// A refund the processor made of `charge` under `key`, as `reference`.
+func refunded(_ charge: String, _ amount: Decimal, _ key: IdempotencyKey, as reference: String)
+  -> ProcessorLedger.Entry
+{
+  ProcessorLedger.Entry(kind: .refund, key: key, reference: reference, amount: amount, charge: charge)
+}
+
 /// A tab of `lines` for `customer`.
 func tab(_ customer: String, _ lines: [Item.ID], settled: Bool = false) -> Tab {
   Tab(customer: customer, lines: lines, settled: settled)

@@ -66,7 +66,7 @@ let settleScenarios: [Scenario<KioskModel>] = [
     When("Ada settles", .settle(tab: ada, key: k1))
     ThenEffects("the charge is attempted once") { $0 == [charge(7.5, k1)] }
     ThenOutcome("refused: declined") {
-      $0 == .refused(.payment(.declined(reason: "the processor declines every payment (fault)")))
+      $0 == .refused(.payment(.declined(reason: "the processor declines every payment (fault injection)")))
     }
     Then("the tab stays open") { $0.tabs.open[ada]?.settled == false && $0.undo.isEmpty }
   },

@@ -16,7 +16,7 @@ private func settledTab(fault: ProcessorState.Fault?) -> Given<KioskModel> {
     tabs: TabsState(open: [ada: tab("Ada", [latte], settled: true)], nextID: 2),
     stock: StockState(units: [.beans: 9, .milk: 8, .cup: 9]),
     undo: [UndoHistory.Entry(record: .settled(receipt), step: .unsettle(ada, needs: [.beans: 1, .milk: 2, .cup: 1]))],
-    processor: ProcessorState(nonce: 1, outcomes: [k1: .charged(reference: "ch_sc_1", amount: 4.5)], fault: fault))
+    processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1")], fault: fault))
 }
 
 /// Undoing each kind of command, a settle by a refund: what `undo` pins.
@@ -91,7 +91,7 @@ let undoScenarios: [Scenario<KioskModel>] = [
     When("undo", .undo(key: k2))
     ThenEffects("the refund is attempted once") { $0 == [refund("ch_sc_1", 4.5, k2)] }
     ThenOutcome("refused: declined") {
-      $0 == .refused(.payment(.declined(reason: "the processor declines every payment (fault)")))
+      $0 == .refused(.payment(.declined(reason: "the processor declines every payment (fault injection)")))
     }
     Then("the tab stays settled, the settle still undoable") {
       $0.tabs.open[ada]?.settled == true && $0.undo.count == 1
