@@ -29,7 +29,7 @@ let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Stock", uses: ["Menu"]),
   DomainPackage(name: "Journal", uses: ["JournalIO"]),
   DomainPackage(name: "Payment", uses: ["Journal", "JournalIO"]),
-  DomainPackage(name: "Clock", uses: []),
+  DomainPackage(name: "Clock", uses: ["VirtualTime"]),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
@@ -50,6 +50,29 @@ let testingLibraries: [Target] = ["Payment", "Clock"].map { domain in
     swiftSettings: settings("\(domain)Testing")
   )
 }
+
+/// The framework (Packages/ServiceLinker): what any app reuses, naming no kiosk
+/// type. `make check` fails when one of its targets imports a kiosk module.
+let frameworkTargets: [Target] = [
+  .target(name: "CanonicalJSON", path: "Packages/ServiceLinker/Sources/CanonicalJSON"),
+  .target(name: "FeatureKit", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Sources/FeatureKit"),
+  .target(name: "VirtualTime", path: "Packages/ServiceLinker/Sources/VirtualTime"),
+  .target(
+    name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit"],
+    path: "Packages/ServiceLinker/Sources/ScenarioTesting"),
+  .target(
+    name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"],
+    path: "Packages/ServiceLinker/Sources/_ServiceLinkerTestSupport"),
+  .testTarget(
+    name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Tests/CanonicalJSONTests"
+  ),
+  .testTarget(
+    name: "FeatureKitTests", dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting"],
+    path: "Packages/ServiceLinker/Tests/FeatureKitTests"),
+  .testTarget(
+    name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],
+    path: "Packages/ServiceLinker/Tests/VirtualTimeTests"),
+]
 
 let domainTargets: [Target] = domainPackages.flatMap { domain in
   [
@@ -77,7 +100,7 @@ let package = Package(
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
   ],
-  targets: domainTargets + testingLibraries + [
+  targets: frameworkTargets + domainTargets + testingLibraries + [
     // The journal's system calls: a service domain of its own, linked by the
     // journal's environment (docs/journal.md).
     .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO"),
@@ -105,7 +128,8 @@ let package = Package(
     ),
     .testTarget(
       name: "KioskAppTests",
-      dependencies: ["KioskApp", "KioskCommands", "ClockTesting"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "KioskCommands", "ClockTesting", "VirtualTime", "_ServiceLinkerTestSupport"]
+        + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
       swiftSettings: paymentFeatures
     ),
@@ -113,25 +137,22 @@ let package = Package(
     // on the scenario world, and their canonical JSON (docs/replay.md).
     .target(
       name: "KioskFeatures",
-      dependencies: ["KioskCommands", "PaymentTesting", "Menu", "Stock", "Tabs", "Payment", "Clock"],
+      dependencies: [
+        "CanonicalJSON", "FeatureKit", "KioskCommands", "PaymentTesting", "Menu", "Stock", "Tabs", "Payment", "Clock",
+      ],
       path: "Packages/KioskApp/Sources/KioskFeatures",
       swiftSettings: paymentFeatures
     ),
     .executableTarget(
       name: "KioskReplayServer",
-      dependencies: ["KioskFeatures"],
+      dependencies: ["FeatureKit", "KioskFeatures"],
       path: "Packages/KioskApp/Sources/KioskReplayServer"
-    ),
-    // The scenario DSL (Given / When / Then / Branch) and its recordings, for any feature model.
-    .target(
-      name: "ScenarioTesting",
-      dependencies: ["KioskFeatures"],
-      path: "Packages/KioskApp/Sources/ScenarioTesting"
     ),
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "ScenarioTesting", "KioskFeatures", "KioskCommands", "PaymentTesting", "LinkGenCore", "KioskReplayServer",
+        "ScenarioTesting", "CanonicalJSON", "FeatureKit", "KioskFeatures", "KioskCommands", "PaymentTesting",
+        "LinkGenCore", "KioskReplayServer",
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/ScenarioTests",
@@ -140,7 +161,7 @@ let package = Package(
     // End-to-end tests of the built `kiosk`.
     .testTarget(
       name: "KioskCLITests",
-      dependencies: ["KioskCLI", "Benchmarks"],
+      dependencies: ["KioskCLI", "Benchmarks", "_ServiceLinkerTestSupport"],
       path: "Packages/KioskApp/Tests/KioskCLITests",
       exclude: ["Golden"]
     ),

@@ -10,10 +10,13 @@ let package = Package(
     // The generated recording mock and closure witness, for tests.
     .library(name: "ClockTesting", targets: ["ClockTesting"]),
   ],
+  // Virtual time comes from the framework: `VirtualClock` links its `TestClock`.
+  dependencies: [.package(path: "../ServiceLinker")],
   targets: [
-    .target(name: "Clock", dependencies: []),
+    .target(name: "Clock", dependencies: [.product(name: "VirtualTime", package: "ServiceLinker")]),
     .target(name: "ClockTesting", dependencies: ["Clock"]),
-    .testTarget(name: "ClockTests", dependencies: ["Clock"]),
+    .testTarget(
+      name: "ClockTests", dependencies: ["Clock", .product(name: "VirtualTime", package: "ServiceLinker")]),
   ],
   swiftLanguageModes: [.v6]
 )

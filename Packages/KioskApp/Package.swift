@@ -20,10 +20,9 @@ let package = Package(
     .library(name: "KioskApp", targets: ["KioskApp"]),
     .executable(name: "kiosk", targets: ["KioskCLI"]),
     .library(name: "KioskFeatures", targets: ["KioskFeatures"]),
-    .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
   ],
-  dependencies: domains.map { .package(path: "../\($0)") },
+  dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "../ServiceLinker")],
   targets: [
     // The till's commands, records, inverses and undo history, free of the journal.
     .target(
@@ -42,22 +41,32 @@ let package = Package(
     .target(
       name: "KioskFeatures",
       dependencies: ["KioskCommands", .product(name: "PaymentTesting", package: "Payment")]
-        + ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) },
+        + ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) }
+        + ["CanonicalJSON", "FeatureKit"].map { .product(name: $0, package: "ServiceLinker") },
       swiftSettings: features
     ),
-    .executableTarget(name: "KioskReplayServer", dependencies: ["KioskFeatures"]),
-    .target(name: "ScenarioTesting", dependencies: ["KioskFeatures"]),
+    .executableTarget(
+      name: "KioskReplayServer",
+      dependencies: ["KioskFeatures", .product(name: "FeatureKit", package: "ServiceLinker")]),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["ScenarioTesting", "KioskFeatures", "KioskCommands", "KioskReplayServer"]
-        + domains.map { .product(name: $0, package: $0) },
+      dependencies: ["KioskFeatures", "KioskCommands", "KioskReplayServer"]
+        + domains.map { .product(name: $0, package: $0) }
+        + ["ScenarioTesting", "CanonicalJSON", "FeatureKit"].map { .product(name: $0, package: "ServiceLinker") },
       swiftSettings: features
     ),
     .testTarget(
       name: "KioskAppTests",
-      dependencies: ["KioskApp", "KioskCommands", .product(name: "ClockTesting", package: "Clock")],
+      dependencies: [
+        "KioskApp", "KioskCommands", .product(name: "ClockTesting", package: "Clock"),
+        .product(name: "VirtualTime", package: "ServiceLinker"),
+        .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
+      ],
       swiftSettings: features),
-    .testTarget(name: "KioskCLITests", dependencies: ["KioskCLI"], exclude: ["Golden"]),
+    .testTarget(
+      name: "KioskCLITests",
+      dependencies: ["KioskCLI", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker")],
+      exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -128,7 +128,10 @@ extension KioskShell {
         kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
       try paymentStepHook?(.afterIntent)
       let effect = history.plan.effect(key: key)!
-      return (start(PaymentInFlight(tab: receipt.tab, kind: .refund(entry)), effect, name: "refund tab #\(receipt.tab.raw)"), nil)
+      return (
+        start(PaymentInFlight(tab: receipt.tab, kind: .refund(entry)), effect, name: "refund tab #\(receipt.tab.raw)"),
+        nil
+      )
     }
   }
 
@@ -229,9 +232,9 @@ extension KioskShell {
     switch (result, payment.kind) {
     case (.success(let reference), .charge(let settlement)):
       do {
-        let entry = try commit(beforeAppend: { try paymentStepHook?(.afterEffect) }) { world in
-          world.applyCharge(settlement, reference: reference, key: key)
-        }
+        let entry = try commit(
+          beforeAppend: { try paymentStepHook?(.afterEffect) },
+          { world in world.applyCharge(settlement, reference: reference, key: key) })
         guard case .settled(let receipt) = entry.record else { preconditionFailure("a charge records `settled`") }
         outcome = .settled(receipt)
       } catch {

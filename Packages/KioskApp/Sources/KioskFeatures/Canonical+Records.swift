@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import KioskCommands
 import Menu

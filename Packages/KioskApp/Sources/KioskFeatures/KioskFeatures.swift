@@ -1,3 +1,4 @@
+import FeatureKit
 import KioskCommands
 
 /// The kiosk's features, as `codegen.yaml`'s `features:` lists them: each

@@ -1,3 +1,5 @@
+import CanonicalJSON
+import FeatureKit
 import Foundation
 import KioskCommands
 import Payment

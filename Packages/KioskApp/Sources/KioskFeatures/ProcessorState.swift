@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import Payment
 
@@ -82,7 +83,8 @@ extension ProcessorLedger.Entry: CanonicalCodable {
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     let (name, fields) = try cursor.sum(cases: ["charge", "refund"])
     let kind: Kind = name == "charge" ? .charge : .refund
-    _ = try fields.object(keys: kind == .charge ? ["amount", "key", "reference"] : ["amount", "charge", "key", "reference"])
+    _ = try fields.object(
+      keys: kind == .charge ? ["amount", "key", "reference"] : ["amount", "charge", "key", "reference"])
     self.init(
       kind: kind, key: try fields.field("key").idempotencyKey(), reference: try fields.field("reference").string(),
       amount: try CanonicalMoney.read(fields.field("amount")),

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import KioskCommands
 import Menu
 import Stock

@@ -7,6 +7,7 @@ import Payment
 import Stock
 import Tabs
 import Testing
+import _ServiceLinkerTestSupport
 
 /// Runs `count` random commands (opens, adds, removes, settles, restocks,
 /// undos) on `shell`; refusals are part of the stream.
@@ -46,7 +47,7 @@ private func fullReplay(of path: String) throws -> (KioskSnapshot, [UndoHistory.
 @MainActor
 @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
 func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws {
-  var random = SeededGenerator(state: seed)
+  var random = SeededGenerator(seed: seed)
   let journal = try TemporaryJournal()
   let live: KioskSnapshot
   do {

@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Journal
 import KioskApp
@@ -5,9 +6,9 @@ import KioskCommands
 import Menu
 import Payment
 import Stock
-import Clock
 import Tabs
 import Testing
+import _ServiceLinkerTestSupport
 
 /// A journal path in a fresh folder, removed at the end of the test.
 final class TemporaryJournal {
@@ -144,7 +145,7 @@ let espresso = Item.ID(raw: 4)
 @MainActor
 @Test(arguments: [UInt64(1), 2, 3, 4, 5])
 func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) async throws {
-  var random = SeededGenerator(state: seed)
+  var random = SeededGenerator(seed: seed)
   let journal = try TemporaryJournal()
   let final: KioskSnapshot
   do {
@@ -179,16 +180,4 @@ func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) 
   }
   let reopened = try journal.openShell()
   #expect(reopened.snapshot.canonicalJSON() == final.canonicalJSON())
-}
-
-/// A seeded generator for reproducible command streams.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

@@ -3,15 +3,9 @@ import ClockTesting
 import Foundation
 import KioskApp
 import Payment
-import Synchronization
 import Testing
-
-/// A value many tasks update, behind a lock.
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
-  init(_ value: Value) { mutex = Mutex(value) }
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
-}
+import VirtualTime
+import _ServiceLinkerTestSupport
 
 /// Makes `clock`'s settle exact for one task: woken, it has run on once it
 /// sleeps again or has finished (`done`); then waits for its first sleep.
@@ -41,7 +35,7 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
     await withTestClock { clock in
       let calls = Locked(0)
       do {
-        _ = try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+        _ = try await PaymentRetry.run(policy: .standard, clock: VirtualClock(clock), jitter: .none) {
           (_: Duration) async throws(PaymentError) -> String in
           calls.withLock { $0 += 1 }
           throw .declined(reason: "no")
@@ -60,10 +54,10 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
       let done = Locked(false)
       let task = Task(name: "retrying") {
         defer { done.withLock { $0 = true } }
-        return try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+        return try await PaymentRetry.run(policy: .standard, clock: VirtualClock(clock), jitter: .none) {
           (timeout: Duration) async throws(PaymentError) -> String in
           let count = attempts.withLock { attempts in
-            attempts.append(clock.uptime())
+            attempts.append(clock.elapsed)
             return attempts.count
           }
           guard count == 3 else { throw .timedOut }
@@ -87,7 +81,7 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
       let done = Locked(false)
       let task = Task(name: "tight") {
         defer { done.withLock { $0 = true } }
-        return try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+        return try await PaymentRetry.run(policy: policy, clock: VirtualClock(clock), jitter: .none) {
           (timeout: Duration) async throws(PaymentError) -> String in
           timeouts.withLock { $0.append(timeout) }
           try? await clock.sleep(for: timeout)
@@ -110,7 +104,7 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
     await withTestClock { clock in
       let calls = Locked(0)
       let task = Task(name: "cancelled") {
-        try await PaymentRetry.run(policy: .standard, clock: clock, jitter: .none) {
+        try await PaymentRetry.run(policy: .standard, clock: VirtualClock(clock), jitter: .none) {
           (_: Duration) async throws(PaymentError) -> String in
           calls.withLock { $0 += 1 }
           throw .timedOut
@@ -145,7 +139,7 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
         attemptTimeout: .zero, deadline: .seconds(1), firstBackoff: .zero, maxBackoff: .zero)
       let calls = Locked(0)
       do {
-        _ = try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+        _ = try await PaymentRetry.run(policy: policy, clock: VirtualClock(clock), jitter: .none) {
           (_: Duration) async throws(PaymentError) -> String in
           calls.withLock { $0 += 1 }
           throw .timedOut
@@ -167,7 +161,7 @@ func follow(_ done: Locked<Bool>, on clock: TestClock) async {
       let policy = PaymentRetryPolicy(
         attemptTimeout: .seconds(1), deadline: .zero, firstBackoff: .seconds(1), maxBackoff: .seconds(1))
       do {
-        _ = try await PaymentRetry.run(policy: policy, clock: clock, jitter: .none) {
+        _ = try await PaymentRetry.run(policy: policy, clock: VirtualClock(clock), jitter: .none) {
           (_: Duration) async throws(PaymentError) -> String in "ch_1"
         }
         Issue.record("an attempt was made")

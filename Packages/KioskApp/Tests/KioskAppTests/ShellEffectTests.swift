@@ -30,7 +30,7 @@ private func adaWithALatte(
     #expect(harness.shell.authorizingTabs == [tab])
     await harness.advance(by: .milliseconds(1))
     await harness.receive(.settled(tab, total: 4.5))
-    #expect(harness.clock.instant.offset == .seconds(1))
+    #expect(harness.clock.now.offset == .seconds(1))
     #expect(harness.shell.authorizingTabs == [])
     #expect(harness.shell.snapshot.tabs.open[tab]?.settled == true)
     #expect(harness.shell.processorLedger.count == 1)
@@ -51,7 +51,7 @@ private func adaWithALatte(
     await harness.receive(
       .unresolved(
         tab, attempts: [.zero, .milliseconds(2_750), .milliseconds(5_875), .milliseconds(9_875)]))
-    #expect(harness.clock.instant.offset == .seconds(10))
+    #expect(harness.clock.now.offset == .seconds(10))
     #expect(harness.shell.openIntents.map(\.key) == [id.key], "the intent stays for reconciliation")
     #expect(harness.shell.snapshot.tabs.open[tab]?.settled == false)
     #expect(harness.shell.processorLedger.isEmpty, "no request reached the processor")
@@ -123,7 +123,7 @@ private func adaWithALatte(
     await harness.advance(by: .milliseconds(300))
     await harness.receive(.declined(tab, reason: "the processor declines every payment (fault injection)"))
     #expect(harness.shell.openIntents.isEmpty, "paymentAbandoned closed the intent")
-    #expect(harness.clock.instant.offset == .milliseconds(300), "no retry")
+    #expect(harness.clock.now.offset == .milliseconds(300), "no retry")
     await harness.finish()
   }
 

@@ -7,6 +7,8 @@ import Menu
 import Payment
 import Tabs
 import Testing
+import VirtualTime
+import _ServiceLinkerTestSupport
 
 /// A shell on virtual time, in the spirit of seed 002's `Store`: a test
 /// `send`s commands, states the effects they started (`expectEffects`) and
@@ -72,7 +74,8 @@ final class ShellHarness {
     fault: LocalProcessor.Fault? = nil
   ) throws {
     journal = try TemporaryJournal()
-    let environment = EffectEnvironment(clock: clock, jitter: .sequence(jitter), policy: policy, network: network)
+    let environment = EffectEnvironment(
+      clock: VirtualClock(clock), jitter: .sequence(jitter), policy: policy, network: network)
     shell = try KioskShell(
       journal: try DurableJournal(path: journal.path),
       processor: try LocalProcessor(
@@ -178,7 +181,7 @@ final class ShellHarness {
     let sleepers = clock.sleepers
     return sleepers.isEmpty
       ? "nothing waits on the clock"
-      : "waiting on the clock at \(clock.instant): \(sleepers.map(\.description).joined(separator: "; ")); "
+      : "waiting on the clock at \(clock.now): \(sleepers.map(\.description).joined(separator: "; ")); "
         + "advance the clock"
   }
 

@@ -1,17 +1,6 @@
 import Foundation
 import Testing
-
-/// A small seeded generator, so a failing run can be replayed (`KIOSK_FUZZ_SEED`).
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+import _ServiceLinkerTestSupport
 
 /// Tokens a hurried or hostile user might type.
 let fuzzTokens = [
@@ -28,7 +17,7 @@ let fuzzTokens = [
 @Test func randomCommandLinesAlwaysEndWithADocumentedStatusAndRefusalsChangeNothing() throws {
   let seed =
     ProcessInfo.processInfo.environment["KIOSK_FUZZ_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-  var random = SplitMix64(state: seed)
+  var random = SeededGenerator(seed: seed)
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)
   _ = try kiosk("open", "Ada")

@@ -61,7 +61,8 @@ let moneyScenarios: [Scenario<KioskModel>] = [
           record: .settled(Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1)),
           step: .unsettle(ada, needs: [.beans: 1, .milk: 2, .cup: 1]))
       ],
-      processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 4.5, k2, as: "re_sc_2")]))
+      processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 4.5, k2, as: "re_sc_2")])
+    )
     When("undo under k_2, whose refund went through", .undo(key: k2))
     ThenOutcome("undone with the first refund's reference") { $0 == .journaled(.undone(refund: "re_sc_2", key: k2)) }
     Then("the processor moved no more money") { $0.processor.movements == 2 }

@@ -83,5 +83,7 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   public func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus { ledger.status(of: key) }
 
   /// Whether `charge(amount)` would be approved now.
-  public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool { ledger.authorizes(amount, fault: fault) }
+  public func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool {
+    ledger.authorizes(amount, fault: fault)
+  }
 }

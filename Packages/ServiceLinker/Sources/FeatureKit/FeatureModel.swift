@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// A family of features that share one state, one action vocabulary, the
 /// effects a step can make and the outcome it reports, and one step function:
 /// what a scenario runs and the replay server answers with.

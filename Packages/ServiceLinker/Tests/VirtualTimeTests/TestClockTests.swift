@@ -1,14 +1,7 @@
-import Clock
 import Foundation
-import Synchronization
 import Testing
-
-/// A value many tasks update, behind a lock.
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
-  init(_ value: Value) { mutex = Mutex(value) }
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
-}
+import VirtualTime
+import _ServiceLinkerTestSupport
 
 /// Starts a task named `name` that sleeps `duration` on `clock`, then logs its name and the instant it woke at.
 private func sleeper(
@@ -17,7 +10,7 @@ private func sleeper(
   Task(name: name) {
     do {
       try await clock.sleep(for: duration)
-      log.withLock { $0.append("\(name)@\(clock.instant)") }
+      log.withLock { $0.append("\(name)@\(clock.now)") }
     } catch {
       log.withLock { $0.append("\(name) cancelled") }
     }
@@ -52,7 +45,7 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
     await clock.advance(by: .seconds(3))
     for task in tasks.prefix(3) { await task.value }
     #expect(log.withLock { $0 } == ["a@t+1.0 seconds", "b@t+2.0 seconds", "c@t+3.0 seconds"])
-    #expect(clock.instant.offset == .seconds(3))
+    #expect(clock.now.offset == .seconds(3))
     #expect(clock.sleepers.map(\.description) == ["late (until t+9.0 seconds)"])
     await clock.run()
     await tasks[3].value
@@ -109,7 +102,7 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
     await clock.run()
     await task.value
     #expect(ticks.withLock { $0 } == 5)
-    #expect(clock.instant.offset == .seconds(10))
+    #expect(clock.now.offset == .seconds(10))
   }
 
   @Test func runStopsAfterLimitDeadlinesEvenWhenATaskSleepsAgainAndAgain() async {
@@ -130,7 +123,7 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
       }
     }
     await clock.run(limit: 3)
-    #expect(clock.instant.offset == .seconds(3), "three deadlines reached, the soonest first")
+    #expect(clock.now.offset == .seconds(3), "three deadlines reached, the soonest first")
     #expect(ticks.withLock { $0 } == 3)
     ticker.cancel()
     far.cancel()
@@ -141,32 +134,19 @@ private func untilSleeping(_ count: Int, on clock: TestClock) async {
   @Test func theDateAndTheUptimeMoveWithTheClock() async {
     let clock = TestClock(startDate: Date(timeIntervalSince1970: 1_000))
     await clock.advance(by: .milliseconds(1_500))
-    #expect(clock.now() == Date(timeIntervalSince1970: 1_001.5))
-    #expect(clock.uptime() == .milliseconds(1_500))
+    #expect(clock.date == Date(timeIntervalSince1970: 1_001.5))
+    #expect(clock.elapsed == .milliseconds(1_500))
   }
 
-  @Test func itIsAStandardClockToCodeThatTakesOne() async throws {
+  @Test func itIsAPlainClockToCodeThatTakesOne() async throws {
     func wait<C: Clock>(on clock: C) async throws -> C.Instant where C.Duration == Duration {
       try await clock.sleep(for: .seconds(2))
       return clock.now
     }
     let clock = TestClock()
-    let task = Task(name: "standard") { try await wait(on: clock.standard) }
+    let task = Task(name: "standard") { try await wait(on: clock) }
     await untilSleeping(1, on: clock)
     await clock.advance(by: .seconds(2))
     #expect(try await task.value == TestClock.Instant(offset: .seconds(2)))
-  }
-
-  @Test func theFixedClockNeverWaitsAndItsUptimeStands() async throws {
-    let clock = FixedClock(frozenNow: Date(timeIntervalSince1970: 7))
-    try await clock.sleep(for: .seconds(3_600))
-    #expect(clock.uptime() == .zero)
-    #expect(clock.now() == Date(timeIntervalSince1970: 7))
-  }
-
-  @Test func theSystemClocksUptimeIsMonotonic() {
-    let clock = SystemClock()
-    let first = clock.uptime()
-    #expect(clock.uptime() >= first)
   }
 }

@@ -1,5 +1,6 @@
+import CanonicalJSON
+import FeatureKit
 import Foundation
-import KioskFeatures
 import Testing
 
 /// One path through a scenario: its `Given`, then every step on the way to a

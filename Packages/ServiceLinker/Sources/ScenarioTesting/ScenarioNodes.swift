@@ -1,4 +1,5 @@
-import KioskFeatures
+import CanonicalJSON
+import FeatureKit
 import Testing
 
 /// One line of a scenario, as the builder collects it.

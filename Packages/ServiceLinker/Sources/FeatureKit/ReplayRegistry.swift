@@ -1,3 +1,5 @@
+import CanonicalJSON
+
 /// The replay server's features, one typed entry each, and the one function
 /// it runs per line: a request in, an answer or an error object out
 /// (docs/replay.md).

@@ -1,5 +1,6 @@
+import CanonicalJSON
+import FeatureKit
 import Foundation
-import KioskFeatures
 import Testing
 
 /// The recordings on disk, `<root>/<feature>/<fixture>.json`, one per leaf:

@@ -1,16 +1,17 @@
-import KioskFeatures
+import CanonicalJSON
+import FeatureKit
 import Testing
 
 /// A feature's behaviour as a tree: one `Given`, the steps every leaf shares,
 /// then branches. Its leaves are the test cases and the recordings.
 ///
 /// ```swift
-/// Scenario(KioskFeatures.settle, "a filled tab", description: "…") {
-///   Given(TillState(…))
-///   When("Ada settles", .settle(tab: ada, key: "k_1"))
-///   Then("the tab is settled") { $0.tabs.open[ada]?.settled == true }
-///   ThenEffects("one charge of 7.50") { $0 == [.charge(.init(amount: 7.5, key: "k_1"))] }
-///   Branch("the card is declined") { … }
+/// Scenario(Counter.feature, "a counter at one", description: "…") {
+///   Given(CounterState(count: 1))
+///   When("it is incremented", .increment)
+///   Then("it counts two") { $0.count == 2 }
+///   ThenEffects("nothing is logged") { $0.isEmpty }
+///   Branch("then reset") { … }
 /// }
 /// ```
 public struct Scenario<Model: FeatureModel>: Sendable {

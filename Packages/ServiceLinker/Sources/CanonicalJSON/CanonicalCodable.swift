@@ -1,5 +1,4 @@
 import Foundation
-import Payment
 
 /// A value with one canonical JSON form (docs/replay.md), written by
 /// `canonical` and read back by `init(canonical:)`.
@@ -75,15 +74,6 @@ extension JSONCursor {
       throw cursor.fail("expected an id from 1 to 1000000000 as the key, found '\(key)'")
     }
     return number
-  }
-
-  /// An idempotency key: 1 to 100 of `A-Z a-z 0-9 _ . : -`, compared byte for byte.
-  public func idempotencyKey() throws(CanonicalError) -> IdempotencyKey {
-    let text = try string()
-    guard text.wholeMatch(of: /[A-Za-z0-9_.:\-]{1,100}/) != nil else {
-      throw fail("an idempotency key is 1 to 100 of A-Z a-z 0-9 _ . : -, not \"\(text)\"")
-    }
-    return IdempotencyKey(text)
   }
 }
 

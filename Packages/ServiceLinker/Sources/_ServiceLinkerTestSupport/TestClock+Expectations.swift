@@ -1,5 +1,5 @@
-import Clock
 import Testing
+import VirtualTime
 
 extension TestClock {
   /// Records an issue naming every task still waiting on the clock: a test
@@ -10,7 +10,7 @@ extension TestClock {
     Issue.record(
       Comment(
         rawValue: "\(pending.count) task\(pending.count == 1 ? " is" : "s are") still waiting on the test clock at "
-          + "\(instant): \(pending.map(\.description).joined(separator: "; ")); advance it, or cancel them"),
+          + "\(now): \(pending.map(\.description).joined(separator: "; ")); advance it, or cancel them"),
       sourceLocation: sourceLocation)
   }
 }

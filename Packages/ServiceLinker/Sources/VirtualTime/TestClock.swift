@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Virtual time: a clock that moves only when a test moves it.
+/// Virtual time: a standard `Clock` that moves only when a test moves it.
 ///
 /// `sleep(for:)` suspends the caller until the clock is advanced past its
 /// deadline. `advance(by:)` wakes each sleeper whose deadline passes, in
@@ -9,9 +9,11 @@ import Synchronization
 /// the woken work run on (`settle`) before it wakes the next. No real time
 /// passes: a test of a ten-second deadline runs in microseconds.
 ///
-/// The standard vocabulary: `Instant` is an `InstantProtocol`, waits are
-/// `Duration`s, and `standard` is this clock as a `Clock`, for code that takes one.
-public final class TestClock: KioskClock, Sendable {
+/// It is a plain `Clock` (`now`, `sleep(until:tolerance:)`), so code that takes
+/// `some Clock<Duration>` runs on it unchanged; an app whose own clock protocol
+/// says more (a wall-clock date) wraps it, as the kiosk's `VirtualClock` does.
+/// It knows no app.
+public final class TestClock: Clock, Sendable {
   /// A point on the clock: how long after the clock started.
   public struct Instant: InstantProtocol, CustomStringConvertible {
     /// Time since the clock started.
@@ -62,13 +64,16 @@ public final class TestClock: KioskClock, Sendable {
   }
 
   /// The current instant.
-  public var instant: Instant { state.withLock { $0.now } }
+  public var now: Instant { state.withLock { $0.now } }
+
+  /// No tolerance: a sleeper wakes exactly at its deadline.
+  public var minimumResolution: Duration { .zero }
 
   /// `startDate`, moved on by the time advanced so far.
-  public func now() -> Date { startDate.addingTimeInterval(Self.seconds(instant.offset)) }
+  public var date: Date { startDate.addingTimeInterval(Self.seconds(now.offset)) }
 
   /// Time advanced so far.
-  public func uptime() -> Duration { instant.offset }
+  public var elapsed: Duration { now.offset }
 
   /// The tasks waiting on the clock, soonest first.
   public var sleepers: [Sleeper] {
@@ -79,16 +84,21 @@ public final class TestClock: KioskClock, Sendable {
   /// waking each one, so that the woken work runs until it waits again or
   /// ends. By default a few hundred yields, which is a guess: on a busy
   /// machine woken work may not have run by then. A test that needs the order
-  /// exactly replaces it with a test of its own work (`ShellHarness` waits
+  /// exactly replaces it with a test of its own work (a harness that waits
   /// until every effect in flight is asleep on the clock or done).
   public var settle: @Sendable () async -> Void {
     get { state.withLock { $0.settle } }
     set { state.withLock { $0.settle = newValue } }
   }
 
-  /// Suspends until the clock reaches `instant.advanced(by: duration)`.
+  /// Suspends until the clock reaches `now.advanced(by: duration)`.
   public func sleep(for duration: Duration) async throws(CancellationError) {
-    try await sleep(until: instant.advanced(by: duration))
+    try await sleep(until: now.advanced(by: duration))
+  }
+
+  /// The `Clock` requirement: suspends until the clock reaches `deadline`.
+  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    try await sleep(until: deadline)
   }
 
   /// Suspends until the clock reaches `deadline`: at once when it has.
@@ -135,7 +145,7 @@ public final class TestClock: KioskClock, Sendable {
   /// one's work run on before the next. It first lets running work reach its
   /// next wait, so that a task started just before waits from the current instant.
   public func advance(by duration: Duration) async {
-    await advance(to: instant.advanced(by: duration))
+    await advance(to: now.advanced(by: duration))
   }
 
   /// Moves the clock on to `target` (never back), as `advance(by:)` does.
@@ -184,23 +194,8 @@ public final class TestClock: KioskClock, Sendable {
     for _ in 0..<200 { await Task.yield() }
   }
 
-  private static func seconds(_ duration: Duration) -> TimeInterval {
+  static func seconds(_ duration: Duration) -> TimeInterval {
     let (seconds, attoseconds) = duration.components
     return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-  }
-
-  /// This clock as a standard `Clock`.
-  public var standard: Standard { Standard(clock: self) }
-
-  /// A `TestClock` in the standard library's `Clock` vocabulary.
-  public struct Standard: Clock {
-    /// The clock it reads and sleeps on.
-    public let clock: TestClock
-
-    public var now: Instant { clock.instant }
-    public var minimumResolution: Duration { .zero }
-    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-      try await clock.sleep(until: deadline)
-    }
   }
 }

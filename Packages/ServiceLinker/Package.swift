@@ -1,0 +1,33 @@
+// swift-tools-version: 6.2
+// The Service Linker framework: what any app reuses, naming no kiosk type.
+// Builds alone: `make build PKG=ServiceLinker`; `make check` fails when one of
+// its targets imports a module of the kiosk.
+import PackageDescription
+
+let package = Package(
+  name: "ServiceLinker",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
+    .library(name: "FeatureKit", targets: ["FeatureKit"]),
+    .library(name: "VirtualTime", targets: ["VirtualTime"]),
+    .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+    .library(name: "_ServiceLinkerTestSupport", targets: ["_ServiceLinkerTestSupport"]),
+  ],
+  targets: [
+    // The canonical JSON form: a strict parser, the writer, cursors with paths, and Codable's bridge.
+    .target(name: "CanonicalJSON"),
+    // Features (state, action, effect, outcome, one step), the replay registry and its stdio server.
+    .target(name: "FeatureKit", dependencies: ["CanonicalJSON"]),
+    // Virtual time: a `TestClock` that is a plain `Clock`.
+    .target(name: "VirtualTime"),
+    // The scenario DSL (Given / When / Then / Branch) and its recordings, for any feature.
+    .target(name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit"]),
+    // What test modules share: a seeded generator, a lock box, temporary folders, waits, clock expectations.
+    .target(name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"]),
+    .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
+    .testTarget(name: "FeatureKitTests", dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting"]),
+    .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,70 @@
+import Foundation
+
+// A value that is `Codable` gets its canonical form from its coding keys, so
+// an adopter declares `struct State: Codable, CanonicalCodable {}` and writes no
+// JSON by hand. A type that writes `canonical` and `init(canonical:)` itself
+// (as the kiosk's slices do, for their bounds and messages) keeps its own.
+
+extension CanonicalEncodable where Self: Encodable {
+  /// The value through `JSONEncoder` (dates as UTC to the second), read back
+  /// strictly. The canonical form has no floating-point numbers: a value that
+  /// encodes one (a `Double`, a `Decimal` with a fraction) is a programming
+  /// error, and stops here with the path of that value.
+  public var canonical: JSONValue {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    do {
+      return try JSONValue.parse(try encoder.encode(self))
+    } catch let error as CanonicalError {
+      preconditionFailure(
+        "\(Self.self) has no canonical form at '\(error.path)': \(error.reason); encode money as integer minor "
+          + "units or a string, never as a floating-point number")
+    } catch {
+      preconditionFailure("\(Self.self) could not be encoded: \(error)")
+    }
+  }
+}
+
+extension CanonicalCodable where Self: Decodable {
+  /// Reads the value through `JSONDecoder` from its canonical text; a
+  /// decoding error becomes one line with the path of the value that is wrong.
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    do {
+      self = try decoder.decode(Self.self, from: Data(cursor.value.compactText.utf8))
+    } catch let error as DecodingError {
+      throw CanonicalError(decoding: error, under: cursor.path)
+    } catch {
+      throw cursor.fail("\(error)")
+    }
+  }
+}
+
+extension CanonicalError {
+  /// The one-line form of a `DecodingError`, at its coding path under `base`.
+  init(decoding error: DecodingError, under base: String) {
+    let (context, reason): (DecodingError.Context, String) =
+      switch error {
+      case .keyNotFound(let key, let context):
+        (
+          DecodingError.Context(codingPath: context.codingPath + [key], debugDescription: ""),
+          "missing key '\(key.stringValue)'"
+        )
+      case .typeMismatch(let type, let context): (context, "expected \(type)")
+      case .valueNotFound(let type, let context): (context, "expected \(type), found null")
+      case .dataCorrupted(let context): (context, context.debugDescription)
+      @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "\(error)")
+      }
+    var path = base
+    for key in context.codingPath {
+      if let index = key.intValue {
+        path += "[\(index)]"
+      } else {
+        path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    self.init(path: path, reason: reason)
+  }
+}
