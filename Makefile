@@ -87,7 +87,7 @@ record: linkgen ## Run every scenario and (re)write its recording under Tests/Re
 replay: setup ## Send every recorded step through a fresh kiosk-replay server and compare the bytes (CI runs this).
 	@mkdir -p .build
 	@$(SWIFT) build --product kiosk-replay > .build/replay-build.log 2>&1 || { cat .build/replay-build.log; exit 1; }
-	@python3 scripts/replay.py
+	@python3 Packages/ServiceLinker/Tools/replay_lane.py --server $(BIN)/kiosk-replay --recordings Tests/Recordings
 
 map: linkgen ## Build, then write docs/access-map.md (who reads and writes each slice) from the symbol graphs.
 	@$(SWIFT) build --build-tests > .build/map-build.log 2>&1 || { cat .build/map-build.log; exit 1; }

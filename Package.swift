@@ -58,7 +58,10 @@ let frameworkTargets: [Target] = [
   .target(name: "FeatureKit", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Sources/FeatureKit"),
   .target(name: "VirtualTime", path: "Packages/ServiceLinker/Sources/VirtualTime"),
   .target(
-    name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit"],
+    name: "FeatureTesting", dependencies: ["FeatureKit", "VirtualTime"],
+    path: "Packages/ServiceLinker/Sources/FeatureTesting"),
+  .target(
+    name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit", "VirtualTime"],
     path: "Packages/ServiceLinker/Sources/ScenarioTesting"),
   .target(
     name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"],
@@ -67,7 +70,8 @@ let frameworkTargets: [Target] = [
     name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Tests/CanonicalJSONTests"
   ),
   .testTarget(
-    name: "FeatureKitTests", dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting"],
+    name: "FeatureKitTests",
+    dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"],
     path: "Packages/ServiceLinker/Tests/FeatureKitTests"),
   .testTarget(
     name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],

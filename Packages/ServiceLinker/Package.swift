@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
     .library(name: "FeatureKit", targets: ["FeatureKit"]),
     .library(name: "VirtualTime", targets: ["VirtualTime"]),
+    .library(name: "FeatureTesting", targets: ["FeatureTesting"]),
     .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
     .library(name: "_ServiceLinkerTestSupport", targets: ["_ServiceLinkerTestSupport"]),
   ],
@@ -21,12 +22,16 @@ let package = Package(
     .target(name: "FeatureKit", dependencies: ["CanonicalJSON"]),
     // Virtual time: a `TestClock` that is a plain `Clock`.
     .target(name: "VirtualTime"),
-    // The scenario DSL (Given / When / Then / Branch) and its recordings, for any feature.
-    .target(name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit"]),
+    // The exhaustive TestStore: send, receive, expectEffects, advance, finish, teardown.
+    .target(name: "FeatureTesting", dependencies: ["FeatureKit", "VirtualTime"]),
+    // The scenario DSL (Given / When / Advance / Then / Branch) and its recordings, for any feature.
+    .target(name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit", "VirtualTime"]),
     // What test modules share: a seeded generator, a lock box, temporary folders, waits, clock expectations.
     .target(name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"]),
     .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
-    .testTarget(name: "FeatureKitTests", dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting"]),
+    .testTarget(
+      name: "FeatureKitTests",
+      dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"]),
     .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -15,11 +15,11 @@ import Testing
   /// Every step of every leaf, as `make record` would record it, through the
   /// registry: the same bytes. (From the leaves, not the files, which `make
   /// record` may be rewriting meanwhile; the leaf tests compare the files.)
-  @Test func theRegistryAnswersEveryLeafsStepsWithTheRecordedBytes() throws {
+  @MainActor @Test func theRegistryAnswersEveryLeafsStepsWithTheRecordedBytes() async throws {
     var steps = 0
     for leaf in allLeaves {
       let name = leaf.testDescription
-      let recording = JSONCursor(try #require(leaf.run()))
+      let recording = JSONCursor(try #require(await leaf.run()))
       var state = try recording.field("given").value
       let feature = try recording.field("feature").value
       for step in try recording.field("steps").array() {

@@ -9,7 +9,7 @@ import Testing
 
 /// The scenario library itself: leaves, checks that fail where they are
 /// written, and drift from a recording reported with its path.
-@Suite struct ScenarioDSLTests {
+@MainActor @Suite struct ScenarioDSLTests {
   private let branching = Scenario(KioskFeatures.tabs, "two ways", description: "A shared step, then two branches.") {
     Given(tabs: TabsState(), stock: StockState())
     When("Ada opens a tab", .openTab(customer: "Ada"))
@@ -21,14 +21,14 @@ import Testing
     Branch("alone") { Then("one tab") { $0.tabs.open.count == 1 } }
   }
 
-  @Test func eachPathToABranchWithNoneInsideIsALeafNamedByItsLabels() {
+  @Test func eachPathToABranchWithNoneInsideIsALeafNamedByItsLabels() async {
     #expect(
       branching.leaves.map(\.label) == ["two ways › Bo too › and Cy", "two ways › Bo too › and Di", "two ways › alone"])
     #expect(branching.leaves.map(\.fixture) == ["two-ways.bo-too.and-cy", "two-ways.bo-too.and-di", "two-ways.alone"])
   }
 
-  @Test func aLeafRunsTheSharedStepsThenItsOwn() throws {
-    let recording = try #require(branching.leaves[0].run())
+  @Test func aLeafRunsTheSharedStepsThenItsOwn() async throws {
+    let recording = try #require(await branching.leaves[0].run())
     guard case .object(let fields) = recording, case .array(let steps)? = fields["steps"] else {
       Issue.record("not a recording: \(recording.compactText)")
       return
@@ -37,15 +37,15 @@ import Testing
     #expect(fields["leaf"] == .string("two ways › Bo too › and Cy"))
   }
 
-  @Test func aFailingThenIsReportedAtItsOwnLine() {
+  @Test func aFailingThenIsReportedAtItsOwnLine() async {
     let line = #line + 4
     let scenario = Scenario(KioskFeatures.tabs, "wrong", description: "A check that does not hold.") {
       Given(tabs: TabsState(), stock: StockState())
       When("Ada opens a tab", .openTab(customer: "Ada"))
       Then("there are two tabs") { $0.tabs.open.count == 2 }
     }
-    withKnownIssue {
-      #expect(scenario.leaves[0].run() == nil, "a leaf whose check fails records nothing")
+    await withKnownIssue {
+      #expect(await scenario.leaves[0].run() == nil, "a leaf whose check fails records nothing")
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.comments.contains {
@@ -54,14 +54,14 @@ import Testing
     }
   }
 
-  @Test func anActionTheFeatureDoesNotTakeIsReportedAtItsWhen() {
+  @Test func anActionTheFeatureDoesNotTakeIsReportedAtItsWhen() async {
     let line = #line + 3
     let scenario = Scenario(KioskFeatures.settle, "out of scope", description: "settle takes settle only.") {
       Given(tabs: TabsState(), stock: StockState())
       When("Ada opens a tab", .openTab(customer: "Ada"))
     }
-    withKnownIssue {
-      _ = scenario.leaves[0].run()
+    await withKnownIssue {
+      _ = await scenario.leaves[0].run()
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.comments.contains { $0.rawValue.contains("feature 'settle' takes settle; not 'openTab'") }
@@ -69,25 +69,25 @@ import Testing
   }
 
   /// Runs the only leaf of `scenario` and expects exactly one issue, saying `message`, at `line`.
-  private func expectProblem(_ message: String, atLine line: Int, in scenario: Scenario<KioskModel>) {
-    withKnownIssue {
-      #expect(scenario.leaves.first?.run() == nil, "a misshapen leaf records nothing")
+  private func expectProblem(_ message: String, atLine line: Int, in scenario: Scenario<KioskModel>) async {
+    await withKnownIssue {
+      #expect(await scenario.leaves.first?.run() == nil, "a misshapen leaf records nothing")
     } matching: { issue in
       issue.sourceLocation?.line == line && issue.comments.contains { $0.rawValue.contains(message) }
     }
   }
 
-  @Test func aSecondGivenIsReportedWhereItIs() {
+  @Test func aSecondGivenIsReportedWhereItIs() async {
     let line = #line + 4
     let scenario = Scenario(KioskFeatures.tabs, "two givens", description: "One too many.") {
       Given(tabs: TabsState(), stock: StockState())
       When("Ada opens a tab", .openTab(customer: "Ada"))
       Given(tabs: TabsState(), stock: StockState())
     }
-    expectProblem("a scenario has one Given", atLine: line, in: scenario)
+    await expectProblem("a scenario has one Given", atLine: line, in: scenario)
   }
 
-  @Test func aGivenInsideABranchIsReportedNotIgnored() {
+  @Test func aGivenInsideABranchIsReportedNotIgnored() async {
     let line = #line + 5
     let scenario = Scenario(KioskFeatures.tabs, "given in a branch", description: "Branches share the Given.") {
       Given(tabs: TabsState(), stock: StockState())
@@ -97,52 +97,52 @@ import Testing
         When("Bo opens a tab", .openTab(customer: "Bo"))
       }
     }
-    expectProblem("a Given goes first, outside any Branch", atLine: line, in: scenario)
+    await expectProblem("a Given goes first, outside any Branch", atLine: line, in: scenario)
   }
 
-  @Test func aThenBeforeAnyWhenIsReportedWhereItIs() {
+  @Test func aThenBeforeAnyWhenIsReportedWhereItIs() async {
     let line = #line + 3
     let scenario = Scenario(KioskFeatures.tabs, "then first", description: "Nothing to check yet.") {
       Given(tabs: TabsState(), stock: StockState())
       Then("before any step") { _ in true }
       When("Ada opens a tab", .openTab(customer: "Ada"))
     }
-    expectProblem("a Then checks the step before it", atLine: line, in: scenario)
+    await expectProblem("a Then checks the step before it", atLine: line, in: scenario)
   }
 
-  @Test func aStepAfterABranchIsReportedWhereItIs() {
+  @Test func aStepAfterABranchIsReportedWhereItIs() async {
     let line = #line + 4
     let scenario = Scenario(KioskFeatures.tabs, "after a branch", description: "Steps go inside branches.") {
       Given(tabs: TabsState(), stock: StockState())
       Branch("one") { When("Ada opens a tab", .openTab(customer: "Ada")) }
       When("after a branch", .openTab(customer: "Bo"))
     }
-    expectProblem("only branches may follow a Branch", atLine: line, in: scenario)
+    await expectProblem("only branches may follow a Branch", atLine: line, in: scenario)
   }
 
-  @Test func labelsBecomeASCIISlugsAndALabelWithoutAnyIsReported() {
+  @Test func labelsBecomeASCIISlugsAndALabelWithoutAnyIsReported() async {
     let scenario = Scenario(KioskFeatures.tabs, "Café ½ İstanbul: the processorʼs day", description: "Names.") {
       Given(tabs: TabsState(), stock: StockState())
       When("Ada opens a tab", .openTab(customer: "Ada"))
       Branch("…") { When("Bo opens a tab", .openTab(customer: "Bo")) }
     }
     #expect(scenario.leaves.first?.fixture == "caf-i-stanbul-the-processors-day.")
-    expectProblem("'…' gives no fixture name", atLine: scenario.location.line, in: scenario)
+    await expectProblem("'…' gives no fixture name", atLine: scenario.location.line, in: scenario)
   }
 
-  @Test func driftIsReportedWithThePathTheValuesTheStepsLineAndMakeRecord() throws {
+  @Test func driftIsReportedWithThePathTheValuesTheStepsLineAndMakeRecord() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-drift-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = RecordingStore(root: folder.appendingPathComponent("Tests/Recordings"), isRecording: false)
     let leaf = branching.leaves[2]
-    let recording = try #require(leaf.run())
+    let recording = try #require(await leaf.run())
     // The recording says Ada's tab went to "Eve": as if the code had changed since `make record`.
     let edited = recording.prettyText.replacingOccurrences(of: "\"customer\": \"Ada\"", with: "\"customer\": \"Eve\"")
     let url = store.url(feature: "tabs", fixture: leaf.fixture)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(edited.utf8).write(to: url)
-    withKnownIssue {
-      store.check(leaf)
+    await withKnownIssue {
+      await store.check(leaf)
     } matching: { issue in
       issue.comments.contains {
         $0.rawValue.contains("tabs: two ways › alone drifted from")
@@ -152,33 +152,33 @@ import Testing
     }
   }
 
-  @Test func aRecordingLaidOutOtherwiseIsNotInCanonicalForm() throws {
+  @Test func aRecordingLaidOutOtherwiseIsNotInCanonicalForm() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-layout-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = RecordingStore(root: folder.appendingPathComponent("Tests/Recordings"), isRecording: false)
     let leaf = branching.leaves[2]
     let url = store.url(feature: "tabs", fixture: leaf.fixture)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data((try #require(leaf.run())).compactText.utf8).write(to: url)
-    withKnownIssue {
-      store.check(leaf)
+    try Data((try #require(await leaf.run())).compactText.utf8).write(to: url)
+    await withKnownIssue {
+      await store.check(leaf)
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("is not in canonical form (docs/replay.md); run `make record`") }
     }
   }
 
-  @Test func aMissingRecordingNamesMakeRecordAndRecordingWritesIt() throws {
+  @Test func aMissingRecordingNamesMakeRecordAndRecordingWritesIt() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-record-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let root = folder.appendingPathComponent("Tests/Recordings")
     let leaf = branching.leaves[2]
-    withKnownIssue {
-      RecordingStore(root: root, isRecording: false).check(leaf)
+    await withKnownIssue {
+      await RecordingStore(root: root, isRecording: false).check(leaf)
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("has no recording at") && $0.rawValue.contains("make record") }
     }
-    RecordingStore(root: root, isRecording: true).check(leaf)
-    RecordingStore(root: root, isRecording: false).check(leaf)
+    await RecordingStore(root: root, isRecording: true).check(leaf)
+    await RecordingStore(root: root, isRecording: false).check(leaf)
     let text = try String(contentsOf: root.appendingPathComponent("tabs/two-ways.alone.json"), encoding: .utf8)
     #expect(text.hasSuffix("}\n"))
   }

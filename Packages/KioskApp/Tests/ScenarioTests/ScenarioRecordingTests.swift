@@ -17,8 +17,8 @@ let recordings = RecordingStore(root: repositoryRoot.appendingPathComponent("Tes
 /// Every leaf replayed against its recording: `make test` compares, `make record` writes.
 @Suite struct ScenarioRecordingTests {
   @Test("each leaf matches its recording", arguments: allLeaves)
-  func leafMatchesItsRecording(_ leaf: ScenarioLeaf<KioskModel>) {
-    recordings.check(leaf)
+  @MainActor func leafMatchesItsRecording(_ leaf: ScenarioLeaf<KioskModel>) async {
+    await recordings.check(leaf)
   }
 
   @Test func everyRecordingHasALeafAndEveryLeafItsOwnRecording() throws {

@@ -3,6 +3,12 @@ import CanonicalJSON
 /// A family of features that share one state, one action vocabulary, the
 /// effects a step can make and the outcome it reports, and one step function:
 /// what a scenario runs and the replay server answers with.
+///
+/// A step is pure but for the services it links, whose calls are its
+/// `effects`. Work that must wait (a timer, a network call) is not done in the
+/// step: the step decides, and `tasks(after:state:result:environment:)` names
+/// the asynchronous work to start, each piece feeding at most one action back
+/// into the step. A `Store` runs both; a `TestStore` asserts both.
 public protocol FeatureModel: Sendable {
   /// Everything a step reads and writes, as plain data.
   associatedtype State: CanonicalCodable & Equatable & Sendable
@@ -12,6 +18,8 @@ public protocol FeatureModel: Sendable {
   associatedtype Effect: CanonicalEncodable
   /// What became of the action besides the state (a result, a refusal).
   associatedtype Outcome: CanonicalEncodable & Equatable & Sendable
+  /// What asynchronous work runs on: a clock, a client. `Void` for a feature with none.
+  associatedtype Environment: Sendable = Void
 
   /// The action's case name, which a feature's list of actions names.
   static func name(of action: Action) -> String
@@ -19,6 +27,20 @@ public protocol FeatureModel: Sendable {
   /// Runs `action` on `state` and reports what it did. Pure but for the
   /// services the step links, whose calls are its effects.
   static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome>
+
+  /// The asynchronous work `action` starts, given the state after its step and
+  /// what the step did; none by default. Each task runs off the store and may
+  /// feed one action back, which is stepped as if sent.
+  static func tasks(
+    after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Environment
+  ) -> [EffectTask<Action>]
+}
+
+extension FeatureModel {
+  /// No asynchronous work: every step is complete when it returns.
+  public static func tasks(
+    after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Environment
+  ) -> [EffectTask<Action>] { [] }
 }
 
 /// What one step did besides changing the state.
@@ -54,19 +76,30 @@ public struct Feature<Model: FeatureModel>: Sendable {
 
   /// Runs one step, refusing an action this feature does not take. Returns
   /// what the step did and the new state's canonical form, read back once
-  /// (answers and recordings use it as it is).
+  /// (answers and recordings use it as it is). The work the step would start
+  /// is not started: a replay answers for the step alone.
   public func step(_ state: inout Model.State, _ action: Model.Action) throws(CanonicalError)
     -> (result: StepResult<Model.Effect, Model.Outcome>, canonicalState: JSONValue)
   {
+    try check(action)
+    let result = Model.step(&state, action)
+    return (result, try canonicalForm(of: state))
+  }
+
+  /// Refuses an action this feature does not take.
+  public func check(_ action: Model.Action) throws(CanonicalError) {
     let name = Model.name(of: action)
     guard actions.contains(name) else {
       throw CanonicalError(
         path: "action",
         reason: "feature '\(self.name)' takes \(actions.joined(separator: ", ")); not '\(name)'")
     }
-    let result = Model.step(&state, action)
-    // Every answer must be a request's valid state again: a request whose undo
-    // history does not match its slices could step them out of bounds.
+  }
+
+  /// The canonical form of a state a step left, refused unless it reads back
+  /// as the same state: every answer must be a request's valid state again (a
+  /// request whose parts disagree could step them out of bounds).
+  public func canonicalForm(of state: Model.State) throws(CanonicalError) -> JSONValue {
     let canonical = state.canonical
     let reread: Model.State
     do { reread = try Model.State(canonical: JSONCursor(canonical, path: "state")) } catch {
@@ -76,7 +109,7 @@ public struct Feature<Model: FeatureModel>: Sendable {
     guard reread == state else {
       throw CanonicalError(path: "state", reason: "the state after this step does not survive its canonical form")
     }
-    return (result, canonical)
+    return canonical
   }
 
   /// The members of a step's canonical answer, `{"effects": [...], "outcome": ..., "state": ...}`;

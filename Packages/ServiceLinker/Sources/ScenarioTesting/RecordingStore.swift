@@ -42,8 +42,9 @@ public struct RecordingStore: Sendable {
   }
 
   /// Runs `leaf` and compares its recording with the file, or writes the file when recording.
-  public func check<Model>(_ leaf: ScenarioLeaf<Model>) {
-    guard let fresh = leaf.run() else { return }
+  @MainActor
+  public func check<Model>(_ leaf: ScenarioLeaf<Model>) async {
+    guard let fresh = await leaf.run() else { return }
     let url = url(feature: leaf.feature.name, fixture: leaf.fixture)
     let bytes = Data(fresh.prettyText.utf8)
     let existing = try? Data(contentsOf: url)
@@ -87,7 +88,7 @@ public struct RecordingStore: Sendable {
         rawValue: "\(leaf.testDescription) drifted from \(shown(url)) at \(drift.path): "
           + "recorded \(drift.recorded), now \(drift.now). If the change is intended, run `make record` "
           + "and review the diff."),
-      sourceLocation: leaf.location(ofRecordingPath: drift.path))
+      sourceLocation: leaf.location(ofRecordingPath: drift.path, in: fresh))
   }
 }
 

@@ -1,6 +1,7 @@
 import CanonicalJSON
 import FeatureKit
 import Testing
+import VirtualTime
 
 /// A feature's behaviour as a tree: one `Given`, the steps every leaf shares,
 /// then branches. Its leaves are the test cases and the recordings.
@@ -24,16 +25,21 @@ public struct Scenario<Model: FeatureModel>: Sendable {
   /// Where it is declared.
   public let location: SourceLocation
   let nodes: [ScenarioNode<Model>]
+  /// The environment each leaf's work runs on, made from the leaf's own virtual clock.
+  let environment: @Sendable (TestClock) -> Model.Environment
 
-  /// A scenario of `feature` called `name`.
+  /// A scenario of `feature` called `name`, whose work runs on `environment`,
+  /// made for each leaf from a fresh `TestClock` that `Advance` moves.
   public init(
     _ feature: Feature<Model>, _ name: String, description: String,
+    environment: @escaping @Sendable (TestClock) -> Model.Environment,
     sourceLocation: SourceLocation = #_sourceLocation, @ScenarioBuilder<Model> _ body: () -> [ScenarioNode<Model>]
   ) {
     self.feature = feature
     self.name = name
     self.description = description
     self.location = sourceLocation
+    self.environment = environment
     self.nodes = body()
   }
 
@@ -76,10 +82,12 @@ public struct Scenario<Model: FeatureModel>: Sendable {
             .init("a Given goes first, outside any Branch: a branch starts where its parent is", node.location))
         }
       case .when(let label, let action):
-        steps.append(ScenarioStep(label: label, action: action, location: node.location, checks: []))
+        steps.append(ScenarioStep(label: label, kind: .send(action), location: node.location, checks: []))
+      case .advance(let label, let duration):
+        steps.append(ScenarioStep(label: label, kind: .advance(duration), location: node.location, checks: []))
       case .then, .thenEffects, .thenOutcome:
         guard !steps.isEmpty else {
-          problems.append(.init("a Then checks the step before it: put a When first", node.location))
+          problems.append(.init("a Then checks the step before it: put a When or an Advance first", node.location))
           continue
         }
         steps[steps.count - 1].checks.append(node)
@@ -99,6 +107,17 @@ public struct Scenario<Model: FeatureModel>: Sendable {
   }
 }
 
+extension Scenario where Model.Environment == Void {
+  /// A scenario of `feature` called `name`, for a feature whose work needs no environment.
+  public init(
+    _ feature: Feature<Model>, _ name: String, description: String,
+    sourceLocation: SourceLocation = #_sourceLocation, @ScenarioBuilder<Model> _ body: () -> [ScenarioNode<Model>]
+  ) {
+    self.init(
+      feature, name, description: description, environment: { _ in () }, sourceLocation: sourceLocation, body)
+  }
+}
+
 /// A scenario written wrongly (a second `Given`, a `Then` before any `When`…), with where.
 struct ScenarioProblem: Sendable {
   var message: String
@@ -109,10 +128,17 @@ struct ScenarioProblem: Sendable {
   }
 }
 
-/// One `When` of a leaf, with the checks written after it.
+/// One `When` or `Advance` of a leaf, with the checks written after it.
 struct ScenarioStep<Model: FeatureModel>: Sendable {
+  enum Kind: Sendable {
+    /// Sends an action.
+    case send(Model.Action)
+    /// Moves the leaf's clock on; what work feeds back is recorded.
+    case advance(Duration)
+  }
+
   var label: String
-  var action: Model.Action
+  var kind: Kind
   var location: SourceLocation
   var checks: [ScenarioNode<Model>]
 }

@@ -7,6 +7,7 @@ public struct ScenarioNode<Model: FeatureModel>: Sendable {
   enum Kind: Sendable {
     case given(Model.State)
     case when(String, Model.Action)
+    case advance(String, Duration)
     case then(String, @Sendable (Model.State) -> Bool)
     case thenEffects(String, @Sendable ([Model.Effect]) -> Bool)
     case thenOutcome(String, @Sendable (Model.Outcome) -> Bool)
@@ -34,6 +35,19 @@ public struct When<Model: FeatureModel> {
   /// Sends `action`.
   public init(_ label: String, _ action: Model.Action, sourceLocation: SourceLocation = #_sourceLocation) {
     node = ScenarioNode(kind: .when(label, action), location: sourceLocation)
+  }
+}
+
+/// Moves the leaf's virtual clock on: the work steps started runs to its next
+/// wait or its end, and every action it feeds back is stepped and recorded.
+/// The checks after it see the state after the last, the effects of all and
+/// the outcome of the last.
+public struct Advance<Model: FeatureModel> {
+  let node: ScenarioNode<Model>
+
+  /// Moves the clock on by `duration`.
+  public init(_ label: String, by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) {
+    node = ScenarioNode(kind: .advance(label, duration), location: sourceLocation)
   }
 }
 
@@ -96,6 +110,7 @@ public struct Branch<Model: FeatureModel> {
 public enum ScenarioBuilder<Model: FeatureModel> {
   public static func buildExpression(_ given: Given<Model>) -> [ScenarioNode<Model>] { [given.node] }
   public static func buildExpression(_ when: When<Model>) -> [ScenarioNode<Model>] { [when.node] }
+  public static func buildExpression(_ advance: Advance<Model>) -> [ScenarioNode<Model>] { [advance.node] }
   public static func buildExpression(_ then: Then<Model>) -> [ScenarioNode<Model>] { [then.node] }
   public static func buildExpression(_ then: ThenEffects<Model>) -> [ScenarioNode<Model>] { [then.node] }
   public static func buildExpression(_ then: ThenOutcome<Model>) -> [ScenarioNode<Model>] { [then.node] }

@@ -26,11 +26,11 @@ import Testing
       Self.scenario.leaves.map(\.fixture) == ["a-counter-at-two.then-reset", "a-counter-at-two.then-incremented-again"])
   }
 
-  @Test func aLeafIsRecordedThenComparedWithItsRecording() throws {
+  @MainActor @Test func aLeafIsRecordedThenComparedWithItsRecording() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("counter-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let leaf = Self.scenario.leaves[0]
-    RecordingStore(root: folder, isRecording: true).check(leaf)
+    await RecordingStore(root: folder, isRecording: true).check(leaf)
     let url = RecordingStore(root: folder).url(feature: "resetting", fixture: leaf.fixture)
     let recording = try JSONValue.parse(try Data(contentsOf: url))
     guard case .object(let members) = recording, case .array(let steps)? = members["steps"] else {
@@ -40,6 +40,6 @@ import Testing
     #expect(steps.count == 2)
     #expect(members["given"] == Counter.State(count: 2, log: []).canonical)
     // Compared, not rewritten: the same run matches it.
-    RecordingStore(root: folder, isRecording: false).check(leaf)
+    await RecordingStore(root: folder, isRecording: false).check(leaf)
   }
 }

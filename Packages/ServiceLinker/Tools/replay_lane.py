@@ -1,24 +1,29 @@
 #!/usr/bin/env python3
-"""`make replay`: the protocol lane (docs/replay.md).
+"""The replay lane of the Service Linker framework (docs/replay.md), for any app.
 
-Starts one `kiosk-replay` server, sends it every recorded step of every
-recording under Tests/Recordings, and compares the bytes of each answer with
-the recording's expected answer in canonical form. A second implementation of
-the canonical form (Python's json with sorted keys and no spaces), so the lane
-also checks that the form is what docs/replay.md says.
+    replay_lane.py --server PATH/TO/REPLAY-EXECUTABLE --recordings PATH/TO/Recordings
 
-Prints one line per recording and a total; exits 1 when any step differs.
+Starts one replay server (an app's executable that runs `ReplayServer`), sends
+it every recorded step of every recording under the recordings folder
+(`<feature>/<fixture>.json`), and compares the bytes of each answer with the
+recording's expected answer in canonical form. A second implementation of the
+canonical form (Python's json with sorted keys and no spaces), so the lane also
+checks that the form is what docs/replay.md says.
+
+Prints one line per recording and a total; exits 1 when any step differs, 2
+on a usage error.
 """
+import argparse
 import json
 import pathlib
 import select
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-RECORDINGS = ROOT / "Tests" / "Recordings"
-SERVER = ROOT / ".build" / "debug" / "kiosk-replay"
 TIMEOUT_SECONDS = 10
+SERVER = None
+RECORDINGS = None
+ROOT = pathlib.Path.cwd()
 
 
 def canonical(value):
@@ -73,6 +78,7 @@ def first_difference(recorded, now, path=""):
 
 class Server:
     def __init__(self):
+        self.name = SERVER.name
         self.process = subprocess.Popen(
             [str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -81,13 +87,13 @@ class Server:
             self.process.stdin.write(line.encode("utf-8") + b"\n")
             self.process.stdin.flush()
         except BrokenPipeError:
-            raise RuntimeError(f"kiosk-replay exited ({self.process.wait()}) before reading a request")
+            raise RuntimeError(f"{self.name} exited ({self.process.wait()}) before reading a request")
         ready, _, _ = select.select([self.process.stdout], [], [], TIMEOUT_SECONDS)
         if not ready:
-            raise RuntimeError(f"kiosk-replay gave no answer within {TIMEOUT_SECONDS} s")
+            raise RuntimeError(f"{self.name} gave no answer within {TIMEOUT_SECONDS} s")
         answer = self.process.stdout.readline()
         if not answer:
-            raise RuntimeError(f"kiosk-replay exited ({self.process.wait()}): "
+            raise RuntimeError(f"{self.name} exited ({self.process.wait()}): "
                                + self.process.stderr.read().decode("utf-8", "replace").strip())
         return answer.decode("utf-8").rstrip("\n")
 
@@ -96,13 +102,27 @@ class Server:
         return self.process.wait(timeout=TIMEOUT_SECONDS)
 
 
+def shown(path):
+    try:
+        return path.relative_to(ROOT)
+    except ValueError:
+        return path
+
+
 def main():
+    global SERVER, RECORDINGS
+    parser = argparse.ArgumentParser(description="Send every recorded step through a replay server.")
+    parser.add_argument("--server", required=True, help="the app's replay executable")
+    parser.add_argument("--recordings", required=True, help="the folder of <feature>/<fixture>.json recordings")
+    arguments = parser.parse_args()
+    SERVER = pathlib.Path(arguments.server).resolve()
+    RECORDINGS = pathlib.Path(arguments.recordings).resolve()
     if not SERVER.exists():
-        print(f"replay: {SERVER.relative_to(ROOT)} is not built; run 'make replay'", file=sys.stderr)
+        print(f"replay: {shown(SERVER)} is not built; build it, then run the lane again", file=sys.stderr)
         return 2
     files = sorted(RECORDINGS.glob("*/*.json"))
     if not files:
-        print(f"replay: no recordings under {RECORDINGS.relative_to(ROOT)}; run 'make record'", file=sys.stderr)
+        print(f"replay: no recordings under {shown(RECORDINGS)}; run 'make record'", file=sys.stderr)
         return 1
     try:
         return run(files)

@@ -1,0 +1,100 @@
+/// Runs a feature for an app: each action sent is stepped on the state, and
+/// the asynchronous work the step names is started off the main actor; what
+/// that work feeds back is stepped the same way, in the order it arrives.
+///
+/// The state never leaves the main actor. `onStep` sees every step, sent or
+/// fed back, with what it did: what an app journals or redraws from, and
+/// what `TestStore` asserts.
+@MainActor
+public final class Store<Model: FeatureModel> {
+  /// One step the store ran.
+  public struct Step {
+    /// The action stepped.
+    public let action: Model.Action
+    /// What the step did.
+    public let result: StepResult<Model.Effect, Model.Outcome>
+    /// The ids of the work it started, in order.
+    public let started: [String]
+    /// True when asynchronous work fed the action back; false when it was sent.
+    public let wasFedBack: Bool
+  }
+
+  /// The state after the last step.
+  public private(set) var state: Model.State
+  /// What the work runs on.
+  public let environment: Model.Environment
+  /// Called after every step, sent or fed back.
+  public var onStep: ((Step) -> Void)?
+  private var running: [String: (generation: Int, task: Task<Void, Never>)] = [:]
+  private var generation = 0
+
+  /// A store starting at `state`, its work running on `environment`.
+  public init(state: Model.State, environment: Model.Environment) {
+    self.state = state
+    self.environment = environment
+  }
+
+  /// The ids of the work in flight, sorted.
+  public var inFlight: [String] { running.keys.sorted() }
+
+  /// Steps `action`, starts the work it names, and returns what the step did.
+  @discardableResult
+  public func send(_ action: Model.Action) -> StepResult<Model.Effect, Model.Outcome> {
+    run(action, wasFedBack: false)
+  }
+
+  private func run(_ action: Model.Action, wasFedBack: Bool) -> StepResult<Model.Effect, Model.Outcome> {
+    let result = Model.step(&state, action)
+    let tasks = Model.tasks(after: action, state: state, result: result, environment: environment)
+    for task in tasks { start(task) }
+    onStep?(Step(action: action, result: result, started: tasks.map(\.id), wasFedBack: wasFedBack))
+    return result
+  }
+
+  private func start(_ work: EffectTask<Model.Action>) {
+    running[work.id]?.task.cancel()
+    generation += 1
+    let mine = generation
+    let id = work.id
+    let task = Task(name: id) { [weak self] in
+      let action = await work.operation()
+      await self?.feedBack(action, from: id, generation: mine)
+    }
+    running[id] = (mine, task)
+  }
+
+  private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
+    // Work replaced or cancelled meanwhile feeds nothing back.
+    guard running[id]?.generation == generation else { return }
+    let cancelled = running[id]?.task.isCancelled ?? true
+    running[id] = nil
+    if let action, !cancelled { _ = run(action, wasFedBack: true) }
+  }
+
+  /// Yields until every piece of work in flight is `asleep` (its id among the
+  /// names the clock it waits on reports) or has ended: work then runs in a
+  /// known order. Gives up after `limit` yields.
+  public func settle(limit: Int = 100_000, asleep: () -> Set<String>) async {
+    for _ in 0..<limit {
+      let sleeping = asleep()
+      if running.keys.allSatisfy({ sleeping.contains($0) }) { return }
+      await Task.yield()
+    }
+  }
+
+  /// Waits until no work is in flight, including work that work fed back started.
+  public func finish() async {
+    while let (_, entry) = running.first {
+      await entry.task.value
+    }
+  }
+
+  /// Cancels the work in flight and waits for it to stop; what it would have
+  /// fed back is dropped.
+  public func cancelAll() async {
+    let tasks = running.values.map(\.task)
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    running.removeAll()
+  }
+}
