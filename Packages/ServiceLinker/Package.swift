@@ -32,6 +32,8 @@ let package = Package(
     .testTarget(
       name: "FeatureKitTests",
       dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"]),
+    // An app outside the repository adopts the framework (a nested SwiftPM build of Examples/Reminders).
+    .testTarget(name: "AdoptionTests"),
     .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
