@@ -74,3 +74,18 @@ func builtLinkGen() throws -> URL {
 
       """)
 }
+
+@Test func initRefusesAFrameworkFolderThatIsNotTheFrameworkAndWritesNothing() throws {
+  let root = try TemporaryRoot()
+  let folder = root.url.appendingPathComponent("Shop")
+  let (status, _, errors) = runLinkGen(["init", "--root", folder.path, "--framework", root.url.path])
+  #expect(status == .failure)
+  #expect(errors.contains("'--framework': '\(root.url.standardizedFileURL.path)' is not the Service Linker framework"))
+  #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("codegen.yaml").path))
+}
+
+@Test func initFindsTheFrameworkOfTheRepositoryLinkGenWasBuiltFrom() throws {
+  let folder = try StarterScaffolder.frameworkFolder(nil)
+  #expect(folder.lastPathComponent == "ServiceLinker")
+  #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/FeatureKit").path))
+}

@@ -245,14 +245,20 @@ struct NestedBuildTests {
     ).run()
     #expect(status == .success, "\(errors)")
     #expect(output.first?.hasPrefix("linkgen: started 'Shop' in ") == true)
-    // As an adopter: the plugin from linkgen's own package.
+    // As an adopter: the plugin from linkgen's own package, the framework from its folder.
     let linkgen = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
+    let frameworkFolder = linkgen.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Packages/ServiceLinker")
+    #expect(
+      try String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8)
+        .contains("let serviceLinker = \"\(frameworkFolder.standardizedFileURL.path)\""))
     let packageFile = folder.appendingPathComponent("Package.swift")
     let umbrella = try String(contentsOf: packageFile, encoding: .utf8)
     try umbrella.replacingOccurrences(
-      of: "  platforms: [.macOS(.v15)],\n  targets:",
-      with: "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: \"\(linkgen.path)\")],\n  targets:"
+      of: "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: serviceLinker)],\n  targets:",
+      with:
+        "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: serviceLinker), .package(path: \"\(linkgen.path)\")],\n  targets:"
     ).write(to: packageFile, atomically: true, encoding: .utf8)
     let (checkStatus, checkOutput) = try swift([
       "package", "--package-path", folder.path, "--allow-writing-to-package-directory", "linkgen", "check",
@@ -270,7 +276,20 @@ struct NestedBuildTests {
     let (testStatus, testOutput) = try swift(["test", "--package-path", folder.path])
     #expect(testStatus == 0, "\(testOutput)")
     #expect(testOutput.contains("theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() passed"), "\(testOutput)")
-    #expect(testOutput.contains("Test run with 7 tests"), "the two new domains' tests ran too:\n\(testOutput)")
+    #expect(testOutput.contains("Test run with 9 tests"), "the two new domains' tests ran too:\n\(testOutput)")
+    // The starter's feature on the framework: its TestStore test and its recorded scenario pass as shipped.
+    #expect(testOutput.contains("anAddLaterArrivesWhenItsTimeComesOnVirtualTime() passed"), "\(testOutput)")
+    #expect(testOutput.contains("each leaf matches its recording"), "\(testOutput)")
+    // And its replay lane, with the framework's driver, as `make replay` runs it.
+    let (laneStatus, laneOutput) = try toolchain(
+      "python3",
+      [
+        frameworkFolder.appendingPathComponent("Tools/replay_lane.py").path, "--server",
+        folder.appendingPathComponent(".build/debug/app-replay").path, "--recordings",
+        folder.appendingPathComponent("Recordings").path,
+      ])
+    #expect(laneStatus == 0, "\(laneOutput)")
+    #expect(laneOutput.contains("1 recordings, 3 steps sent: 1 passed, 0 failed"), "\(laneOutput)")
     let world = try String(
       contentsOf: folder.appendingPathComponent("Generated/App/AppWorld+Links.swift"), encoding: .utf8)
     #expect(world.contains("HasMutableLoyalty") && world.contains("LinkLiveCoupons"))

@@ -93,11 +93,18 @@ public struct LinkGenCommand {
     an umbrella Package.swift, the domain packages, Generated/, and linkgen.mk (a Makefile
     fragment; a Makefile that includes it when there is none). All or nothing.
 
-    USAGE: linkgen init [--root <dir>] [--name <package>]
+    The starter depends on the Service Linker framework (Packages/ServiceLinker) by
+    path and ships one feature on it (Counting, in Packages/App/Sources/AppFeatures),
+    with timed work, a TestStore test, a scenario and its recording, a replay
+    executable, and `make record` / `make replay`.
+
+    USAGE: linkgen init [--root <dir>] [--name <package>] [--framework <dir>]
 
     OPTIONS:
       --root <dir>        The folder (default: the current one)
       --name <package>    The umbrella package's name (default: the folder's, or Starter)
+      --framework <dir>   The framework package's folder (default: the Packages/ServiceLinker
+                          of the repository this linkgen was built from)
       -h, --help          Show help information
     """,
     "map": """
@@ -151,7 +158,7 @@ public struct LinkGenCommand {
       case "generate": return try generate(workspace)
       case "check": return try check(workspace)
       case "map": return try map(workspace, modules: options.modules, output: options.output)
-      case "init": return try initialize(root: options.root ?? ".", name: options.name)
+      case "init": return try initialize(root: options.root ?? ".", name: options.name, framework: options.framework)
       default:
         guard options.positional.count == 1 else {
           standardError("error: new-domain takes exactly one domain name")
@@ -261,12 +268,13 @@ public struct LinkGenCommand {
     return .success
   }
 
-  private func initialize(root: String, name: String?) throws -> Status {
+  private func initialize(root: String, name: String?, framework: String?) throws -> Status {
     let folder = URL(fileURLWithPath: root).standardizedFileURL
     let fallback = folder.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "_" }
     let packageName =
       name ?? (SwiftIdentifier.problem(with: fallback) == nil && !fallback.isEmpty ? fallback : "Starter")
-    let written = try StarterScaffolder(root: folder, name: packageName).write()
+    let frameworkFolder = try StarterScaffolder.frameworkFolder(framework)
+    let written = try StarterScaffolder(root: folder, name: packageName, framework: frameworkFolder).write()
     standardOutput(
       "linkgen: started '\(packageName)' in \(folder.path): \(written.count) files; "
         + "next: make test (with LINKGEN set to this linkgen), then 'linkgen new-domain NAME' to grow it")
@@ -294,6 +302,7 @@ struct Options {
   var output: String?
   var name: String?
   var world: String?
+  var framework: String?
 
   init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false) throws {
     var remaining = arguments[...]
@@ -303,6 +312,7 @@ struct Options {
       case "--manifest": manifest = try Self.value(for: argument, from: &remaining)
       case "--root": root = try Self.value(for: argument, from: &remaining)
       case "--name" where allowsName: name = try Self.value(for: argument, from: &remaining)
+      case "--framework" where allowsName: framework = try Self.value(for: argument, from: &remaining)
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: world = try Self.value(for: argument, from: &remaining)

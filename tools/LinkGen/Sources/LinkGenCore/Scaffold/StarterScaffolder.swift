@@ -6,11 +6,31 @@ import Foundation
 public struct StarterScaffolder {
   let root: URL
   let name: String
+  let framework: URL
 
-  /// A scaffolder for the folder `root`; `name` is the umbrella package's name.
-  public init(root: URL, name: String) {
+  /// A scaffolder for the folder `root`; `name` is the umbrella package's name,
+  /// `framework` the Service Linker framework's package folder the starter depends on.
+  public init(root: URL, name: String, framework: URL) {
     self.root = root
     self.name = name
+    self.framework = framework
+  }
+
+  /// The framework's folder: `given`, or the `Packages/ServiceLinker` of the
+  /// repository this linkgen was built from. Refused unless it holds the framework's manifest.
+  public static func frameworkFolder(_ given: String?) throws -> URL {
+    let folder =
+      given.map { URL(fileURLWithPath: $0).standardizedFileURL }
+      ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Packages/ServiceLinker").standardizedFileURL
+    let manifest = folder.appendingPathComponent("Package.swift")
+    guard let text = try? String(contentsOf: manifest, encoding: .utf8), text.contains("name: \"ServiceLinker\"") else {
+      throw LinkGenError(
+        "'--framework': '\(folder.path)' is not the Service Linker framework (no Package.swift named 'ServiceLinker'); "
+          + "pass the Packages/ServiceLinker folder of the Service Linker repository")
+    }
+    return folder
   }
 
   /// Writes the starter; returns the paths it wrote, relative to the root, sorted.
@@ -18,7 +38,8 @@ public struct StarterScaffolder {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError("'--name': \(problem)") }
     let manager = FileManager.default
     try manager.createDirectory(at: root, withIntermediateDirectories: true)
-    let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk"].filter {
+    let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk", "Recordings"].filter
+    {
       manager.fileExists(atPath: root.appendingPathComponent($0).path)
     }
     guard taken.isEmpty else {
@@ -26,7 +47,7 @@ public struct StarterScaffolder {
         "'\(root.path)' already holds \(taken.joined(separator: ", ")); linkgen init starts a repository in an empty folder "
           + "(to add a domain to one, use 'linkgen new-domain')")
     }
-    let templates = StarterTemplates(name: name)
+    let templates = StarterTemplates(name: name, framework: framework.path)
     var files: [String: String] = [
       "codegen.yaml": templates.manifest,
       "Package.swift": templates.rootPackage,
@@ -34,6 +55,10 @@ public struct StarterScaffolder {
       "Packages/App/Package.swift": templates.appPackage,
       "Packages/App/Sources/App/AppWorld.swift": templates.appWorld,
       "Packages/App/Tests/AppTests/AppWorldTests.swift": templates.appTest,
+      "Packages/App/Sources/AppFeatures/Counting.swift": StarterFeatureTemplates.feature,
+      "Packages/App/Sources/app-replay/main.swift": StarterFeatureTemplates.replayServer,
+      "Packages/App/Tests/AppFeaturesTests/CountingTests.swift": StarterFeatureTemplates.tests,
+      "Recordings/counting/\(StarterFeatureTemplates.fixture).json": StarterFeatureTemplates.recording,
     ]
     // An existing Makefile or .gitignore is the user's: only the fragment is added.
     if !manager.fileExists(atPath: root.appendingPathComponent("Makefile").path) {

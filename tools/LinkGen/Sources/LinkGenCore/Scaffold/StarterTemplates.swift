@@ -6,6 +6,8 @@
 struct StarterTemplates {
   /// The umbrella package's name.
   let name: String
+  /// The framework package's folder, which the starter depends on by path.
+  let framework: String
 
   static let state = DomainTemplates(name: "Counter", kind: .state)
   static let service = DomainTemplates(name: "Greeter", kind: .service)
@@ -50,9 +52,18 @@ struct StarterTemplates {
       // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
     ]
 
+    /// The Service Linker framework: its features, store, test store, scenarios,
+    /// canonical JSON and replay server. A path here; an adopter whose framework
+    /// is published would use `.package(url:from:)` instead.
+    let serviceLinker = "\#(framework)"
+
+    /// A product of the framework.
+    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "ServiceLinker") }
+
     let package = Package(
       name: "\#(name)",
       platforms: [.macOS(.v15)],
+      dependencies: [.package(path: serviceLinker)],
       targets: domainPackages.flatMap { domain -> [Target] in
         [
           .target(
@@ -67,6 +78,18 @@ struct StarterTemplates {
         .target(
           name: "App", dependencies: domainPackages.map { .target(name: $0.name) }, path: "Packages/App/Sources/App"),
         .testTarget(name: "AppTests", dependencies: ["App"], path: "Packages/App/Tests/AppTests"),
+        // The app's features on the framework, their replay server and their tests.
+        .target(
+          name: "AppFeatures", dependencies: ["Counter", framework("CanonicalJSON"), framework("FeatureKit")],
+          path: "Packages/App/Sources/AppFeatures"),
+        .executableTarget(
+          name: "app-replay", dependencies: ["AppFeatures", framework("FeatureKit")],
+          path: "Packages/App/Sources/app-replay"),
+        .testTarget(
+          name: "AppFeaturesTests",
+          dependencies: ["AppFeatures", "Counter"]
+            + ["CanonicalJSON", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"].map(framework),
+          path: "Packages/App/Tests/AppFeaturesTests"),
       ],
       swiftLanguageModes: [.v6]
     )
@@ -88,14 +111,25 @@ struct StarterTemplates {
       // linkgen:AppWorld-domains-end
     ]
 
+    /// A product of the Service Linker framework.
+    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "ServiceLinker") }
+
     let package = Package(
       name: "App",
       platforms: [.macOS(.v15)],
-      products: [.library(name: "App", targets: ["App"])],
-      dependencies: domains.map { .package(path: "../\($0)") },
+      products: [.library(name: "App", targets: ["App"]), .executable(name: "app-replay", targets: ["app-replay"])],
+      dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "\#(framework)")],
       targets: [
         .target(name: "App", dependencies: domains.map { .product(name: $0, package: $0) }),
         .testTarget(name: "AppTests", dependencies: ["App"]),
+        .target(
+          name: "AppFeatures",
+          dependencies: [.product(name: "Counter", package: "Counter"), framework("CanonicalJSON"), framework("FeatureKit")]),
+        .executableTarget(name: "app-replay", dependencies: ["AppFeatures", framework("FeatureKit")]),
+        .testTarget(
+          name: "AppFeaturesTests",
+          dependencies: ["AppFeatures", .product(name: "Counter", package: "Counter")]
+            + ["CanonicalJSON", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"].map(framework)),
       ],
       swiftLanguageModes: [.v6]
     )
@@ -155,8 +189,10 @@ struct StarterTemplates {
     # in the linkgen package, or put it on PATH).
     LINKGEN ?= linkgen
     SWIFT ?= swift
+    # The Service Linker framework's folder: its replay lane runs `make replay`.
+    SERVICE_LINKER ?= \(framework)
 
-    .PHONY: generate check build test domain
+    .PHONY: generate check build test domain record replay
 
     generate: ## Write Generated/ from codegen.yaml.
     \t$(LINKGEN) generate
@@ -173,12 +209,19 @@ struct StarterTemplates {
     domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld].
     \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD))
 
+    record: ## Run every scenario and (re)write its recording under Recordings/ (review the diff).
+    \tRECORD_SCENARIOS=1 $(SWIFT) test --filter AppFeaturesTests
+
+    replay: ## Send every recorded step through app-replay and compare the bytes.
+    \t$(SWIFT) build --product app-replay
+    \tpython3 $(SERVICE_LINKER)/Tools/replay_lane.py --server .build/debug/app-replay --recordings Recordings
+
     """
   }
 
   var makefile: String {
     """
-    # The single entry point: make generate, check, build, test, domain NAME=….
+    # The single entry point: make generate, check, build, test, domain NAME=…, record, replay.
     include linkgen.mk
 
     """
