@@ -134,7 +134,9 @@ let package = Package(
     ),
     .testTarget(
       name: "KioskAppTests",
-      dependencies: ["KioskApp", "KioskCommands", "ClockTesting", "VirtualTime", "_ServiceLinkerTestSupport"]
+      dependencies: [
+        "KioskApp", "KioskCommands", "ClockTesting", "VirtualTime", "FeatureTesting", "_ServiceLinkerTestSupport",
+      ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
       swiftSettings: paymentFeatures

@@ -60,6 +60,7 @@ let package = Package(
       dependencies: [
         "KioskApp", "KioskCommands", .product(name: "ClockTesting", package: "Clock"),
         .product(name: "VirtualTime", package: "ServiceLinker"),
+        .product(name: "FeatureTesting", package: "ServiceLinker"),
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
       ],
       swiftSettings: features),

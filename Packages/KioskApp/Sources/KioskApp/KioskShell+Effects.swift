@@ -35,11 +35,17 @@ public struct EffectEnvironment: Sendable {
 public struct EffectID: Hashable, Sendable, CustomStringConvertible {
   /// The movement's idempotency key.
   public let key: IdempotencyKey
+  /// What the effect's task is named, `settle tab #1 under <key>`: a test
+  /// clock names its sleepers by it.
+  public let name: String
 
-  /// The effect of the intent under `key`.
-  public init(key: IdempotencyKey) { self.key = key }
+  /// The effect of the intent under `key`, its task named `name`.
+  public init(key: IdempotencyKey, name: String) {
+    self.key = key
+    self.name = name
+  }
 
-  public var description: String { "payment \(key)" }
+  public var description: String { name }
 }
 
 /// What an effect fed back to the shell, journaled (or not) as it says.
@@ -71,6 +77,7 @@ struct PaymentInFlight {
 
   var tab: Tab.ID
   var kind: Kind
+  var name = ""
   var task: Task<Void, Never>?
 
   /// The stock a charge will consume.
@@ -90,7 +97,7 @@ extension KioskShell {
   /// The effects in flight.
   public var effectsInFlight: [EffectID] {
     _ = revision
-    return inFlight.keys.map { EffectID(key: $0) }.sorted { $0.key.raw < $1.key.raw }
+    return inFlight.map { EffectID(key: $0.key, name: $0.value.name) }.sorted { $0.key.raw < $1.key.raw }
   }
 
   /// Starts settling `tab` with the processor call off the main actor, and
@@ -165,7 +172,8 @@ extension KioskShell {
     let key = effect.key
     let environment = effects
     var payment = payment
-    payment.task = Task.detached(name: "\(name) under \(key)") { [weak self] in
+    payment.name = "\(name) under \(key)"
+    payment.task = Task.detached(name: payment.name) { [weak self] in
       var attempt = 0
       let result: Result<String, PaymentCallFailure>
       do throws(PaymentCallFailure) {
@@ -187,7 +195,7 @@ extension KioskShell {
     }
     inFlight[key] = payment
     didChange()
-    return EffectID(key: key)
+    return EffectID(key: key, name: payment.name)
   }
 
   /// Lets the processor act, unless the shell was torn down meanwhile: a

@@ -169,7 +169,7 @@ private func adaWithALatte(
       await harness.receive(.settled(tab, total: 4.5))
     } matching: { issue in
       issue.comments.contains {
-        $0.rawValue.contains("no effect fed anything back")
+        $0.rawValue.contains("no work fed anything back")
           && $0.rawValue.contains("settle tab #1 under \(id.key) (until t+1.0 seconds)")
           && $0.rawValue.contains("advance the clock")
       }
@@ -184,8 +184,8 @@ private func adaWithALatte(
       await harness.finish()
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
-      return text.contains("effects started but never expected") || text.contains("still in flight")
-        || text.contains("still waiting on the test clock")
+      return text.contains("work started but never expected") || text.contains("still in flight")
+        || text.contains("waiting on the clock")
     }
     await harness.shell.teardown()
   }

@@ -1,5 +1,6 @@
 import Clock
 import ClockTesting
+import FeatureTesting
 import Foundation
 import Journal
 import KioskApp
@@ -13,8 +14,8 @@ import _ServiceLinkerTestSupport
 /// A shell on virtual time, in the spirit of seed 002's `Store`: a test
 /// `send`s commands, states the effects they started (`expectEffects`) and
 /// what each effect fed back (`receive`), moves the clock (`advance`), and
-/// ends with `finish()` or `teardown()`. Whatever it did not assert fails it:
-/// an effect, an outcome, work still in flight, a task still waiting on the clock.
+/// ends with `finish()` or `teardown()`. The exhaustive checks are the
+/// framework's `EffectHarness`; this adds the kiosk's commands and outcomes.
 @MainActor
 final class ShellHarness {
   /// The clock every effect waits on.
@@ -23,9 +24,7 @@ final class ShellHarness {
   /// folder; nil after `close()`.
   private(set) var shell: KioskShell!
   let journal: TemporaryJournal
-  private var started: [EffectID] = []
-  private var received = 0
-  private var ended = false
+  private var effects: EffectHarness<KioskShell>!
 
   /// A command a test sends.
   enum Command {
@@ -81,7 +80,7 @@ final class ShellHarness {
       processor: try LocalProcessor(
         path: LocalProcessor.defaultPath(besideJournal: journal.path), fault: fault),
       effects: environment)
-    clock.settle = { [weak self] in await self?.settle() }
+    effects = EffectHarness(shell, clock: clock)
   }
 
   /// Runs `command`; a settle (or an undo of one) starts its effect, which
@@ -90,7 +89,8 @@ final class ShellHarness {
   @discardableResult
   func send(_ command: Command) async throws -> EffectID? {
     let id = try start(command)
-    await settle()
+    if let id { effects.didStart([id.name]) }
+    await effects.settle()
     return id
   }
 
@@ -99,107 +99,48 @@ final class ShellHarness {
     case .open(let customer): _ = try shell.openTab(for: customer)
     case .add(let item, let tab): try shell.add(item, to: tab)
     case .remove(let item, let tab): try shell.remove(item, from: tab)
-    case .undo:
-      guard let id = try shell.startUndo().effect else { return nil }
-      started.append(id)
-      return id
-    case .settle(let tab):
-      let id = try shell.startSettle(tab)
-      started.append(id)
-      return id
+    case .undo: return try shell.startUndo().effect
+    case .settle(let tab): return try shell.startSettle(tab)
     }
     return nil
   }
 
   /// The effects started since the last call, in order, are exactly `expected`.
   func expectEffects(_ expected: [EffectID], sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(started == expected, "the effects started", sourceLocation: sourceLocation)
-    started.removeAll()
+    effects.expectEffects(expected.map(\.name), sourceLocation: sourceLocation)
   }
 
   /// Lets in-flight work run, then expects the next outcome an effect fed
   /// back to be `expected`. Fails, naming what waits on the clock, when none came.
   func receive(_ expected: Received, sourceLocation: SourceLocation = #_sourceLocation) async {
-    await settle()
-    guard received < shell.fedBack.count else {
-      Issue.record(
-        Comment(rawValue: "expected \(expected), but no effect fed anything back: \(waitingDescription)"),
-        sourceLocation: sourceLocation)
-      return
-    }
-    let next = Received(shell.fedBack[received])
-    received += 1
-    #expect(next == expected, sourceLocation: sourceLocation)
+    guard let next = await effects.nextFedBack(expecting: "\(expected)", sourceLocation: sourceLocation) else { return }
+    #expect(Received(next) == expected, sourceLocation: sourceLocation)
   }
 
   /// Moves the clock on, running each effect woken to its next wait or its end.
   func advance(by duration: Duration) async {
-    await clock.advance(by: duration)
+    await effects.advance(by: duration)
   }
 
   /// Ends the test: fails for every effect not expected, outcome not
   /// received, effect still in flight, and task still waiting on the clock.
   func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
-    guard shell != nil else {
-      Issue.record("finish() after close(): the shell is gone", sourceLocation: sourceLocation)
-      ended = true
-      return
-    }
-    await settle()
-    end(sourceLocation: sourceLocation)
-    if !shell.effectsInFlight.isEmpty {
-      Issue.record(
-        Comment(rawValue: "effects still in flight at the end: \(shell.effectsInFlight); \(waitingDescription)"),
-        sourceLocation: sourceLocation)
-    }
-    clock.expectNoSleepers(sourceLocation: sourceLocation)
+    if shell == nil { Issue.record("finish() after close(): the shell is gone", sourceLocation: sourceLocation) }
+    await effects.finish(sourceLocation: sourceLocation)
   }
 
   /// Tears the shell down (cancelling what is in flight), then checks as `finish` does.
   func teardown(sourceLocation: SourceLocation = #_sourceLocation) async {
-    await shell.teardown()
-    await finish(sourceLocation: sourceLocation)
+    await effects.teardown(sourceLocation: sourceLocation)
   }
 
   /// Drops the shell, releasing the journal's lock, so a test can open the journal again.
   func close() { shell = nil }
+}
 
-  private func end(sourceLocation: SourceLocation) {
-    ended = true
-    if !started.isEmpty {
-      Issue.record(
-        Comment(rawValue: "effects started but never expected: \(started)"), sourceLocation: sourceLocation)
-    }
-    let unread = shell.fedBack.dropFirst(received).map { Received($0).description }
-    if !unread.isEmpty {
-      Issue.record(
-        Comment(rawValue: "outcomes fed back but never received: \(unread)"), sourceLocation: sourceLocation)
-    }
-  }
-
-  private var waitingDescription: String {
-    let sleepers = clock.sleepers
-    return sleepers.isEmpty
-      ? "nothing waits on the clock"
-      : "waiting on the clock at \(clock.now): \(sleepers.map(\.description).joined(separator: "; ")); "
-        + "advance the clock"
-  }
-
-  /// Waits until every effect in flight is waiting on the clock, or has fed back.
-  private func settle() async {
-    guard shell != nil else { return }
-    for _ in 0..<100_000 {
-      let waiting = Set(clock.sleepers.map(\.label))
-      let busy = shell.effectsInFlight.contains { id in !waiting.contains { $0.hasSuffix("under \(id.key)") } }
-      if !busy { return }
-      await Task.yield()
-    }
-    Issue.record("effects in flight neither waited on the clock nor finished: \(shell.effectsInFlight)")
-  }
-
-  // Swift Testing records this against no test in particular (the run fails,
-  // the test that dropped the harness is not named): a backstop, not a check.
-  isolated deinit {
-    if !ended { Issue.record("a ShellHarness was dropped without finish() or teardown()") }
-  }
+/// The shell as the framework's harness drives it: its effects by task name, what they fed back.
+extension KioskShell: EffectRunner {
+  public var workInFlight: [String] { effectsInFlight.map(\.name) }
+  public var workFedBack: [EffectOutcome] { fedBack }
+  public func cancelWork() async { await teardown() }
 }
