@@ -74,7 +74,8 @@ let frameworkTargets: [Target] = [
     dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"],
     path: "Packages/ServiceLinker/Tests/FeatureKitTests"),
   // An app outside the repository adopts the framework (a nested SwiftPM build).
-  .testTarget(name: "AdoptionTests", path: "Packages/ServiceLinker/Tests/AdoptionTests"),
+  .testTarget(
+    name: "AdoptionTests", dependencies: ["_ServiceLinkerTestSupport"], path: "Packages/ServiceLinker/Tests/AdoptionTests"),
   .testTarget(
     name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],
     path: "Packages/ServiceLinker/Tests/VirtualTimeTests"),

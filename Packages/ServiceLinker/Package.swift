@@ -33,7 +33,7 @@ let package = Package(
       name: "FeatureKitTests",
       dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"]),
     // An app outside the repository adopts the framework (a nested SwiftPM build of Examples/Reminders).
-    .testTarget(name: "AdoptionTests"),
+    .testTarget(name: "AdoptionTests", dependencies: ["_ServiceLinkerTestSupport"]),
     .testTarget(name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -14,19 +14,38 @@ final class CommandContext {
 
   /// What off-actor payments run on (`$KIOSK_PROCESSOR_NETWORK`, `$KIOSK_PAYMENT_DEADLINE`).
   let effects: EffectEnvironment
+  /// Where an earlier version looked for the ledger of a journal reached
+  /// through a link (beside the link), when that is not where it is now.
+  private let ledgerBesideTheLink: String?
 
   init(options: GlobalOptions, processorFault: LocalProcessor.Fault?, effects: EffectEnvironment = .live) {
     self.effects = effects
     var options = options
-    // A journal reached through a symbolic link is the file it names: the next
-    // day's file and the archives must sit beside that file, not beside the link.
-    var status = stat()
-    if lstat(options.journalPath, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
-      if options.processorPath == nil { options.processorPath = options.ledgerPath }
-      options.journalPath = URL(fileURLWithPath: options.journalPath).resolvingSymlinksInPath().path
-    }
+    // One identity for the till: the journal is the file its path names, and
+    // the ledger, the next day's file and the archives sit beside that file,
+    // whichever path (a link, a linked folder, `..`) reached it.
+    let given = options.journalPath
+    options.journalPath = TillFiles.resolve(given)
+    options.processorPath = options.processorPath.map(TillFiles.resolve)
+    let besideTheLink = URL(fileURLWithPath: LocalProcessor.defaultPath(besideJournal: given)).standardizedFileURL.path
+    ledgerBesideTheLink =
+      options.processorPath == nil && besideTheLink != options.ledgerPath
+      && TillFiles.resolve(besideTheLink) != options.ledgerPath ? besideTheLink : nil
     self.options = options
     self.processorFault = processorFault
+  }
+
+  /// Refuses to create a new, empty ledger beside the journal's real path
+  /// while the till's ledger still sits beside the link it was reached by
+  /// (where versions before this one kept it): payments would be abandoned.
+  private func refuseLedgerLeftBesideTheLink() throws(KioskFailure) {
+    guard let old = ledgerBesideTheLink, FileManager.default.fileExists(atPath: old),
+      !FileManager.default.fileExists(atPath: options.ledgerPath)
+    else { return }
+    throw KioskFailure(
+      code: .journal,
+      message: "this till's ledger belongs beside its journal's real path, '\(options.ledgerPath)', but it is at "
+        + "'\(old)', beside the link; move it there (mv '\(old)' '\(options.ledgerPath)'), or pass --processor '\(old)'")
   }
 
   /// The state as the reading commands show it: from the open writer when
@@ -35,6 +54,7 @@ final class CommandContext {
     if let shell { return shell.view }
     try checkPaths()
     try refuseMissingLiveJournal(options.journalPath)
+    if withLedger { try refuseLedgerLeftBesideTheLink() }
     let view = try KioskView.read(journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil)
     if view.unreadTailBytes > 0 {
       warn(
@@ -92,6 +112,7 @@ final class CommandContext {
     if let shell { return shell }
     try checkPaths()
     try refuseMissingLiveJournal(options.journalPath)
+    try refuseLedgerLeftBesideTheLink()
     let journal = try DurableJournal(path: options.journalPath, lockWait: options.lockWait)
     let recovery = journal.recovery
     let processor: LocalProcessor

@@ -141,3 +141,43 @@ import Testing
   #expect(run.errors.split(separator: "\n").count == 1, "\(run.errors)")
   #expect(run.errors.hasSuffix("record 1: missing key 'kind'\n"), "\(run.errors)")
 }
+
+@Test func twoPathsToOneTillShareOneLedger() throws {
+  let journal = try TemporaryJournal()
+  // A link to the journal, and a link to its folder: three paths to one till.
+  let elsewhere = journal.folder.appendingPathComponent("elsewhere")
+  try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+  let fileLink = elsewhere.appendingPathComponent("till.journal").path
+  let folderLink = journal.folder.appendingPathComponent("shop").path
+  try FileManager.default.createSymbolicLink(atPath: folderLink, withDestinationPath: journal.folder.path)
+  let byFileLink = KioskBinary(journal: fileLink, owner: journal)
+  let byFolderLink = KioskBinary(journal: folderLink + "/kiosk.journal", owner: journal)
+  let byPath = KioskBinary(journal: journal.path)
+  #expect(try byPath("open", "Ada").status == 0)
+  try FileManager.default.createSymbolicLink(atPath: fileLink, withDestinationPath: journal.path)
+  #expect(try byFileLink("add", "1", "latte").status == 0)
+  let settled = try byFolderLink("settle", "1")
+  #expect(settled.status == 0, "\(settled.errors)")
+  #expect(FileManager.default.fileExists(atPath: journal.path + ".processor"))
+  #expect(!FileManager.default.fileExists(atPath: fileLink + ".processor"), "no second ledger beside the link")
+  for kiosk in [byPath, byFileLink, byFolderLink] {
+    let reconcile = try kiosk("reconcile")
+    #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
+    #expect(try kiosk("board").output.contains("(settled)"))
+  }
+}
+
+@Test func aLedgerLeftBesideTheLinkIsNamedWithTheMoveThatFixesIt() throws {
+  let journal = try TemporaryJournal()
+  let link = journal.folder.appendingPathComponent("link.journal").path
+  #expect(try KioskBinary(journal: journal.path)("open", "Ada").status == 0)
+  try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: journal.path)
+  // Where versions before one identity kept the ledger of a linked journal.
+  try FileManager.default.moveItem(atPath: journal.path + ".processor", toPath: link + ".processor")
+  let before = journal.bytes
+  let run = try KioskBinary(journal: link, owner: journal)("open", "Bob")
+  #expect(run.status == 74)
+  #expect(run.errors.contains("move it there (mv '\(link).processor' '\(journal.path).processor')"), "\(run.errors)")
+  #expect(journal.bytes == before, "nothing written")
+  #expect(!FileManager.default.fileExists(atPath: journal.path + ".processor"), "no empty ledger made")
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _ServiceLinkerTestSupport
 
 extension Tag {
   /// Tests that run a whole SwiftPM build of another package: slow, so
@@ -60,21 +61,9 @@ struct AdoptionTests {
     #expect(lane.output.contains("1 recordings, 2 steps sent: 1 passed, 0 failed"), "\(lane.output)")
   }
 
-  /// Runs a program found on the PATH in `folder`; its output and errors together.
   func run(_ arguments: String..., environment: [String: String] = [:], in folder: URL) throws -> (
     status: Int32, output: String
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    try Subprocess.run(arguments, in: folder, environment: environment)
   }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One identity for a till's files: the journal's path is resolved once, to
+/// the file it names (every symbolic link, of the file or of a folder above
+/// it, followed), and the ledger, checkpoints, the next day's file and the
+/// archives are all found beside that path. Two paths to one till so share
+/// one ledger (docs/journal.md, "One till, one set of files").
+public enum TillFiles {
+  /// `path` with every symbolic link followed and `.`/`..` removed: the file
+  /// itself when it exists, else the resolved folder it would be created in
+  /// plus its name, else `path` made absolute.
+  public static func resolve(_ path: String) -> String {
+    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    if let real = realPath(absolute) { return real }
+    let url = URL(fileURLWithPath: absolute)
+    if let folder = realPath(url.deletingLastPathComponent().path) {
+      return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).path
+    }
+    return absolute
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}
