@@ -75,7 +75,8 @@ let frameworkTargets: [Target] = [
     path: "Packages/ServiceLinker/Tests/FeatureKitTests"),
   // An app outside the repository adopts the framework (a nested SwiftPM build).
   .testTarget(
-    name: "AdoptionTests", dependencies: ["_ServiceLinkerTestSupport"], path: "Packages/ServiceLinker/Tests/AdoptionTests"),
+    name: "AdoptionTests", dependencies: ["_ServiceLinkerTestSupport"],
+    path: "Packages/ServiceLinker/Tests/AdoptionTests"),
   .testTarget(
     name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],
     path: "Packages/ServiceLinker/Tests/VirtualTimeTests"),

@@ -104,11 +104,16 @@ extension KioskShell {
   /// returns the effect's id at once. Decide (every check), then the intent
   /// is journaled, then the charge starts; its outcome comes back as a
   /// journaled command (`outcome(of:)`). A tab with a charge in flight is refused.
-  public func startSettle(_ tab: Tab.ID) throws -> EffectID {
+  ///
+  /// Returns nil when the processor already held a charge for the tab that
+  /// this journal had lost (`adoptHeldCharge`): the settle is then complete,
+  /// with that charge, and `adoptions` says so. No money moves again.
+  public func startSettle(_ tab: Tab.ID) throws -> EffectID? {
     try refuseIfInFlight(tab)
     try prepareToWrite()
     let settlement = try world.settlement(for: tab)
     try refuseIfReserved(settlement)
+    if try adoptHeldCharge(settling: settlement) != nil { return nil }
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
     return start(
@@ -131,6 +136,7 @@ extension KioskShell {
       try completeUndo(refund: nil, key: nil)
       return (nil, Undone(record: entry.record, refund: nil))
     case .refund(let entry, let receipt):
+      if let undone = try adoptHeldRefund(of: receipt) { return (nil, undone) }
       let key = try journalFreshIntent(
         kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)
       try paymentStepHook?(.afterIntent)
@@ -218,7 +224,11 @@ extension KioskShell {
   /// the outcome journaled as a command (`finish`). `paymentStepHook` runs at
   /// each step, so crash tests cover this path.
   public func settle(_ tab: Tab.ID) async throws -> Receipt {
-    let id = try startSettle(tab)
+    guard let id = try startSettle(tab) else {
+      guard let receipt = adoptions.last?.receipt else { preconditionFailure("an adopted settle has its receipt") }
+      try paymentStepHook?(.afterOutcome)
+      return receipt
+    }
     switch await outcome(of: id) {
     case .settled(let receipt):
       try paymentStepHook?(.afterOutcome)

@@ -31,6 +31,9 @@ public final class KioskShell {
   @ObservationIgnored public internal(set) var openIntents: [PaymentIntent]
   /// What reconciliation resolved since the shell opened, oldest first.
   @ObservationIgnored public private(set) var reconciled: [Reconciliation] = []
+  /// The processor's movements settles and undos took as their outcomes since
+  /// the shell opened, instead of moving money again, oldest first.
+  @ObservationIgnored public internal(set) var adoptions: [Adoption] = []
   /// Test seam: runs at each step of a payment; a throw there stands for a
   /// crash at that step (the test then drops the shell and reopens).
   @ObservationIgnored public var paymentStepHook: ((PaymentStep) throws -> Void)?
@@ -210,10 +213,11 @@ public final class KioskShell {
     if let key = record.outcomeKey { openIntents.removeAll { $0.key == key } }
   }
 
-  /// The key for an intent about to be journaled: the journal's salt and the
-  /// intent record's own sequence number, so it is recomputable.
-  private var nextKey: IdempotencyKey {
-    IdempotencyKey(journalSalt: world.journal.salt, sequence: world.journal.lastSequence + 1)
+  /// The key for an intent for `tab` about to be journaled: the journal's
+  /// salt, the intent record's own sequence number and the tab, so it is
+  /// recomputable and the processor's movements for the tab can be found.
+  private func nextKey(for tab: Tab.ID) -> IdempotencyKey {
+    IdempotencyKey(journalSalt: world.journal.salt, sequence: world.journal.lastSequence + 1, tab: tab.raw)
   }
 
   /// Journals an intent under a key the processor has never seen, and returns
@@ -225,7 +229,7 @@ public final class KioskShell {
     throws -> IdempotencyKey
   {
     for _ in 0..<1_000 {
-      let key = nextKey
+      let key = nextKey(for: tab)
       try journal(.paymentIntent(PaymentIntent(kind: kind, key: key, tab: tab, amount: amount, charge: charge)))
       let status: PaymentStatus
       do { status = try world.payment.status(of: key) } catch { throw KioskError.payment(error) }
@@ -431,6 +435,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case tornDown
   /// The processor declined under `key`, but the abandonment could not be journaled.
   case declineNotJournaled(key: IdempotencyKey, reason: String)
+  /// The processor holds a charge of `tab` this journal has no record of, of another amount than its total.
+  case heldChargeDiffers(tab: Tab.ID, reference: String, charged: Decimal, total: Decimal)
 
   public var description: String {
     switch self {
@@ -458,6 +464,11 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     case .declineNotJournaled(let key, let reason):
       "\(reason); the processor declined the payment under key '\(key)' and nothing moved, but the decline is "
         + "not journaled: the next command that writes reconciles it"
+    case .heldChargeDiffers(let tab, let reference, let charged, let total):
+      "the processor already holds a charge of \(charged) for tab #\(tab.raw) (\(reference)) that this journal has no "
+        + "record of (it was restored or cut back); the tab now totals \(total), so the charge is not adopted and "
+        + "nothing is charged: bring the tab back to \(charged) and settle it (the charge is then adopted), or have "
+        + "\(reference) refunded at the processor first; 'kiosk reconcile' lists it"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
     }

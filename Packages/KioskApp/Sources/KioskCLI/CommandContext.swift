@@ -30,7 +30,7 @@ final class CommandContext {
     let besideTheLink = URL(fileURLWithPath: LocalProcessor.defaultPath(besideJournal: given)).standardizedFileURL.path
     ledgerBesideTheLink =
       options.processorPath == nil && besideTheLink != options.ledgerPath
-      && TillFiles.resolve(besideTheLink) != options.ledgerPath ? besideTheLink : nil
+        && TillFiles.resolve(besideTheLink) != options.ledgerPath ? besideTheLink : nil
     self.options = options
     self.processorFault = processorFault
   }
@@ -45,7 +45,8 @@ final class CommandContext {
     throw KioskFailure(
       code: .journal,
       message: "this till's ledger belongs beside its journal's real path, '\(options.ledgerPath)', but it is at "
-        + "'\(old)', beside the link; move it there (mv '\(old)' '\(options.ledgerPath)'), or pass --processor '\(old)'")
+        + "'\(old)', beside the link; move it there (mv '\(old)' '\(options.ledgerPath)'), or pass --processor '\(old)'"
+    )
   }
 
   /// The state as the reading commands show it: from the open writer when
@@ -141,6 +142,16 @@ final class CommandContext {
     }
     self.shell = shell
     return shell
+  }
+
+  /// Runs a command that may move money and warns of every movement of the
+  /// processor's it adopted instead (`KioskShell.adoptions`): the person at the
+  /// till is told that a charge or refund came from a history the journal lost.
+  func sayingAdoptions<Result>(_ command: () async throws -> Result) async throws -> Result {
+    let before = try writer().adoptions.count
+    let result = try await command()
+    for adoption in try writer().adoptions.dropFirst(before) { warn(adoption.description) }
+    return result
   }
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.

@@ -77,14 +77,17 @@ struct CommandSpec {
     CommandSpec(
       name: "settle", arguments: ["TAB"],
       summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
-      run: { context, words in try await WriteCommands.settle(context.writer(), tab: words[0]) }),
+      run: { context, words in
+        try await context.sayingAdoptions { try await WriteCommands.settle(context.writer(), tab: words[0]) }
+      }),
     CommandSpec(
       name: "board", arguments: [], summary: "every tab, oldest first, with its total", access: .reads,
       run: { context, _ in try ReadCommands.board(context.view()) }),
     CommandSpec(
       name: "undo", arguments: [],
       summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",
-      access: .writes, run: { context, _ in try await WriteCommands.undo(context.writer()) }),
+      access: .writes,
+      run: { context, _ in try await context.sayingAdoptions { try await WriteCommands.undo(context.writer()) } }),
     CommandSpec(
       name: "history", arguments: [], takesAll: true,
       summary: "the live day's journal, one record per line, as it is read; --all: every day's", access: .reads,

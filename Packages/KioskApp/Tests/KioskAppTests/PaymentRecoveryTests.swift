@@ -128,7 +128,8 @@ extension Reconciliation.Resolution {
     let tab = try shell.openTab(for: "Ada")
     before = journal.bytes  // the journal as a backup would hold it
     try shell.add(latte, to: tab)
-    _ = try await shell.settle(tab)  // charged 4.50 under the key of record 4
+    _ = try await shell.settle(tab)  // charged 4.50 under the key of record 4, for tab 1
+    _ = try await shell.undo()  // and refunded: the processor holds nothing for the tab
   }
   // Cut the journal back: records 3 and on, and so record 4's key, are free again.
   _ = FileManager.default.createFile(atPath: journal.path, contents: before)
@@ -136,13 +137,92 @@ extension Reconciliation.Resolution {
   try shell.add(espresso, to: Tab.ID(raw: 1))
   let receipt = try await shell.settle(Tab.ID(raw: 1))  // its first candidate key is record 4's
   #expect(receipt.total == 3)
-  #expect(shell.processorLedger.map(\.amount) == [4.5, 3], "a new charge, not the old one")
+  #expect(shell.processorLedger.map(\.amount) == [4.5, 4.5, 3], "a new charge, not the old one")
   #expect(shell.processorLedger.last?.reference == receipt.reference)
+  #expect(shell.adoptions.isEmpty)
   #expect(
     shell.records.contains {
       if case .paymentAbandoned(_, let reason) = $0 { return reason.contains("already used this key") }
       return false
     })
+}
+
+/// Ada's tab with a latte, settled; returns the journal's bytes as a backup
+/// taken just before the settle would hold them, and the charge's reference.
+@MainActor
+private func settledWithABackupTakenBefore(in journal: TemporaryJournal) async throws -> (Data, String) {
+  let shell = try journal.openShell()
+  let tab = try shell.openTab(for: "Ada")
+  try shell.add(latte, to: tab)
+  let backup = journal.bytes
+  let receipt = try await shell.settle(tab)
+  return (backup, receipt.reference)
+}
+
+@MainActor
+@Test func aRestoredJournalAdoptsTheChargeTheProcessorHoldsInsteadOfChargingTwice() async throws {
+  let journal = try TemporaryJournal()
+  let (backup, reference) = try await settledWithABackupTakenBefore(in: journal)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  let tab = Tab.ID(raw: 1)
+  do {
+    let shell = try journal.openShell()
+    #expect(shell.snapshot.tabs.open[tab]?.settled == false, "the restored journal lost the settle")
+    let receipt = try await shell.settle(tab)
+    #expect(receipt.reference == reference, "the processor's charge is the settle's outcome")
+    #expect(shell.processorLedger.count == 1, "no second charge")
+    #expect(shell.adoptions.map(\.movement.reference) == [reference])
+    #expect(try shell.paymentAudit().agrees)
+  }
+  // It is journaled: a reopened till has the tab settled with that charge.
+  let reopened = try journal.openShell()
+  #expect(reopened.snapshot.tabs.open[tab]?.settled == true)
+  #expect(try reopened.paymentAudit().agrees)
+}
+
+@MainActor
+@Test func aHeldChargeOfAnotherAmountIsRefusedAndNothingIsCharged() async throws {
+  let journal = try TemporaryJournal()
+  let (backup, _) = try await settledWithABackupTakenBefore(in: journal)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  let shell = try journal.openShell()
+  let tab = Tab.ID(raw: 1)
+  try shell.add(espresso, to: tab)
+  let bytes = journal.bytes
+  await #expect(
+    throws: KioskShellError.heldChargeDiffers(
+      tab: tab, reference: shell.processorLedger[0].reference, charged: 4.5, total: 7.5)
+  ) { try await shell.settle(tab) }
+  #expect(journal.bytes == bytes, "a refused settle journals nothing")
+  #expect(shell.processorLedger.count == 1)
+  // Brought back to what was charged, the tab settles with the charge.
+  try shell.remove(espresso, from: tab)
+  _ = try await shell.settle(tab)
+  #expect(shell.processorLedger.count == 1)
+  #expect(try shell.paymentAudit().agrees)
+}
+
+@MainActor
+@Test func anUndoOfARestoredSettleAdoptsTheRefundTheProcessorMade() async throws {
+  let journal = try TemporaryJournal()
+  let backup: Data
+  do {
+    let shell = try journal.openShell()
+    let tab = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: tab)
+    _ = try await shell.settle(tab)
+    backup = journal.bytes
+    _ = try await shell.undo()  // refunded
+  }
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  let shell = try journal.openShell()
+  #expect(shell.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == true, "the restored journal lost the undo")
+  let undone = try #require(try await shell.undo())
+  #expect(undone.refund == shell.processorLedger.last?.reference)
+  #expect(shell.processorLedger.map(\.kind) == [.charge, .refund], "no second refund")
+  #expect(shell.adoptions.count == 1)
+  #expect(shell.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == false)
+  #expect(try shell.paymentAudit().agrees)
 }
 
 @MainActor

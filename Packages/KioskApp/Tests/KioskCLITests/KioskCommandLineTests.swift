@@ -106,7 +106,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   // The intent was journaled before the processor was asked; the decline closes it.
   let history = try kiosk("history").lines
   #expect(history[history.count - 2].contains("charge intent for tab #4: 1003.00 under k_"))
-  #expect(history[history.count - 2].hasSuffix("_\(history.count - 1)"))  // the key names its own record
+  #expect(history[history.count - 2].hasSuffix("_\(history.count - 1)_t4"))  // the key names its own record and its tab
   #expect(history.last!.hasSuffix("abandoned: declined: over the 1000 limit"))
   #expect(try kiosk("board").output == board)
   #expect(try kiosk("reconcile").status == 0)

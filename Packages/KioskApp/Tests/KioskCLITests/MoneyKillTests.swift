@@ -40,3 +40,20 @@ import Testing
   // Not asserted (timing decides it), but shown when the test is run verbosely.
   print("money kill test: \(rounds) kills, \(pendingIntents) intents left open by them and reconciled")
 }
+
+@Test func settlingAgainAfterRestoringAnOlderJournalAdoptsTheChargeInsteadOfChargingTwice() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let backup = journal.bytes  // cp kiosk.journal bak
+  #expect(try kiosk("settle", "1").status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)  // cp bak kiosk.journal
+  let again = try kiosk("settle", "1")
+  #expect(again.status == 0, "\(again.errors)")
+  #expect(again.errors.contains("warning: adopted the processor's charge"), "\(again.errors)")
+  #expect(again.errors.contains("no money moved again"))
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
+  #expect(reconcile.output.contains("1 charges") || reconcile.output.contains("1 charge"), "\(reconcile.output)")
+}

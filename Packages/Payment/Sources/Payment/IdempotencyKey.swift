@@ -9,10 +9,36 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
   /// Wraps a key's text.
   public init(_ raw: String) { self.raw = raw }
 
-  /// The key of the record `sequence` in the journal whose header has `salt`.
+  /// The key of the record `sequence` in the journal whose header has `salt`
+  /// (the form of journals before keys named their tab).
   public init(journalSalt salt: UInt64, sequence: UInt64) {
+    raw = "\(Self.saltPart(salt))_\(sequence)"
+  }
+
+  /// The key of the intent record `sequence`, for tab `tab`, in the journal
+  /// whose header has `salt`: `k_<salt>_<sequence>_t<tab>`. Naming the tab
+  /// lets the till ask the processor what it already charged for the tab,
+  /// whatever the sequence (`subject`).
+  public init(journalSalt salt: UInt64, sequence: UInt64, tab: Int) {
+    raw = "\(Self.saltPart(salt))_\(sequence)_t\(tab)"
+  }
+
+  /// What a key of the till moves money for, whatever its sequence: the
+  /// journal's salt and the tab, `k_<salt>_t<tab>`. Nil for a key of any other form.
+  public var subject: String? {
+    let parts = raw.split(separator: "_", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts[0] == "k", parts[1].count == 16, parts[3].hasPrefix("t"),
+      Int(parts[2]) != nil, Int(parts[3].dropFirst()) != nil
+    else { return nil }
+    return "k_\(parts[1])_\(parts[3])"
+  }
+
+  /// The subject of the keys of tab `tab` in the journal whose header has `salt`.
+  public static func subject(journalSalt salt: UInt64, tab: Int) -> String { "\(saltPart(salt))_t\(tab)" }
+
+  private static func saltPart(_ salt: UInt64) -> String {
     let hex = String(salt, radix: 16)
-    raw = "k_\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex)_\(sequence)"
+    return "k_\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex)"
   }
 
   public var description: String { raw }

@@ -61,8 +61,11 @@ public struct ProcessorLedger: Equatable, Sendable {
   /// Every movement, oldest first.
   public private(set) var entries: [Entry] = []
   private var byKey: [IdempotencyKey: Int] = [:]
-  private var refunded: Set<String> = []
+  /// The refund of each refunded charge, by the charge's reference.
+  private var refundOfCharge: [String: Int] = [:]
   private var chargeByReference: [String: Int] = [:]
+  /// The charges not refunded, oldest first, by their keys' subject (a journal and a tab).
+  private var openChargesBySubject: [String: [Int]] = [:]
 
   /// A ledger holding `entries`.
   public init(prefix: String, limit: Decimal = ProcessorRules.chargeLimit, entries: [Entry] = []) {
@@ -80,11 +83,27 @@ public struct ProcessorLedger: Equatable, Sendable {
   public mutating func record(_ entry: Entry) {
     byKey[entry.key] = entries.count
     switch entry.kind {
-    case .charge: chargeByReference[entry.reference] = entries.count
-    case .refund: if let charge = entry.charge { refunded.insert(charge) }
+    case .charge:
+      chargeByReference[entry.reference] = entries.count
+      if let subject = entry.key.subject { openChargesBySubject[subject, default: []].append(entries.count) }
+    case .refund:
+      if let charge = entry.charge {
+        refundOfCharge[charge] = entries.count
+        if let position = chargeByReference[charge], let subject = entries[position].key.subject {
+          openChargesBySubject[subject]?.removeAll { $0 == position }
+        }
+      }
     }
     entries.append(entry)
   }
+
+  /// The newest charge under a key of `subject` (a journal and a tab,
+  /// `IdempotencyKey.subject`) that no refund gave back: money the processor
+  /// holds for that tab.
+  public func unrefundedCharge(subject: String) -> Entry? { openChargesBySubject[subject]?.last.map { entries[$0] } }
+
+  /// The refund of the charge `reference`, if it was refunded.
+  public func refund(ofCharge reference: String) -> Entry? { refundOfCharge[reference].map { entries[$0] } }
 
   private var nextNumber: Int { entries.count + 1 }
 
@@ -119,7 +138,7 @@ public struct ProcessorLedger: Equatable, Sendable {
     }
     try fault?.strikeBeforeMoving()
     guard let position = chargeByReference[reference] else { throw .declined(reason: "'\(reference)' is not a charge") }
-    guard !refunded.contains(reference) else { throw .declined(reason: "'\(reference)' was refunded already") }
+    guard refundOfCharge[reference] == nil else { throw .declined(reason: "'\(reference)' was refunded already") }
     let charged = entries[position].amount
     guard amount > 0, amount <= charged else {
       throw .declined(reason: "a refund of \(amount) does not fit the charge of \(charged)")
