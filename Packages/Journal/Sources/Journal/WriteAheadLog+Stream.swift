@@ -37,11 +37,18 @@ extension WriteAheadLog {
   /// no lock, no write. Corruption is refused exactly as `read` refuses it, but
   /// only when the read reaches it, so `body` may have seen the records before.
   /// `progress` gets the bytes read so far and the total, after each chunk.
+  /// With `end`, the file is read as it stood when it was `end` bytes long (see `read`).
   public static func stream(
-    path: String, environment: Environment, progress: ((Int, Int) -> Void)? = nil,
+    path: String, environment: Environment, endingAt end: Int? = nil, progress: ((Int, Int) -> Void)? = nil,
     _ body: (StreamedRecord) throws -> Void
   ) throws -> StreamSummary {
-    let io = environment.fileIO
+    guard let end else { return try stream(path: path, io: environment.fileIO, progress: progress, body) }
+    return try stream(path: path, io: CappedFileIO(environment.fileIO, path: path, end: end), progress: progress, body)
+  }
+
+  private static func stream(
+    path: String, io: some JournalFileIO, progress: ((Int, Int) -> Void)?, _ body: (StreamedRecord) throws -> Void
+  ) throws -> StreamSummary {
     let descriptor: Int32
     switch io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0) {
     case .success(let opened): descriptor = opened
@@ -97,9 +104,10 @@ extension WriteAheadLog {
 extension WriteAheadLog where Environment == PosixJournalEnvironment {
   /// Streams the journal at `path` on the real file system (see `stream(path:environment:progress:_:)`).
   public static func stream(
-    path: String, progress: ((Int, Int) -> Void)? = nil, _ body: (StreamedRecord) throws -> Void
+    path: String, endingAt end: Int? = nil, progress: ((Int, Int) -> Void)? = nil,
+    _ body: (StreamedRecord) throws -> Void
   ) throws -> StreamSummary {
-    try stream(path: path, environment: PosixJournalEnvironment(), progress: progress, body)
+    try stream(path: path, environment: PosixJournalEnvironment(), endingAt: end, progress: progress, body)
   }
 }
 

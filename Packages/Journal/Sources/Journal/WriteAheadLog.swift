@@ -323,8 +323,19 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// Reads the journal at `path` as a reader: no lock, no write, no truncation.
   /// A torn tail (or an append in flight) is left in place and not read; its
   /// size is `droppedBytes`. Corruption is refused exactly as a writer refuses it.
-  public static func read(path: String, environment: Environment) throws(JournalError) -> JournalRecovery {
-    let io = environment.fileIO
+  ///
+  /// With `end`, the file is read as it stood when it was `end` bytes long: a
+  /// reader that must agree with another read of the same file (`kiosk
+  /// verify`) gives both the one `end` it took first, and appends after it
+  /// are not seen (`CappedFileIO`).
+  public static func read(path: String, environment: Environment, endingAt end: Int? = nil) throws(JournalError)
+    -> JournalRecovery
+  {
+    guard let end else { return try read(path: path, io: environment.fileIO) }
+    return try read(path: path, io: CappedFileIO(environment.fileIO, path: path, end: end))
+  }
+
+  private static func read(path: String, io: some JournalFileIO) throws(JournalError) -> JournalRecovery {
     let descriptor: Int32
     switch io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0) {
     case .success(let opened): descriptor = opened
@@ -479,9 +490,10 @@ extension WriteAheadLog where Environment == PosixJournalEnvironment {
     try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
   }
 
-  /// Reads the journal at `path` on the real file system, as a reader.
-  public static func read(path: String) throws(JournalError) -> JournalRecovery {
-    try read(path: path, environment: PosixJournalEnvironment())
+  /// Reads the journal at `path` on the real file system, as a reader; with
+  /// `end`, as it stood when it was `end` bytes long.
+  public static func read(path: String, endingAt end: Int? = nil) throws(JournalError) -> JournalRecovery {
+    try read(path: path, environment: PosixJournalEnvironment(), endingAt: end)
   }
 
   /// Repairs the journal at `path` on the real file system.

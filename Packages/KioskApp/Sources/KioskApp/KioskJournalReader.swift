@@ -17,9 +17,9 @@ public enum KioskJournalReader {
   /// number. A reader: no lock, no write. `progress` gets bytes read and the total.
   @discardableResult
   public static func walk(
-    path: String, progress: ((Int, Int) -> Void)? = nil, _ body: (Int, Entry) throws -> Void
+    path: String, endingAt end: Int? = nil, progress: ((Int, Int) -> Void)? = nil, _ body: (Int, Entry) throws -> Void
   ) throws -> StreamSummary {
-    do { return try stream(path: path, progress: progress, body) } catch let error as JournalError {
+    do { return try stream(path: path, endingAt: end, progress: progress, body) } catch let error as JournalError {
       throw KioskDaysError.file(path: path, reason: error.description)
     }
   }
@@ -41,7 +41,8 @@ public enum KioskJournalReader {
   /// many bytes at the end of the live journal were left unread.
   @discardableResult
   public static func walkDays(
-    journal: String, all: Bool, progress: ((Int, Int) -> Void)? = nil, _ body: (Position, Entry) throws -> Void
+    journal: String, all: Bool, liveEnd: Int? = nil, progress: ((Int, Int) -> Void)? = nil,
+    _ body: (Position, Entry) throws -> Void
   ) throws -> Int {
     let segments = all ? KioskSegments.all(of: journal) : [KioskSegments.Segment(day: nil, path: journal)]
     var unread = 0
@@ -52,7 +53,9 @@ public enum KioskJournalReader {
       }
       var day = expected
       var last: KioskRecord?
-      let summary = try walk(path: segment.path, progress: progress) { sequence, entry in
+      // Archives are never written again; only the live day can grow while it is read.
+      let end = segment.day == nil ? liveEnd : nil
+      let summary = try walk(path: segment.path, endingAt: end, progress: progress) { sequence, entry in
         if sequence == 1 {
           if case .checkpoint(let checkpoint) = entry { day = checkpoint.day } else { day = 1 }
           if all, day != expected {
@@ -77,10 +80,10 @@ public enum KioskJournalReader {
   }
 
   private static func stream(
-    path: String, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
+    path: String, endingAt end: Int?, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
   ) throws -> StreamSummary {
     let decoder = JSONDecoder()
-    return try DurableJournal.stream(path: path, progress: progress) { record in
+    return try DurableJournal.stream(path: path, endingAt: end, progress: progress) { record in
       let data = Data(record.payload)
       let entry: Entry
       do {
@@ -100,11 +103,11 @@ public enum KioskJournalReader {
   /// the processor's ledger, which spans days. Its size grows with the
   /// payments ever made, as the ledger's does; settles journaled before keys
   /// existed are left out, since no ledger can confirm them.
-  public static func paymentRecords(of journal: String, progress: ((Int, Int) -> Void)? = nil) throws
-    -> [KioskRecord]
-  {
+  public static func paymentRecords(
+    of journal: String, liveEnd: Int? = nil, progress: ((Int, Int) -> Void)? = nil
+  ) throws -> [KioskRecord] {
     var records: [KioskRecord] = []
-    try walkDays(journal: journal, all: true, progress: progress) { _, entry in
+    try walkDays(journal: journal, all: true, liveEnd: liveEnd, progress: progress) { _, entry in
       guard case .record(let record) = entry else { return }
       switch record {
       case .settled(let receipt) where receipt.key == nil: break

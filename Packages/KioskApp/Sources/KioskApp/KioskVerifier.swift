@@ -33,14 +33,17 @@ public enum KioskVerifier {
   }
 
   /// Replays the file at `path` from its first record and checks each checkpoint after it.
-  public static func replay(path: String, progress: ((Int, Int) -> Void)? = nil) throws -> Report {
+  /// With `end`, the file is read as it stood when it was `end` bytes long (`ReadPoint`).
+  public static func replay(path: String, endingAt end: Int? = nil, progress: ((Int, Int) -> Void)? = nil) throws
+    -> Report
+  {
     var world = ReplayWorld()
     var replay = KioskReplay.Progress()
     var openIntents: [PaymentIntent] = []
     var opening: KioskCheckpoint?
     var day = 1
     var checked = 0
-    let summary = try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
+    let summary = try KioskJournalReader.walk(path: path, endingAt: end, progress: progress) { sequence, entry in
       switch entry {
       case .checkpoint(let checkpoint) where sequence == 1:
         world.restore(checkpoint.state)

@@ -40,10 +40,13 @@ public struct KioskView: Sendable {
   /// `processor` is given, without a lock and without writing. A journal that
   /// does not exist yet reads as a new one would start (the default menu and
   /// stock), and nothing is created.
-  public static func read(journal: String, processor: String?) throws -> KioskView {
+  ///
+  /// With `point`, the journal and the ledger are read as they stood at that
+  /// point (`ReadPoint`), so other reads at the same point agree with this one.
+  public static func read(journal: String, processor: String?, at point: ReadPoint? = nil) throws -> KioskView {
     let recovery: JournalRecovery?
     do {
-      recovery = try DurableJournal.read(path: journal)
+      recovery = try DurableJournal.read(path: journal, endingAt: point?.journalEnd)
     } catch {
       // A journal that does not exist yet reads as the defaults below.
       guard case .missing = error else { throw error }
@@ -57,16 +60,17 @@ public struct KioskView: Sendable {
     }
     var world = ReplayWorld()
     _ = try KioskReplay.replay(contents, into: &world)
-    let ledger = try processor.map(readLedger) ?? []
+    let ledger = try processor.map { try readLedger($0, endingAt: point?.ledgerAfter) } ?? []
     return KioskView(
       snapshot: world.snapshot, day: contents.day, openIntents: contents.openIntents, ledger: ledger,
       unreadTailBytes: unread)
   }
 
-  /// The processor's ledger at `path`, read without a lock; empty when there is none.
-  public static func readLedger(_ path: String) throws -> [LocalProcessor.Entry] {
+  /// The processor's ledger at `path`, read without a lock (with `end`, as it
+  /// stood when it was `end` bytes long); empty when there is none.
+  public static func readLedger(_ path: String, endingAt end: Int? = nil) throws -> [LocalProcessor.Entry] {
     do {
-      return try DurableJournal.read(path: path).decodedEntries(as: LocalProcessor.Entry.self)
+      return try DurableJournal.read(path: path, endingAt: end).decodedEntries(as: LocalProcessor.Entry.self)
     } catch .missing {
       return []
     } catch {

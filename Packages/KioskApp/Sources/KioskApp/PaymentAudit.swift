@@ -36,6 +36,17 @@ public struct PaymentAudit: Equatable, Sendable {
   /// Whether the ledger and the journal agree.
   public var agrees: Bool { mismatches.isEmpty }
 
+  /// Compares the ledger and the journal as they stood at one `ReadPoint`:
+  /// `ledger` read up to `ledgerAfter`, `records` up to `journalEnd`, and
+  /// `settledBefore` the entries within `ledgerBefore`. An entry after those
+  /// whose intent `records` does not reach moved after the point: left out.
+  public init(ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord]) {
+    var intents: Set<IdempotencyKey> = []
+    for case .paymentIntent(let intent) in records { intents.insert(intent.key) }
+    let seen = ledger.prefix(settledBefore) + ledger.dropFirst(settledBefore).prefix { intents.contains($0.key) }
+    self.init(ledger: Array(seen), records: records)
+  }
+
   /// Compares `ledger` with `records`.
   public init(ledger: [LocalProcessor.Entry], records: [KioskRecord]) {
     let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }

@@ -51,18 +51,28 @@ final class CommandContext {
 
   /// The state as the reading commands show it: from the open writer when
   /// there is one (a shell session), else read without a lock or a write.
-  func view(withLedger: Bool = false) throws -> KioskView {
+  func view(withLedger: Bool = false, at point: ReadPoint? = nil) throws -> KioskView {
     if let shell { return shell.view }
     try checkPaths()
     try refuseMissingLiveJournal(options.journalPath)
     if withLedger { try refuseLedgerLeftBesideTheLink() }
-    let view = try KioskView.read(journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil)
+    let view = try KioskView.read(
+      journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil, at: point)
     if view.unreadTailBytes > 0 {
       warn(
         "the journal ends in \(bytes(view.unreadTailBytes)) of an unfinished write, not read; "
           + "the next command that writes saves and cuts them")
     }
     return view
+  }
+
+  /// Refuses a command that needs something a new till cannot hold (a tab, a
+  /// command to undo) when there is no till yet, before one is created: it
+  /// says `reason`, exits 65, and leaves the folder as it was.
+  func refuseWithoutATill(_ reason: String) throws(KioskFailure) {
+    guard shell == nil, !FileManager.default.fileExists(atPath: options.journalPath) else { return }
+    try refuseMissingLiveJournal(options.journalPath)
+    throw .domain("\(reason): there is no till at '\(options.journalPath)' yet (open a tab to start one)")
   }
 
   /// Refuses to go on without a journal (`close-day` never starts a new till).
@@ -152,6 +162,20 @@ final class CommandContext {
     let result = try await command()
     for adoption in try writer().adoptions.dropFirst(before) { warn(adoption.description) }
     return result
+  }
+
+  /// The point every read of a reading command is taken at (`ReadPoint`):
+  /// nil inside a shell session, whose writer is this process.
+  func readPoint() -> ReadPoint? {
+    shell == nil ? ReadPoint.take(journal: options.journalPath, ledger: options.ledgerPath) : nil
+  }
+
+  /// The payment audit at `point`: the ledger and every day's money records as they stood then.
+  func paymentAudit(_ view: KioskView, at point: ReadPoint?) throws -> PaymentAudit {
+    let records = try KioskJournalReader.paymentRecords(of: options.journalPath, liveEnd: point?.journalEnd)
+    guard let point else { return PaymentAudit(ledger: view.ledger, records: records) }
+    let settled = try KioskView.readLedger(options.ledgerPath, endingAt: point.ledgerBefore).count
+    return PaymentAudit(ledger: view.ledger, settledBefore: settled, records: records)
   }
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.

@@ -69,16 +69,23 @@ struct CommandSpec {
     CommandSpec(
       name: "add", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "add an item, by number or by name (any case), to an unsettled tab", access: .writes,
-      run: { context, words in try WriteCommands.add(context.writer(), tab: words[0], item: words[1]) }),
+      run: { context, words in
+        try context.refuseWithoutATill("no tab \(words[0])")
+        return try WriteCommands.add(context.writer(), tab: words[0], item: words[1])
+      }),
     CommandSpec(
       name: "remove", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "take the last such item off an unsettled tab", access: .writes,
-      run: { context, words in try WriteCommands.remove(context.writer(), tab: words[0], item: words[1]) }),
+      run: { context, words in
+        try context.refuseWithoutATill("no tab \(words[0])")
+        return try WriteCommands.remove(context.writer(), tab: words[0], item: words[1])
+      }),
     CommandSpec(
       name: "settle", arguments: ["TAB"],
       summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
       run: { context, words in
-        try await context.sayingAdoptions { try await WriteCommands.settle(context.writer(), tab: words[0]) }
+        try context.refuseWithoutATill("no tab \(words[0])")
+        return try await context.sayingAdoptions { try await WriteCommands.settle(context.writer(), tab: words[0]) }
       }),
     CommandSpec(
       name: "board", arguments: [], summary: "every tab, oldest first, with its total", access: .reads,
@@ -87,7 +94,10 @@ struct CommandSpec {
       name: "undo", arguments: [],
       summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",
       access: .writes,
-      run: { context, _ in try await context.sayingAdoptions { try await WriteCommands.undo(context.writer()) } }),
+      run: { context, _ in
+        try context.refuseWithoutATill("nothing to undo")
+        return try await context.sayingAdoptions { try await WriteCommands.undo(context.writer()) }
+      }),
     CommandSpec(
       name: "history", arguments: [], takesAll: true,
       summary: "the live day's journal, one record per line, as it is read; --all: every day's", access: .reads,

@@ -166,7 +166,9 @@ enum ReadCommands {
   /// the days chain, compares the end with the state a writer opens with (from
   /// the last checkpoint), then audits payments against every day.
   static func verify(_ context: CommandContext) throws -> VerifyOutput {
-    let view = try context.view(withLedger: true)
+    // Every read below is of the files as they stood at this one point.
+    let point = context.readPoint()
+    let view = try context.view(withLedger: true, at: point)
     let live = try context.livePath()
     let segments = context.options.all ? KioskSegments.all(of: live) : [KioskSegments.Segment(day: nil, path: live)]
     let progress = ProgressLine(what: "verify", enabled: !context.options.json)
@@ -181,8 +183,9 @@ enum ReadCommands {
         throw KioskDaysError.missingArchive(
           day: expected, path: KioskSegments.archivePath(of: context.options.journalPath, day: expected))
       }
-      let report = try KioskVerifier.replay(path: segment.path, progress: progress.update)
-      let again = try KioskVerifier.replay(path: segment.path)
+      let end = segment.day == nil ? point?.journalEnd : nil
+      let report = try KioskVerifier.replay(path: segment.path, endingAt: end, progress: progress.update)
+      let again = try KioskVerifier.replay(path: segment.path, endingAt: end)
       guard report.state.canonicalJSON() == again.state.canonicalJSON() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
       }
@@ -206,8 +209,7 @@ enum ReadCommands {
         code: .journal,
         message: "the replayed state \(live.state.digest) differs from the open state \(view.snapshot.digest)")
     }
-    let audit = PaymentAudit(
-      ledger: view.ledger, records: try KioskJournalReader.paymentRecords(of: context.options.journalPath))
+    let audit = try context.paymentAudit(view, at: point)
     guard audit.agrees else {
       throw OutputFailure(
         output: reconcileOutput(audit),
@@ -250,9 +252,9 @@ enum ReadCommands {
 
   /// `reconcile`: the ledger against the money records of every day's journal.
   static func reconcile(_ context: CommandContext) throws -> ReconcileOutput {
-    let view = try context.view(withLedger: true)
-    let audit = PaymentAudit(
-      ledger: view.ledger, records: try KioskJournalReader.paymentRecords(of: context.options.journalPath))
+    let point = context.readPoint()
+    let view = try context.view(withLedger: true, at: point)
+    let audit = try context.paymentAudit(view, at: point)
     let output = reconcileOutput(audit)
     guard audit.agrees else { throw OutputFailure(output: output, failure: .domain(output.verdict)) }
     return output

@@ -181,3 +181,13 @@ import Testing
   #expect(journal.bytes == before, "nothing written")
   #expect(!FileManager.default.fileExists(atPath: journal.path + ".processor"), "no empty ledger made")
 }
+
+@Test func commandsThatNeedATillDoNotCreateOne() throws {
+  let journal = try TemporaryJournal()
+  for arguments in [["undo"], ["settle", "1"], ["add", "1", "latte"], ["remove", "1", "latte"]] {
+    let run = try KioskBinary(journal: journal.path).run(["--journal", journal.path] + arguments)
+    #expect(run.status == 65, "\(arguments)")
+    #expect(run.errors.contains("there is no till at '\(journal.path)' yet"), "\(run.errors)")
+  }
+  #expect(try FileManager.default.contentsOfDirectory(atPath: journal.folder.path).isEmpty, "nothing created")
+}

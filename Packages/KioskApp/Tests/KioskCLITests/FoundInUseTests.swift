@@ -263,3 +263,28 @@ func namesThatWouldBreakALineOrTheTerminalAreRefused(name: String, message: Stri
   #expect(run.errors.contains("kiosk: warning: recovered the processor ledger: dropped a torn tail of "))
   #expect(run.errors.contains("saved in \(ledger).torn-tail"))
 }
+
+@Test func verifyAndReconcileReadOnePointWhileAnotherProcessWrites() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  // A till settling 150 tabs, with a checkpoint every 5 records.
+  let (writer, input, _) = try kiosk.startShell(environment: ["KIOSK_CHECKPOINT_EVERY": "5"])
+  var script = "restock beans 10000\nrestock cup 10000\n"
+  for tab in 2...151 { script += "open Guest\nadd \(tab) espresso\nsettle \(tab)\n" }
+  input.fileHandleForWriting.write(Data(script.utf8))
+  try input.fileHandleForWriting.close()
+  var failures: [String] = []
+  var reads = 0
+  while writer.isRunning, reads < 60 {
+    for command in ["verify", "reconcile"] {
+      let run = try kiosk(command)
+      reads += 1
+      if run.status != 0 { failures.append("\(command) exited \(run.status): \(run.errors)\(run.output)") }
+    }
+  }
+  writer.waitUntilExit()
+  #expect(reads > 0)
+  #expect(failures.isEmpty, "\(failures.prefix(3))")
+  #expect(try kiosk("verify").status == 0, "and at rest")
+}
