@@ -34,6 +34,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   case payloadTooLarge(Int)
   /// The entry could not be encoded or decoded.
   case codec(String)
+  /// A command `repair` could not salvage stands before records that need it.
+  case lostRecord(sequence: UInt64)
 
   public var description: String {
     switch self {
@@ -51,7 +53,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
     case .corruptRecord(let offset, let sequence):
       "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it; "
-        + "run 'kiosk repair' to keep a backup and truncate to the last good record"
+        + "run 'kiosk repair': it keeps a backup and saves every record after the damage that can still be replayed"
     case .readFailed(let errno): "reading the journal failed: \(errno)"
     case .writeFailed(let errno): "writing the journal failed: \(errno); the command was not committed"
     case .syncFailed(let errno): "syncing the journal failed: \(errno); the command was not committed"
@@ -59,6 +61,9 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .payloadTooLarge(let size):
       "a journal record of \(size) bytes is over the \(JournalFormat.maxPayload)-byte limit"
     case .codec(let reason): "journal entry cannot be encoded or decoded: \(reason)"
+    case .lostRecord(let sequence):
+      "journal record \(sequence) was lost to damage and no checkpoint after it holds the state it led to; "
+        + "restore the journal from a backup"
     }
   }
 }

@@ -5,8 +5,11 @@
 ///     header (20 bytes)   magic "KJNL" | version u16 | reserved u16 | salt u64 | crc u32
 ///     record (17 + n)     length u32 | crc u32 | type u8 | sequence u64 | payload[n]
 ///
-/// A record's type is 1 (a command) or 2 (a checkpoint: the whole state, so
-/// opening need not replay what came before it; docs/journal.md).
+/// A record's type is 1 (a command), 2 (a checkpoint: the whole state, so
+/// opening need not replay what came before it; docs/journal.md) or 3 (a
+/// placeholder `repair` wrote over a damaged record it salvaged around: its
+/// first payload byte is the type of the record it stands for, 0 when unknown,
+/// the rest is zeros, so it fills exactly the bytes of what it replaced).
 ///
 /// The header CRC covers its first 16 bytes. A record's CRC covers its length,
 /// type, sequence number and payload, seeded with the CRC of the file's salt,
@@ -29,6 +32,8 @@ public enum JournalFormat {
   public static let commandType: UInt8 = 1
   /// The record type of a checkpoint.
   public static let checkpointType: UInt8 = 2
+  /// The record type of a placeholder for a record lost to damage (see `repair`).
+  public static let lostType: UInt8 = 3
   /// The largest checkpoint payload: a checkpoint holds the whole state, so it
   /// is allowed to be larger than a command, on purpose, and still bounded.
   public static let maxCheckpointPayload = 1 << 28
@@ -37,8 +42,17 @@ public enum JournalFormat {
   static func maxPayload(ofType type: UInt8) -> Int? {
     switch type {
     case commandType: maxPayload
-    case checkpointType: maxCheckpointPayload
+    case checkpointType, lostType: maxCheckpointPayload
     default: nil
+    }
+  }
+
+  /// What the placeholder with `payload` stands for.
+  static func lostRecord(_ payload: UnsafeRawBufferPointer) -> LostRecord {
+    switch payload.first {
+    case commandType: .command
+    case checkpointType: .checkpoint
+    default: .unknown
     }
   }
 

@@ -34,11 +34,27 @@ public struct JournalRecovery: Sendable {
   /// Whether record `index` is a checkpoint (its payload is state, not a command).
   public func isCheckpoint(_ index: Int) -> Bool { frames[index].type == JournalFormat.checkpointType }
 
+  /// What record `index` stood for when it is a placeholder `repair` wrote over damage; nil for a readable record.
+  public func lost(_ index: Int) -> LostRecord? {
+    guard frames[index].type == JournalFormat.lostType else { return nil }
+    return bytes[frames[index].payload].withUnsafeBytes { JournalFormat.lostRecord($0) }
+  }
+
   /// The index of the last checkpoint read, if any: replay starts there.
   public var lastCheckpoint: Int? { frames.lastIndex { $0.type == JournalFormat.checkpointType } }
 
   /// Every payload, in order.
   public var payloads: [ArraySlice<UInt8>] { frames.map { bytes[$0.payload] } }
+}
+
+/// What a placeholder written by `repair` stands for.
+public enum LostRecord: Equatable, Sendable {
+  /// A command: what it did is known only from the next checkpoint.
+  case command
+  /// A checkpoint: nothing is lost, the records around it hold the same state.
+  case checkpoint
+  /// A record whose type byte was damaged too.
+  case unknown
 }
 
 /// What `repair` did.
@@ -49,12 +65,20 @@ public struct JournalRepair: Equatable, Sendable {
   public let droppedBytes: Int
   /// The copy of the file as it was, or nil when there was nothing to repair.
   public let backupPath: String?
+  /// Damaged records replaced in place by placeholders, with what each stood
+  /// for, because valid records after them were kept (salvage, not truncation).
+  public var lost: [(sequence: UInt64, record: LostRecord)] = []
 
   /// Creates a report.
   public init(keptRecords: Int, droppedBytes: Int, backupPath: String?) {
     self.keptRecords = keptRecords
     self.droppedBytes = droppedBytes
     self.backupPath = backupPath
+  }
+
+  public static func == (lhs: JournalRepair, rhs: JournalRepair) -> Bool {
+    lhs.keptRecords == rhs.keptRecords && lhs.droppedBytes == rhs.droppedBytes && lhs.backupPath == rhs.backupPath
+      && lhs.lost.map(\.sequence) == rhs.lost.map(\.sequence) && lhs.lost.map(\.record) == rhs.lost.map(\.record)
   }
 }
 

@@ -33,19 +33,32 @@ extension WriteAheadLog {
 
 extension JournalRecovery {
   /// The records from index `start` on, decoded as `Entry`, in order.
-  public func decodedEntries<Entry: Decodable>(as type: Entry.Type, from start: Int = 0) throws(JournalError)
-    -> [Entry]
-  {
+  ///
+  /// A placeholder `repair` left for a lost checkpoint is passed over: the
+  /// records around it hold the same state. One for a lost command is refused
+  /// (`lostRecord`), since what follows it cannot be replayed without it,
+  /// unless `skippingLost`, for readers that only collect entries (the
+  /// processor's ledger, which counts them in `lostCount`).
+  public func decodedEntries<Entry: Decodable>(
+    as type: Entry.Type, from start: Int = 0, skippingLost: Bool = false
+  ) throws(JournalError) -> [Entry] {
     let decoder = JSONDecoder()
     var entries: [Entry] = []
     entries.reserveCapacity(max(0, count - start))
     for index in start..<max(start, count) {
+      if let lost = lost(index) {
+        guard lost == .checkpoint || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
+        continue
+      }
       do { entries.append(try decoder.decode(Entry.self, from: Data(payload(index)))) } catch {
         throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
       }
     }
     return entries
   }
+
+  /// How many records read are placeholders for records lost to damage.
+  public var lostCount: Int { frames.count { $0.type == JournalFormat.lostType } }
 
   /// Record `index` decoded as `Entry`.
   public func decodedEntry<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {

@@ -14,6 +14,8 @@ public struct StreamedRecord {
   public let sequence: UInt64
   /// Whether it is a checkpoint (its payload is state, not a command).
   public let isCheckpoint: Bool
+  /// What it stood for when it is a placeholder `repair` wrote over damage; nil for a readable record.
+  public var lost: LostRecord? = nil
   /// Its payload, borrowed from the read buffer.
   public let payload: UnsafeRawBufferPointer
 }
@@ -80,7 +82,8 @@ extension WriteAheadLog {
       try reader.withPayload(record.payload) { payload in
         try body(
           StreamedRecord(
-            sequence: record.sequence, isCheckpoint: record.type == JournalFormat.checkpointType, payload: payload))
+            sequence: record.sequence, isCheckpoint: record.type == JournalFormat.checkpointType,
+            lost: record.type == JournalFormat.lostType ? JournalFormat.lostRecord(payload) : nil, payload: payload))
       }
       offset += JournalFormat.frameSize + length
       expected += 1

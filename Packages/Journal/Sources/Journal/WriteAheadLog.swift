@@ -202,8 +202,14 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   // MARK: Repair
 
-  /// Keeps a backup copy of a journal with mid-log corruption, then truncates
-  /// the journal to its last good record. Only runs when asked (`kiosk repair`).
+  /// Keeps a backup copy of a damaged journal, then salvages it: each damaged
+  /// stretch that valid records follow is overwritten in place by placeholder
+  /// records when what comes after it can still be replayed (it held only
+  /// checkpoints, or a valid checkpoint follows it); the file is cut only where
+  /// it cannot be (`JournalSalvage`). Only runs when asked (`kiosk repair`).
+  ///
+  /// A crash while it writes leaves the backup, synced before anything is
+  /// touched, and a file that a second repair salvages the same way.
   public static func repair(
     path: String, environment: Environment, lockWait: Duration = defaultLockWait
   ) throws(JournalError) -> JournalRepair {
@@ -212,17 +218,18 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
     let salt = try validateHeader(bytes, path: path)
-    let scan = bytes.withUnsafeBytes {
-      JournalScan($0, seed: JournalFormat.recordSeed(salt: salt), start: JournalFormat.headerSize)
-    }
-    guard scan.firstBad != nil else {
-      return JournalRepair(keptRecords: scan.frames.count, droppedBytes: 0, backupPath: nil)
+    let plan = bytes.withUnsafeBytes { JournalSalvage($0, seed: JournalFormat.recordSeed(salt: salt)) }
+    guard !plan.isClean else {
+      return JournalRepair(keptRecords: plan.keptRecords, droppedBytes: 0, backupPath: nil)
     }
     let backupPath = try saveCopy(of: bytes, besides: path, suffix: "corrupt", io: io)
-    if case .failure(let errno) = io.truncate(descriptor, to: scan.goodEnd) { throw .writeFailed(errno) }
+    for stretch in plan.stretches { try writeAll(stretch.bytes, at: stretch.offset, descriptor, io: io) }
+    if let cut = plan.cut, case .failure(let errno) = io.truncate(descriptor, to: cut) { throw .writeFailed(errno) }
     if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
-    return JournalRepair(
-      keptRecords: scan.frames.count, droppedBytes: bytes.count - scan.goodEnd, backupPath: backupPath)
+    var repair = JournalRepair(
+      keptRecords: plan.keptRecords, droppedBytes: bytes.count - (plan.cut ?? bytes.count), backupPath: backupPath)
+    repair.lost = plan.stretches.flatMap(\.lost)
+    return repair
   }
 
   // MARK: System calls, with EINTR and short writes handled

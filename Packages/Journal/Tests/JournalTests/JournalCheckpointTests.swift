@@ -2,22 +2,6 @@ import Foundation
 import Journal
 import Testing
 
-/// A journal of `record 1` … `record 10`, a checkpoint `state A` (11), records
-/// 12 … 15, a checkpoint `state B` (16) and records 17 … 18. Returns the two
-/// checkpoints' offsets.
-@discardableResult
-private func fillWithCheckpoints(_ file: JournalFile) throws -> (first: Int, second: Int) {
-  var log = try DurableJournal(path: file.path)
-  for index in 1...10 { try log.append(payload(index)) }
-  let first = log.size
-  try log.appendCheckpoint(Array("state A".utf8))
-  for index in 12...15 { try log.append(payload(index)) }
-  let second = log.size
-  try log.appendCheckpoint(Array("state B".utf8))
-  for index in 17...18 { try log.append(payload(index)) }
-  return (first, second)
-}
-
 private func texts(of recovery: JournalRecovery) -> [String] {
   recovery.payloads.map { String(decoding: $0, as: UTF8.self) }
 }

@@ -11,6 +11,8 @@ public enum KioskJournalReader {
     case checkpoint(KioskCheckpoint)
     /// A command, or an outcome.
     case record(KioskRecord)
+    /// A placeholder `kiosk repair` wrote over a damaged record, and what that record was.
+    case lost(LostRecord)
   }
 
   /// Hands every record of the file at `path` to `body` with its sequence
@@ -57,7 +59,12 @@ public enum KioskJournalReader {
       let end = segment.day == nil ? liveEnd : nil
       let summary = try walk(path: segment.path, endingAt: end, progress: progress) { sequence, entry in
         if sequence == 1 {
-          if case .checkpoint(let checkpoint) = entry { day = checkpoint.day } else { day = 1 }
+          switch entry {
+          case .checkpoint(let checkpoint): day = checkpoint.day
+          // A day's lost opening checkpoint: the day is the one its place in the chain says.
+          case .lost: day = expected
+          case .record: day = 1
+          }
           if all, day != expected {
             if segment.day == nil, day > expected {
               throw KioskDaysError.changedWhileReading(path: segment.path)
@@ -88,9 +95,13 @@ public enum KioskJournalReader {
       let entry: Entry
       do {
         entry =
-          record.isCheckpoint
-          ? .checkpoint(try decoder.decode(KioskCheckpoint.self, from: data))
-          : .record(try decoder.decode(KioskRecord.self, from: data))
+          if let lost = record.lost {
+            .lost(lost)
+          } else if record.isCheckpoint {
+            .checkpoint(try decoder.decode(KioskCheckpoint.self, from: data))
+          } else {
+            .record(try decoder.decode(KioskRecord.self, from: data))
+          }
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")
       }

@@ -24,6 +24,9 @@ public enum KioskVerifier {
     public var closedDay: Int?
     /// Bytes at the end left unread (a torn tail, or an append in flight).
     public var unreadTailBytes: Int
+    /// The placeholders `kiosk repair` left for damaged records, by sequence
+    /// number: the replay takes the state up again at the next checkpoint.
+    public var lost: [Int] = []
   }
 
   /// A disagreement: the journal is not what it claims to be.
@@ -43,14 +46,23 @@ public enum KioskVerifier {
     var opening: KioskCheckpoint?
     var day = 1
     var checked = 0
+    var lost: [Int] = []
+    // After a lost command (or a lost first record) the state is unknown until the next checkpoint restores it.
+    var lostState = false
+    func restore(_ checkpoint: KioskCheckpoint) {
+      world.restore(checkpoint.state)
+      replay = KioskReplay.Progress(checkpoint: checkpoint)
+      openIntents = checkpoint.openIntents
+      day = checkpoint.day
+    }
     let summary = try KioskJournalReader.walk(path: path, endingAt: end, progress: progress) { sequence, entry in
       switch entry {
       case .checkpoint(let checkpoint) where sequence == 1:
-        world.restore(checkpoint.state)
-        replay = KioskReplay.Progress(checkpoint: checkpoint)
-        openIntents = checkpoint.openIntents
+        restore(checkpoint)
         opening = checkpoint
-        day = checkpoint.day
+      case .checkpoint(let checkpoint) where lostState:
+        restore(checkpoint)
+        lostState = false
       case .checkpoint(let checkpoint):
         let location = "'\(path)': the checkpoint at record \(sequence)"
         guard checkpoint.state.canonicalJSON() == world.snapshot.canonicalJSON() else {
@@ -68,17 +80,27 @@ public enum KioskVerifier {
           throw Failure(description: "\(location) says day \(checkpoint.day), the file covers day \(day)")
         }
         checked += 1
+      case .record where lostState:
+        break
       case .record(let record):
         try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &replay)
         openIntents = KioskRecord.openIntents(in: [record], openBefore: openIntents)
+      case .lost(let record):
+        lost.append(sequence)
+        if record != .checkpoint || sequence == 1 { lostState = true }
       }
+    }
+    if lostState {
+      throw Failure(
+        description: "'\(path)': record \(lost.last ?? 0) was lost to damage and no checkpoint after it holds the state"
+      )
     }
     if summary.records == 0 {
       throw Failure(description: "'\(path)' holds no record")
     }
     return Report(
       path: path, day: day, records: summary.records, checkpoints: checked, state: world.snapshot, opening: opening,
-      closedDay: replay.closedDay?.day, unreadTailBytes: summary.unreadTailBytes)
+      closedDay: replay.closedDay?.day, unreadTailBytes: summary.unreadTailBytes, lost: lost)
   }
 
   /// Checks that `next` starts where `previous` ended: it opens with a

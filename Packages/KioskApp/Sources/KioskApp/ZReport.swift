@@ -48,6 +48,10 @@ public struct ZReport: Equatable, Sendable {
   public var openTabs: Int
   /// The state the day's records replay to.
   public var closingState: KioskSnapshot
+  /// Records lost to damage (placeholders `kiosk repair` left), by sequence
+  /// number, and every record between a lost command and the checkpoint that
+  /// restores the state: what they sold or moved is not in this report.
+  public var uncounted: [Int] = []
 
   /// The total charged.
   public var charged: Decimal { charges.reduce(0) { $0 + $1.amount } }
@@ -65,16 +69,27 @@ public struct ZReport: Equatable, Sendable {
     var sold: [Item.ID: Int] = [:]
     var charges: [Movement] = []
     var refunds: [Movement] = []
+    var uncounted: [Int] = []
+    // After a lost command the state is unknown until the next checkpoint restores it.
+    var lostState = false
     try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
       switch entry {
       case .checkpoint(let checkpoint):
-        // Only the day's first record starts the replay; a later checkpoint is the same state.
-        guard sequence == 1 else { return }
+        // Only the day's first record starts the replay; a later checkpoint is the same state,
+        // unless a lost record left the state unknown.
+        guard sequence == 1 || lostState else { return }
         world.restore(checkpoint.state)
         replay = KioskReplay.Progress(checkpoint: checkpoint)
         day = checkpoint.day
-        opening = checkpoint.state.stock
+        if sequence == 1 { opening = checkpoint.state.stock }
+        lostState = false
+      case .lost(let record):
+        if record != .checkpoint || sequence == 1 {
+          uncounted.append(sequence)
+          lostState = true
+        }
       case .record(let record):
+        guard !lostState else { return uncounted.append(sequence) }
         if case .initialized(_, let stock) = record { opening = stock }
         if case .settled(let receipt) = record {
           for item in world.tabs.open[receipt.tab]?.lines ?? [] { sold[item, default: 0] += 1 }
@@ -97,6 +112,7 @@ public struct ZReport: Equatable, Sendable {
     let settled = world.tabs.open.values.filter(\.settled).count
     return ZReport(
       day: day, sales: sales, charges: charges, refunds: refunds, openingStock: opening, closingStock: world.stock,
-      settledTabs: settled, openTabs: world.tabs.open.count - settled, closingState: world.snapshot)
+      settledTabs: settled, openTabs: world.tabs.open.count - settled, closingState: world.snapshot,
+      uncounted: uncounted)
   }
 }

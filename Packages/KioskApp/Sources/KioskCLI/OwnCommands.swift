@@ -29,13 +29,20 @@ enum OwnCommands {
     var keptRecords: Int
     var cutBytes: Int
     var backup: String?
+    /// The damaged records replaced in place, each as "record N (a command)".
+    var lost: [String]
     var text: [String] {
-      backup.map { ["repaired: kept \(keptRecords) records, cut \(cutBytes) bytes; the original is at \($0)"] }
-        ?? ["nothing to repair: \(keptRecords) records, all valid"]
+      guard let backup else { return ["nothing to repair: \(keptRecords) records, all valid"] }
+      return lost.map {
+        "salvaged around \($0): lost to damage; the records after it are kept"
+          + ($0.hasSuffix("(a checkpoint)")
+            ? " (the records around it hold the same state)" : " (the next checkpoint holds the state)")
+      } + ["repaired: kept \(keptRecords) records, cut \(cutBytes) bytes; the original is at \(backup)"]
     }
   }
 
-  /// Backs up and truncates a journal with mid-log corruption; never creates one.
+  /// Backs up a damaged journal, salvages the records after the damage that
+  /// can be replayed and cuts the rest (`WriteAheadLog.repair`); never creates one.
   static func repair(_ options: GlobalOptions) throws -> RepairOutput {
     let name = (options.journalPath as NSString).lastPathComponent
     if let range = name.range(of: ".day-", options: .backwards),
@@ -47,6 +54,10 @@ enum OwnCommands {
           + "(repair a copy)")
     }
     let report = try DurableJournal.repair(path: options.journalPath, lockWait: options.lockWait)
-    return RepairOutput(keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath)
+    return RepairOutput(
+      keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath,
+      lost: report.lost.map { lost in
+        "record \(lost.sequence) (\(lost.record == .unknown ? "a record of unknown type" : "a \(lost.record)"))"
+      })
   }
 }

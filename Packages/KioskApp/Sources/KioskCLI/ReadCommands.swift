@@ -110,6 +110,9 @@ enum ReadCommands {
         case .record(let record):
           if case .initialized(let initial, _) = record { menu = initial }
           text = describe(record, menu: menu)
+        case .lost(let record):
+          text =
+            "lost to damage: \(record == .unknown ? "a record" : "a \(record)") ('kiosk repair' left this in its place)"
         }
         // With --all, each file starts with a line naming its day.
         if !json, context.options.all, position.sequence == 1 {

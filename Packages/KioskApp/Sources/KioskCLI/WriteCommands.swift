@@ -180,8 +180,19 @@ extension WriteCommands {
     var archivedTabs: Int
     var carriedOverTabs: Int
     var archive: String
+    /// Records lost to damage, and those after them the replay could not count.
+    var uncountedRecords: [Int]
     var text: [String] {
       ["Z report, day \(day)"]
+        + (uncountedRecords.isEmpty
+          ? []
+          : [
+            "warning: \(uncountedRecords.count == 1 ? "record" : "records") "
+              + "\(uncountedRecords.map(String.init).joined(separator: ", ")) "
+              + "\(uncountedRecords.count == 1 ? "was" : "were") lost to damage ('kiosk repair') or "
+              + "\(uncountedRecords.count == 1 ? "follows" : "follow") a lost one; "
+              + "what they sold or moved is not in this report"
+          ])
         + (sales.isEmpty
           ? ["sales: none"]
           : table(["ITEM", "SOLD", "TOTAL"], sales.map { [$0.item, String($0.count), $0.total] }))
@@ -212,6 +223,7 @@ extension WriteCommands {
         CloseDayOutput.Units(
           ingredient: $0.rawValue, opening: report.openingStock.units[$0, default: 0],
           closing: report.closingStock.units[$0, default: 0])
-      }, archivedTabs: report.settledTabs, carriedOverTabs: report.openTabs, archive: archive)
+      }, archivedTabs: report.settledTabs, carriedOverTabs: report.openTabs, archive: archive,
+      uncountedRecords: report.uncounted)
   }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Each record of a journal file as framed on disk (docs/journal.md, "File
+/// format"): where it starts, its type and its number.
+private func frames(of bytes: Data) -> [(offset: Int, type: UInt8, sequence: UInt64)] {
+  let bytes = [UInt8](bytes)
+  var found: [(offset: Int, type: UInt8, sequence: UInt64)] = []
+  var offset = 20
+  while offset + 17 <= bytes.count {
+    let length = bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let sequence = bytes[offset + 9..<offset + 17].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    found.append((offset, bytes[offset + 8], sequence))
+    offset += 17 + length
+  }
+  return found
+}
+
+/// Flips one bit inside the payload of the record that `pick` chooses.
+private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: UInt8, sequence: UInt64)]) -> Int) {
+  var bytes = [UInt8](journal.bytes)
+  bytes[pick(frames(of: journal.bytes)) + 17 + 5] ^= 0x01
+  _ = FileManager.default.createFile(atPath: journal.path, contents: Data(bytes))
+}
+
+@Test func aBadByteInTheLastCheckpointIsSalvagedAndThePaidTabIsNeverChargedAgain() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "3"]
+  for tab in 1...8 {
+    #expect(try kiosk("open", "Guest \(tab)", environment: often).status == 0)
+    #expect(try kiosk("add", "\(tab)", "latte", environment: often).status == 0)
+  }
+  #expect(try kiosk("settle", "8", environment: often).status == 0)
+  damage(journal) { frames in frames.last { $0.type == 2 }!.offset }  // the last checkpoint, with the settle after it
+  #expect(try kiosk("board").status == 74)
+
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0)
+  #expect(repair.output.contains("(a checkpoint): lost to damage; the records after it are kept"), "\(repair.output)")
+  #expect(repair.output.contains("cut 0 bytes"))
+  let again = try kiosk("settle", "8", environment: often)
+  #expect(again.status == 65 && again.errors.contains("tab #8 is already settled"), "\(again.errors)")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
+  #expect(reconcile.output.hasPrefix("processor: 1 charges (4.50)"), "charged once: \(reconcile.output)")
+  #expect(try kiosk("verify").status == 0)
+}
+
+@Test func repairKeepsEveryCommandAcknowledgedAfterABadRecordBeforeTheLastCheckpoint() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "3"]
+  for tab in 1...6 {
+    #expect(try kiosk("open", "Guest \(tab)", environment: often).status == 0)
+    #expect(try kiosk("add", "\(tab)", "espresso", environment: often).status == 0)
+  }
+  #expect(try kiosk("settle", "1", environment: often).status == 0)
+  // A command before the first checkpoint goes bad; writers start from a later checkpoint and never read it.
+  damage(journal) { frames in frames.first { $0.sequence == 3 }!.offset }
+  #expect(try kiosk("open", "Late", environment: often).status == 0)
+  #expect(try kiosk("add", "7", "latte", environment: often).status == 0)
+  #expect(try kiosk("settle", "7", environment: often).status == 0)
+  #expect(try kiosk("verify").status == 74, "a reader of the whole day finds the damage")
+
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0)
+  #expect(repair.output.contains("salvaged around record 3 (a command)"), "\(repair.output)")
+  #expect(repair.output.contains("cut 0 bytes"))
+  let board = try kiosk("board")
+  #expect(board.lines.last == "#7 Late: Latte — 4.50 (settled)", "\(board.output)")
+  #expect(board.lines.first == "#1 Guest 1: Espresso — 3.00 (settled)")
+  #expect(try kiosk("settle", "7").status == 65, "never charged again")
+  let verify = try kiosk("verify")
+  #expect(verify.status == 0, "\(verify.errors)")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
+  #expect(reconcile.output.hasPrefix("processor: 2 charges (7.50)"))
+  #expect(try kiosk("history").lines.contains("3  lost to damage: a command ('kiosk repair' left this in its place)"))
+  let close = try kiosk("close-day")
+  #expect(close.status == 0, "\(close.errors)")
+  #expect(close.lines.contains { $0.hasPrefix("warning: record 3 was lost to damage") })
+  #expect(try kiosk("verify", "--all").status == 0)
+}
