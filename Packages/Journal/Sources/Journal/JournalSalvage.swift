@@ -38,8 +38,11 @@ struct JournalSalvage {
   /// Whether the file needs no repair.
   var isClean: Bool { stretches.isEmpty && cut == nil }
 
-  /// Plans the salvage of a whole file (`bytes` from offset 0, header included).
-  init(_ bytes: UnsafeRawBufferPointer, seed: UInt32) {
+  /// Plans the salvage of a whole file (`bytes` from offset 0, header
+  /// included). With `recordsStandAlone` (a ledger: each record is whole in
+  /// itself, none is replayed on top of another) every damaged stretch that
+  /// valid records follow is replaced, checkpoint or not.
+  init(_ bytes: UnsafeRawBufferPointer, seed: UInt32, recordsStandAlone: Bool = false) {
     var offset = JournalFormat.headerSize
     var expected: UInt64 = 1
     var damaged: [(range: Range<Int>, sequences: Range<UInt64>, recordsBefore: Int)] = []
@@ -65,7 +68,8 @@ struct JournalSalvage {
     for stretch in damaged {
       let lost = Self.frames(in: bytes, stretch.range, count: stretch.sequences.count)
       let recoverable =
-        lost.allSatisfy { $0.record == .checkpoint } || checkpoints.contains { $0 > stretch.range.lowerBound }
+        recordsStandAlone || lost.allSatisfy { $0.record == .checkpoint }
+        || checkpoints.contains { $0 > stretch.range.lowerBound }
       guard !stretch.sequences.isEmpty, !lost.isEmpty, recoverable else {
         cut = stretch.range.lowerBound
         keptRecords = stretch.recordsBefore

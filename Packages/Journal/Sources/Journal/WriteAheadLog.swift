@@ -155,6 +155,23 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return sequence
   }
 
+  /// Appends `count` placeholders for records lost to damage (`LostRecord`)
+  /// with one sync, so their sequence numbers are never given to another
+  /// record: a ledger whose references are its sequence numbers retires the
+  /// number of an entry it cut as a torn tail this way (`LocalProcessor`).
+  @discardableResult
+  public mutating func appendLost(_ count: Int, standingFor record: LostRecord = .unknown)
+    throws(JournalError) -> ClosedRange<UInt64>
+  {
+    let type: UInt8 =
+      switch record {
+      case .command: JournalFormat.commandType
+      case .checkpoint: JournalFormat.checkpointType
+      case .unknown: 0
+      }
+    return try append(batch: Array(repeating: [type], count: count), type: JournalFormat.lostType)
+  }
+
   /// Group commit: appends every payload with one write and one sync, all or
   /// none acknowledged. Returns their sequence numbers.
   @discardableResult
@@ -210,15 +227,18 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   ///
   /// A crash while it writes leaves the backup, synced before anything is
   /// touched, and a file that a second repair salvages the same way.
+  /// `recordsStandAlone`: see `JournalSalvage` (a ledger's entries).
   public static func repair(
-    path: String, environment: Environment, lockWait: Duration = defaultLockWait
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait, recordsStandAlone: Bool = false
   ) throws(JournalError) -> JournalRepair {
     let io = environment.fileIO
     let (descriptor, _) = try openLocked(path, io: io, wait: lockWait, create: false)
     defer { io.close(descriptor) }
     let bytes = try readAll(descriptor, io: io)
     let salt = try validateHeader(bytes, path: path)
-    let plan = bytes.withUnsafeBytes { JournalSalvage($0, seed: JournalFormat.recordSeed(salt: salt)) }
+    let plan = bytes.withUnsafeBytes {
+      JournalSalvage($0, seed: JournalFormat.recordSeed(salt: salt), recordsStandAlone: recordsStandAlone)
+    }
     guard !plan.isClean else {
       return JournalRepair(keptRecords: plan.keptRecords, droppedBytes: 0, backupPath: nil)
     }
@@ -504,7 +524,10 @@ extension WriteAheadLog where Environment == PosixJournalEnvironment {
   }
 
   /// Repairs the journal at `path` on the real file system.
-  public static func repair(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) -> JournalRepair {
-    try repair(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
+  public static func repair(path: String, lockWait: Duration = defaultLockWait, recordsStandAlone: Bool = false)
+    throws(JournalError) -> JournalRepair
+  {
+    try repair(
+      path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, recordsStandAlone: recordsStandAlone)
   }
 }

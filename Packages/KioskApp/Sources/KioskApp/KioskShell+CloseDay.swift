@@ -54,6 +54,13 @@ extension KioskShell {
     if lstat(archivePath, &taken) == 0, !KioskSegments.sameFile(path, archivePath) {
       throw KioskShellError.archiveExists(path: archivePath)
     }
+    // A Z report is the day's money: it does not close over movements the ledger lost.
+    if !world.processor.lostNumbers.isEmpty {
+      let audit = try paymentAudit()
+      guard audit.agrees else {
+        throw KioskShellError.ledgerLostMovements(path: world.processor.path, mismatches: audit.mismatches.count)
+      }
+    }
     let report = try ZReport.build(path: path)
     guard report.closingState.canonicalJSON() == world.snapshot.canonicalJSON() else {
       throw KioskVerifier.Failure(

@@ -364,7 +364,9 @@ public final class KioskShell {
 
   /// The processor's ledger and every day's journal side by side.
   public func paymentAudit() throws -> PaymentAudit {
-    PaymentAudit(ledger: world.processor.entries, records: try KioskJournalReader.paymentRecords(of: journalPath))
+    PaymentAudit(
+      ledger: world.processor.entries, records: try KioskJournalReader.paymentRecords(of: journalPath),
+      lostNumbers: world.processor.lostNumbers)
   }
 
   /// What the reading commands show, from this shell's state.
@@ -372,7 +374,7 @@ public final class KioskShell {
     _ = revision
     return KioskView(
       snapshot: world.snapshot, day: day, openIntents: openIntents, ledger: world.processor.entries,
-      unreadTailBytes: 0)
+      ledgerLost: world.processor.lostNumbers, unreadTailBytes: 0)
   }
 
   /// The journal file (the live day's).
@@ -437,6 +439,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case declineNotJournaled(key: IdempotencyKey, reason: String)
   /// The processor holds a charge of `tab` this journal has no record of, of another amount than its total.
   case heldChargeDiffers(tab: Tab.ID, reference: String, charged: Decimal, total: Decimal)
+  /// The ledger lost entries to damage that the journal names: the day's money cannot be closed.
+  case ledgerLostMovements(path: String, mismatches: Int)
 
   public var description: String {
     switch self {
@@ -471,6 +475,10 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
         + "\(reference) refunded at the processor first; 'kiosk reconcile' lists it"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
+    case .ledgerLostMovements(let path, let mismatches):
+      "not closing the day: the processor ledger '\(path)' lost entries to damage that the journal names "
+        + "(\(mismatches) mismatches, listed by 'kiosk reconcile'); restore the ledger from a backup "
+        + "(its damaged tail is saved as '\(path).torn-tail'), then close the day"
     }
   }
 }

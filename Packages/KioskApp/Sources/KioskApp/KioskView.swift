@@ -20,6 +20,8 @@ public struct KioskView: Sendable {
   public var openIntents: [PaymentIntent]
   /// The processor's ledger, oldest first.
   public var ledger: [LocalProcessor.Entry]
+  /// The numbers of the ledger's entries lost to damage (`ProcessorLedger.lostNumbers`).
+  public var ledgerLost: [Int]
   /// Bytes at the end of the journal that a reader left unread: a torn tail,
   /// or an append in flight. The next writer cuts a torn tail (and saves it).
   public var unreadTailBytes: Int
@@ -27,12 +29,13 @@ public struct KioskView: Sendable {
   /// Creates a view.
   public init(
     snapshot: KioskSnapshot, day: Int, openIntents: [PaymentIntent], ledger: [LocalProcessor.Entry],
-    unreadTailBytes: Int
+    ledgerLost: [Int] = [], unreadTailBytes: Int
   ) {
     self.snapshot = snapshot
     self.day = day
     self.openIntents = openIntents
     self.ledger = ledger
+    self.ledgerLost = ledgerLost
     self.unreadTailBytes = unreadTailBytes
   }
 
@@ -60,19 +63,28 @@ public struct KioskView: Sendable {
     }
     var world = ReplayWorld()
     _ = try KioskReplay.replay(contents, into: &world)
-    let ledger = try processor.map { try readLedger($0, endingAt: point?.ledgerAfter) } ?? []
+    let ledger = try processor.map { try readLedgerFile($0, endingAt: point?.ledgerAfter) } ?? (entries: [], lost: [])
     return KioskView(
-      snapshot: world.snapshot, day: contents.day, openIntents: contents.openIntents, ledger: ledger,
-      unreadTailBytes: unread)
+      snapshot: world.snapshot, day: contents.day, openIntents: contents.openIntents, ledger: ledger.entries,
+      ledgerLost: ledger.lost, unreadTailBytes: unread)
   }
 
   /// The processor's ledger at `path`, read without a lock (with `end`, as it
   /// stood when it was `end` bytes long); empty when there is none.
   public static func readLedger(_ path: String, endingAt end: Int? = nil) throws -> [LocalProcessor.Entry] {
+    try readLedgerFile(path, endingAt: end).entries
+  }
+
+  /// The processor's ledger at `path` and the numbers of its entries lost to damage.
+  static func readLedgerFile(_ path: String, endingAt end: Int? = nil) throws -> (
+    entries: [LocalProcessor.Entry], lost: [Int]
+  ) {
     do {
-      return try DurableJournal.read(path: path, endingAt: end).decodedEntries(as: LocalProcessor.Entry.self)
+      let recovery = try DurableJournal.read(path: path, endingAt: end)
+      let lost = (0..<recovery.count).filter { recovery.lost($0) != nil }.map { Int(recovery.sequence($0)) }
+      return (try recovery.decodedEntries(as: LocalProcessor.Entry.self, skippingLost: true), lost)
     } catch .missing {
-      return []
+      return ([], [])
     } catch {
       throw KioskViewError.ledger(path: path, error)
     }

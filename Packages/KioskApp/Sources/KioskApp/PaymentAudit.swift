@@ -40,15 +40,17 @@ public struct PaymentAudit: Equatable, Sendable {
   /// `ledger` read up to `ledgerAfter`, `records` up to `journalEnd`, and
   /// `settledBefore` the entries within `ledgerBefore`. An entry after those
   /// whose intent `records` does not reach moved after the point: left out.
-  public init(ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord]) {
+  public init(ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord], lostNumbers: [Int] = []) {
     var intents: Set<IdempotencyKey> = []
     for case .paymentIntent(let intent) in records { intents.insert(intent.key) }
     let seen = ledger.prefix(settledBefore) + ledger.dropFirst(settledBefore).prefix { intents.contains($0.key) }
-    self.init(ledger: Array(seen), records: records)
+    self.init(ledger: Array(seen), records: records, lostNumbers: lostNumbers)
   }
 
-  /// Compares `ledger` with `records`.
-  public init(ledger: [LocalProcessor.Entry], records: [KioskRecord]) {
+  /// Compares `ledger` with `records`. `lostNumbers` are the ledger's entries
+  /// lost to damage (`ProcessorLedger.lostNumbers`): a journaled movement
+  /// naming one of them is reported with the way out.
+  public init(ledger: [LocalProcessor.Entry], records: [KioskRecord], lostNumbers: [Int] = []) {
     let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
     var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]
@@ -113,11 +115,15 @@ public struct PaymentAudit: Equatable, Sendable {
     }
     for (reference, receipts) in settles.sorted(by: { $0.key < $1.key }) where !seenCharges.contains(reference) {
       for receipt in receipts {
-        mismatches.append("tab #\(receipt.tab.raw) is settled with \(reference), which the processor never charged")
+        mismatches.append(
+          "tab #\(receipt.tab.raw) is settled with \(reference), "
+            + (Self.names(reference, lostNumbers) ? Self.lostEntry : "which the processor never charged"))
       }
     }
     for reference in undos.keys.sorted() where !seenRefunds.contains(reference) {
-      mismatches.append("an undo journals refund \(reference), which the processor never made")
+      mismatches.append(
+        "an undo journals refund \(reference), "
+          + (Self.names(reference, lostNumbers) ? Self.lostEntry : "which the processor never made"))
     }
     for intent in open.values.sorted(by: { $0.key.raw < $1.key.raw }) {
       let moved = movedUnderOpenIntent[intent.key].map {
@@ -135,5 +141,15 @@ public struct PaymentAudit: Equatable, Sendable {
       mismatches.append(
         "the processor refunded \(money(refundedTotal)) in all, the journal undid \(money(undoneTotal))")
     }
+  }
+
+  /// What a journaled movement whose ledger entry was lost to damage is told.
+  static let lostEntry =
+    "an entry the processor ledger lost to damage (its bytes are saved beside the ledger as .torn-tail); "
+    + "restore the ledger from a backup"
+
+  /// Whether `reference` (`ch_…_<n>`, `re_…_<n>`) carries one of `numbers`.
+  private static func names(_ reference: String, _ numbers: [Int]) -> Bool {
+    reference.split(separator: "_").last.flatMap { Int($0) }.map(numbers.contains) ?? false
   }
 }

@@ -173,9 +173,9 @@ final class CommandContext {
   /// The payment audit at `point`: the ledger and every day's money records as they stood then.
   func paymentAudit(_ view: KioskView, at point: ReadPoint?) throws -> PaymentAudit {
     let records = try KioskJournalReader.paymentRecords(of: options.journalPath, liveEnd: point?.journalEnd)
-    guard let point else { return PaymentAudit(ledger: view.ledger, records: records) }
+    guard let point else { return PaymentAudit(ledger: view.ledger, records: records, lostNumbers: view.ledgerLost) }
     let settled = try KioskView.readLedger(options.ledgerPath, endingAt: point.ledgerBefore).count
-    return PaymentAudit(ledger: view.ledger, settledBefore: settled, records: records)
+    return PaymentAudit(ledger: view.ledger, settledBefore: settled, records: records, lostNumbers: view.ledgerLost)
   }
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.

@@ -52,7 +52,8 @@ struct KioskFailure: Error, Equatable {
     case let error as RestockError: self.init(error)
     case let error as KioskShellError:
       switch error {
-      case .keyMismatch, .paymentInFlight, .heldChargeDiffers: self.init(code: .domain, message: error.description)
+      case .keyMismatch, .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements:
+        self.init(code: .domain, message: error.description)
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)
       case .tornDown: self.init(code: .software, message: error.description)
       case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,

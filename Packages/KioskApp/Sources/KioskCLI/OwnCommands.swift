@@ -31,18 +31,41 @@ enum OwnCommands {
     var backup: String?
     /// The damaged records replaced in place, each as "record N (a command)".
     var lost: [String]
+    /// The processor ledger's repair, when it needed one.
+    var ledger: LedgerRepair?
+
+    struct LedgerRepair: Encodable {
+      var path: String
+      var backup: String
+      /// The numbers of the entries lost to damage: retired, never given to another movement.
+      var lostEntries: [UInt64]
+      var cutBytes: Int
+    }
+
     var text: [String] {
-      guard let backup else { return ["nothing to repair: \(keptRecords) records, all valid"] }
-      return lost.map {
-        "salvaged around \($0): lost to damage; the records after it are kept"
-          + ($0.hasSuffix("(a checkpoint)")
-            ? " (the records around it hold the same state)" : " (the next checkpoint holds the state)")
-      } + ["repaired: kept \(keptRecords) records, cut \(cutBytes) bytes; the original is at \(backup)"]
+      var lines = lost.map { "salvaged around \($0): lost to damage; the records after it are kept" }
+      if let backup {
+        lines.append("repaired: kept \(keptRecords) records, cut \(cutBytes) bytes; the original is at \(backup)")
+      } else {
+        lines.append("nothing to repair: \(keptRecords) records, all valid")
+      }
+      if let ledger {
+        lines.append(
+          "repaired the processor ledger '\(ledger.path)': "
+            + (ledger.lostEntries.isEmpty
+              ? ""
+              : "entries \(ledger.lostEntries.map(String.init).joined(separator: ", ")) lost to damage (never reused), ")
+            + "cut \(ledger.cutBytes) bytes; the original is at \(ledger.backup); "
+            + "'kiosk reconcile' names any movement the journal records that the ledger lost")
+      }
+      return lines
     }
   }
 
   /// Backs up a damaged journal, salvages the records after the damage that
-  /// can be replayed and cuts the rest (`WriteAheadLog.repair`); never creates one.
+  /// can be replayed and cuts the rest (`WriteAheadLog.repair`); then the
+  /// processor ledger beside it, whose entries stand alone, so every valid
+  /// entry after damage is kept. Never creates either file.
   static func repair(_ options: GlobalOptions) throws -> RepairOutput {
     let name = (options.journalPath as NSString).lastPathComponent
     if let range = name.range(of: ".day-", options: .backwards),
@@ -54,10 +77,34 @@ enum OwnCommands {
           + "(repair a copy)")
     }
     let report = try DurableJournal.repair(path: options.journalPath, lockWait: options.lockWait)
+    var ledger: RepairOutput.LedgerRepair?
+    if FileManager.default.fileExists(atPath: options.ledgerPath) {
+      let repaired: JournalRepair
+      do {
+        repaired = try DurableJournal.repair(
+          path: options.ledgerPath, lockWait: options.lockWait, recordsStandAlone: true)
+      } catch {
+        throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
+      }
+      if repaired.droppedBytes > 0 {
+        // The cut tail may have held an entry whose reference was given out: retire its number.
+        var file = try DurableJournal(path: options.ledgerPath, lockWait: options.lockWait)
+        try file.appendLost(1)
+      }
+      ledger = repaired.backupPath.map {
+        RepairOutput.LedgerRepair(
+          path: options.ledgerPath, backup: $0, lostEntries: repaired.lost.map(\.sequence),
+          cutBytes: repaired.droppedBytes)
+      }
+    }
     return RepairOutput(
       keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath,
       lost: report.lost.map { lost in
-        "record \(lost.sequence) (\(lost.record == .unknown ? "a record of unknown type" : "a \(lost.record)"))"
-      })
+        switch lost.record {
+        case .checkpoint: "record \(lost.sequence) (a checkpoint; the records around it hold the same state)"
+        case .command: "record \(lost.sequence) (a command; the next checkpoint holds the state)"
+        case .unknown: "record \(lost.sequence) (of unknown type; the next checkpoint holds the state)"
+        }
+      }, ledger: ledger)
   }
 }

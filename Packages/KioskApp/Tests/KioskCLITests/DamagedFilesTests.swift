@@ -37,7 +37,9 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
 
   let repair = try kiosk("repair")
   #expect(repair.status == 0)
-  #expect(repair.output.contains("(a checkpoint): lost to damage; the records after it are kept"), "\(repair.output)")
+  #expect(
+    repair.output.contains("(a checkpoint; the records around it hold the same state): lost to damage"),
+    "\(repair.output)")
   #expect(repair.output.contains("cut 0 bytes"))
   let again = try kiosk("settle", "8", environment: often)
   #expect(again.status == 65 && again.errors.contains("tab #8 is already settled"), "\(again.errors)")
@@ -65,7 +67,7 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
 
   let repair = try kiosk("repair")
   #expect(repair.status == 0)
-  #expect(repair.output.contains("salvaged around record 3 (a command)"), "\(repair.output)")
+  #expect(repair.output.contains("salvaged around record 3 (a command; the next checkpoint holds the state)"))
   #expect(repair.output.contains("cut 0 bytes"))
   let board = try kiosk("board")
   #expect(board.lines.last == "#7 Late: Latte — 4.50 (settled)", "\(board.output)")
@@ -81,4 +83,60 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
   #expect(close.status == 0, "\(close.errors)")
   #expect(close.lines.contains { $0.hasPrefix("warning: record 3 was lost to damage") })
   #expect(try kiosk("verify", "--all").status == 0)
+}
+
+@Test func aDamagedLastLedgerEntryNeverGivesItsReferenceToAnotherChargeNorClosesTheDay() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledger = journal.path + ".processor"
+  for tab in 1...2 {
+    #expect(try kiosk("open", "Guest \(tab)").status == 0)
+    #expect(try kiosk("add", "\(tab)", "espresso").status == 0)
+  }
+  let first = try kiosk("settle", "1")
+  let reference = try #require(first.lines.last?.split(separator: " ").last.map(String.init))
+  var bytes = [UInt8](FileManager.default.contents(atPath: ledger)!)
+  bytes[bytes.count - 5] ^= 0x01  // inside the last (acknowledged) entry
+  _ = FileManager.default.createFile(atPath: ledger, contents: Data(bytes))
+
+  let second = try kiosk("settle", "2")
+  #expect(second.status == 0)
+  #expect(second.errors.contains("recovered the processor ledger: dropped a torn tail"))
+  #expect(!second.output.contains(reference), "the lost entry's reference is retired: \(second.output)")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 65)
+  #expect(
+    reconcile.lines.contains(
+      "mismatch: tab #1 is settled with \(reference), an entry the processor ledger lost to damage "
+        + "(its bytes are saved beside the ledger as .torn-tail); restore the ledger from a backup"),
+    "\(reconcile.output)")
+  #expect(!reconcile.output.contains("settles 2 tabs"), "no charge settles two tabs")
+  let close = try kiosk("close-day")
+  #expect(close.status == 65 && close.errors.contains("not closing the day: the processor ledger"), "\(close.errors)")
+}
+
+@Test func repairSalvagesEveryLedgerEntryAfterADamagedOne() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledger = journal.path + ".processor"
+  for tab in 1...3 {
+    #expect(try kiosk("open", "Guest \(tab)").status == 0)
+    #expect(try kiosk("add", "\(tab)", "espresso").status == 0)
+    #expect(try kiosk("settle", "\(tab)").status == 0)
+  }
+  var bytes = [UInt8](FileManager.default.contents(atPath: ledger)!)
+  bytes[20 + 17 + 5] ^= 0x01  // inside the first entry, with two after it
+  _ = FileManager.default.createFile(atPath: ledger, contents: Data(bytes))
+  let refused = try kiosk("open", "Late")
+  #expect(refused.status == 74 && refused.errors.contains("processor ledger: journal is corrupt"), "\(refused.errors)")
+
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0)
+  #expect(repair.output.contains("repaired the processor ledger '\(ledger)': entries 1 lost to damage"))
+  #expect(FileManager.default.contents(atPath: ledger + ".corrupt") == Data(bytes))
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.output.hasPrefix("processor: 2 charges (6.00)"), "the entries after the damage are kept")
+  #expect(reconcile.lines.contains { $0.contains("an entry the processor ledger lost to damage") })
+  let fourth = try kiosk("open", "Late")
+  #expect(fourth.status == 0, "\(fourth.errors)")
 }

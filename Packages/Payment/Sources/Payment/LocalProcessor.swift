@@ -30,15 +30,27 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
     path: String, limit: Decimal = ProcessorRules.chargeLimit, lockWait: Duration = DurableJournal.defaultLockWait,
     fault: Fault? = nil
   ) throws(JournalError) {
-    let file = try DurableJournal(path: path, lockWait: lockWait)
-    let entries = try file.recoveredEntries(as: Entry.self)
-    ledger = ProcessorLedger(prefix: String(file.salt % 0xFFFF_FFFF, radix: 16), limit: limit, entries: entries)
+    var file = try DurableJournal(path: path, lockWait: lockWait)
+    let recovery = file.recovery
+    let entries = try recovery.decodedEntries(as: Entry.self, skippingLost: true)
+    var lost = (0..<recovery.count).filter { recovery.lost($0) != nil }.map { Int(recovery.sequence($0)) }
+    // A cut tail may have held an entry whose reference was given out (a bit
+    // flip in an acknowledged entry looks like a torn write): its number is
+    // retired, never given to the next movement.
+    if recovery.savedTailPath != nil {
+      lost += try file.appendLost(1).map { Int($0) }
+    }
+    ledger = ProcessorLedger(
+      prefix: String(file.salt % 0xFFFF_FFFF, radix: 16), limit: limit, entries: entries, lostNumbers: lost)
     self.file = file
     self.fault = fault
   }
 
   /// Every entry, oldest first.
   public var entries: [Entry] { ledger.entries }
+
+  /// The numbers of entries lost to damage, retired (`ProcessorLedger.lostNumbers`).
+  public var lostNumbers: [Int] { ledger.lostNumbers }
 
   /// The largest single charge it approves.
   public var limit: Decimal { ledger.limit }

@@ -67,11 +67,25 @@ public struct ProcessorLedger: Equatable, Sendable {
   /// The charges not refunded, oldest first, by their keys' subject (a journal and a tab).
   private var openChargesBySubject: [String: [Int]] = [:]
 
-  /// A ledger holding `entries`.
-  public init(prefix: String, limit: Decimal = ProcessorRules.chargeLimit, entries: [Entry] = []) {
+  /// The numbers of entries lost to damage (a ledger file's cut tail):
+  /// retired, so no reference is ever given to two movements.
+  public private(set) var lostNumbers: [Int] = []
+
+  /// A ledger holding `entries`, whose numbers skip `lostNumbers`.
+  public init(
+    prefix: String, limit: Decimal = ProcessorRules.chargeLimit, entries: [Entry] = [], lostNumbers: [Int] = []
+  ) {
     self.prefix = prefix
     self.limit = limit
+    self.lostNumbers = lostNumbers
     for entry in entries { record(entry) }
+  }
+
+  /// Whether `reference` is one this ledger gave out and then lost to damage.
+  public func isLost(_ reference: String) -> Bool {
+    guard let number = reference.split(separator: "_").last.flatMap({ Int($0) }) else { return false }
+    return reference.hasPrefix("ch_\(prefix)_") || reference.hasPrefix("re_\(prefix)_")
+      ? lostNumbers.contains(number) : false
   }
 
   /// Whether two ledgers hold the same movements under the same rules.
@@ -105,7 +119,7 @@ public struct ProcessorLedger: Equatable, Sendable {
   /// The refund of the charge `reference`, if it was refunded.
   public func refund(ofCharge reference: String) -> Entry? { refundOfCharge[reference].map { entries[$0] } }
 
-  private var nextNumber: Int { entries.count + 1 }
+  private var nextNumber: Int { entries.count + lostNumbers.count + 1 }
 
   /// What charging `amount` under `key` does, acting out `fault`; records nothing.
   public func decideCharge(_ amount: Decimal, key: IdempotencyKey, fault: ProcessorFault? = nil)
