@@ -37,6 +37,11 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A command `repair` could not salvage stands before records that need it.
   case lostRecord(sequence: UInt64)
 
+  /// What a corrupt live journal is told to do; a caller whose file is not
+  /// repaired in place (a closed day's archive) removes it and gives its own.
+  public static let repairAdvice =
+    "; run 'kiosk repair': it keeps a backup and saves every record after the damage that can still be replayed"
+
   public var description: String {
     switch self {
     case .cannotOpen(let path, let errno): "cannot open journal '\(path)': \(errno)"
@@ -52,8 +57,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
       "journal format version \(version) is not supported (this kiosk reads versions 1 and 2)"
     case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
     case .corruptRecord(let offset, let sequence):
-      "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it; "
-        + "run 'kiosk repair': it keeps a backup and saves every record after the damage that can still be replayed"
+      "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it" + Self.repairAdvice
     case .readFailed(let errno): "reading the journal failed: \(errno)"
     case .writeFailed(let errno): "writing the journal failed: \(errno); the command was not committed"
     case .syncFailed(let errno): "syncing the journal failed: \(errno); the command was not committed"

@@ -480,6 +480,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     if let failure { throw .writeFailed(failure) }
   }
 
+  /// The salt in a journal header, nil when `bytes` do not start with a valid one.
+  public static func salt(ofHeader bytes: [UInt8]) -> UInt64? { try? validateHeader(bytes, path: "") }
+
   static func validateHeader(_ bytes: [UInt8], path: String) throws(JournalError) -> UInt64 {
     guard bytes.count >= JournalFormat.headerSize, bytes.starts(with: JournalFormat.magic) else {
       throw .notAJournal(path: path)

@@ -40,11 +40,12 @@ public enum KioskJournalReader {
   /// checking that the days follow one another from day 1 with none missing,
   /// that each archive is whole (it ends with its close), and that the live
   /// journal is the day after the last archive when it is read. Returns how
-  /// many bytes at the end of the live journal were left unread.
+  /// many bytes at the end of the live journal were left unread. An archive
+  /// set aside (`kiosk set-aside`) is not read: `setAside` gets its day.
   @discardableResult
   public static func walkDays(
     journal: String, all: Bool, liveEnd: Int? = nil, progress: ((Int, Int) -> Void)? = nil,
-    _ body: (Position, Entry) throws -> Void
+    setAside: (KioskSegments.Segment) throws -> Void = { _ in }, _ body: (Position, Entry) throws -> Void
   ) throws -> Int {
     let segments = all ? KioskSegments.all(of: journal) : [KioskSegments.Segment(day: nil, path: journal)]
     var unread = 0
@@ -53,27 +54,33 @@ public enum KioskJournalReader {
       if all, let day = segment.day, day != expected {
         throw KioskDaysError.missingArchive(day: expected, path: KioskSegments.archivePath(of: journal, day: expected))
       }
+      if segment.setAside {
+        try setAside(segment)
+        continue
+      }
       var day = expected
       var last: KioskRecord?
       // Archives are never written again; only the live day can grow while it is read.
       let end = segment.day == nil ? liveEnd : nil
-      let summary = try walk(path: segment.path, endingAt: end, progress: progress) { sequence, entry in
-        if sequence == 1 {
-          switch entry {
-          case .checkpoint(let checkpoint): day = checkpoint.day
-          // A day's lost opening checkpoint: the day is the one its place in the chain says.
-          case .lost: day = expected
-          case .record: day = 1
-          }
-          if all, day != expected {
-            if segment.day == nil, day > expected {
-              throw KioskDaysError.changedWhileReading(path: segment.path)
+      let summary = try readingArchive(segment) {
+        try walk(path: segment.path, endingAt: end, progress: progress) { sequence, entry in
+          if sequence == 1 {
+            switch entry {
+            case .checkpoint(let checkpoint): day = checkpoint.day
+            // A day's lost opening checkpoint: the day is the one its place in the chain says.
+            case .lost: day = expected
+            case .record: day = 1
             }
-            throw KioskDaysError.wrongDay(path: segment.path, holds: day, expected: expected)
+            if all, day != expected {
+              if segment.day == nil, day > expected {
+                throw KioskDaysError.changedWhileReading(path: segment.path)
+              }
+              throw KioskDaysError.wrongDay(path: segment.path, holds: day, expected: expected)
+            }
           }
+          if case .record(let record) = entry { last = record }
+          try body(Position(path: segment.path, day: day, sequence: sequence), entry)
         }
-        if case .record(let record) = entry { last = record }
-        try body(Position(path: segment.path, day: day, sequence: sequence), entry)
       }
       if segment.day != nil {
         guard summary.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
@@ -84,6 +91,17 @@ public enum KioskJournalReader {
       }
     }
     return unread
+  }
+
+  /// Runs `read` on `segment`; when it is an archive that cannot be read,
+  /// says so with the way out (`KioskDaysError.unreadableArchive`).
+  public static func readingArchive<Result>(_ segment: KioskSegments.Segment, _ read: () throws -> Result) throws
+    -> Result
+  {
+    do { return try read() } catch KioskDaysError.file(let path, let reason) where segment.day != nil {
+      throw KioskDaysError.unreadableArchive(
+        path: path, day: segment.day!, reason: reason.replacingOccurrences(of: JournalError.repairAdvice, with: ""))
+    }
   }
 
   private static func stream(

@@ -1,4 +1,5 @@
 import Foundation
+import Journal
 
 #if canImport(Glibc)
   import Glibc
@@ -17,13 +18,20 @@ public enum KioskSegments {
     public var day: Int?
     /// The file.
     public var path: String
+    /// Whether the archive was set aside as damaged (`kiosk set-aside`): its
+    /// day is known to be there and is not read.
+    public var setAside = false
 
     /// Names a file.
-    public init(day: Int?, path: String) {
+    public init(day: Int?, path: String, setAside: Bool = false) {
       self.day = day
       self.path = path
+      self.setAside = setAside
     }
   }
+
+  /// What `kiosk set-aside` renames a damaged archive to.
+  public static let setAsideSuffix = ".set-aside"
 
   /// The folder part of `path` (empty for a bare file name), as
   /// `deletingLastPathComponent` gives it: which Foundation 6.3.1 on Linux
@@ -47,18 +55,40 @@ public enum KioskSegments {
   }
 
   /// Every archive beside `journal` (a name `JOURNAL.day-` and four or more
-  /// digits), oldest day first.
+  /// digits), oldest day first; an archive set aside (the same name ending in
+  /// `.set-aside`) stands for its day unless the archive itself is back.
   public static func archives(of journal: String) -> [Segment] {
     let folder = folder(of: journal)
     let prefix = (journal as NSString).lastPathComponent + ".day-"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-    return names.compactMap { name -> Segment? in
-      let digits = name.dropFirst(prefix.count)
+    let found = names.compactMap { name -> Segment? in
+      let setAside = name.hasSuffix(setAsideSuffix)
+      let digits = name.dropFirst(prefix.count).dropLast(setAside ? setAsideSuffix.count : 0)
       guard name.hasPrefix(prefix), digits.count >= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
         let day = Int(digits), day > 0
       else { return nil }
-      return Segment(day: day, path: folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
-    }.sorted { ($0.day!, $0.path) < ($1.day!, $1.path) }
+      let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+      return Segment(day: day, path: path, setAside: setAside)
+    }
+    let restored = Set(found.filter { !$0.setAside }.compactMap(\.day))
+    return found.filter { !$0.setAside || !restored.contains($0.day!) }
+      .sorted { ($0.day!, $0.path) < ($1.day!, $1.path) }
+  }
+
+  /// The day an archive's name gives (`JOURNAL.day-0007` is 7).
+  static func day(ofArchive path: String) -> Int? {
+    guard let range = path.range(of: ".day-", options: .backwards) else { return nil }
+    return Int(path[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
+  }
+
+  /// The salts of the set-aside archives whose headers still read: the
+  /// payment audit leaves out the processor's movements under their keys.
+  public static func setAsideSalts(of journal: String) -> [UInt64] {
+    archives(of: journal).filter(\.setAside).compactMap { segment in
+      guard let handle = FileHandle(forReadingAtPath: segment.path) else { return nil }
+      defer { try? handle.close() }
+      return try? DurableJournal.salt(ofHeader: [UInt8](handle.readData(ofLength: JournalFormat.headerSize)))
+    }
   }
 
   /// Every archive, oldest first, then the live journal when it exists and is
@@ -87,6 +117,8 @@ public enum KioskDaysError: Error, Equatable, CustomStringConvertible {
   case wrongDay(path: String, holds: Int, expected: Int)
   /// An archive does not end with its `dayClosed` record.
   case damagedArchive(path: String, unreadBytes: Int)
+  /// An archive cannot be read to its end: `reason` says where and why.
+  case unreadableArchive(path: String, day: Int, reason: String)
   /// The live journal changed while it was read (a day was closed).
   case changedWhileReading(path: String)
   /// Reading one of the files failed.
@@ -99,10 +131,21 @@ public enum KioskDaysError: Error, Equatable, CustomStringConvertible {
       "'\(path)' holds day \(holds) where day \(expected) belongs; the archives were renamed or moved"
     case .damagedArchive(let path, let unread):
       "the archive '\(path)' is damaged: it does not end with its day's close"
-        + (unread > 0 ? " (\(unread) bytes at its end are unreadable)" : "")
+        + (unread > 0 ? " (\(unread) bytes at its end are unreadable)" : "") + "; "
+        + Self.wayOut(day: KioskSegments.day(ofArchive: path))
+    case .unreadableArchive(let path, let day, let reason):
+      "the archive of day \(day) is damaged: \(reason.hasPrefix("'\(path)'") ? reason : "'\(path)': \(reason)"); "
+        + Self.wayOut(day: day)
     case .changedWhileReading(let path):
       "'\(path)' moved on to another day while it was read (a day was closed); run the command again"
     case .file(let path, let reason): "'\(path)': \(reason)"
     }
+  }
+
+  /// What to do about a damaged archive: archives are never repaired in place.
+  static func wayOut(day: Int?) -> String {
+    let day = day.map(String.init) ?? "DAY"
+    return "restore it from a backup, or set it aside with 'kiosk set-aside \(day)' "
+      + "(history, verify and reconcile then leave day \(day) out and say so)"
   }
 }

@@ -366,7 +366,7 @@ public final class KioskShell {
   public func paymentAudit() throws -> PaymentAudit {
     PaymentAudit(
       ledger: world.processor.entries, records: try KioskJournalReader.paymentRecords(of: journalPath),
-      lostNumbers: world.processor.lostNumbers)
+      lostNumbers: world.processor.lostNumbers, setAsideSalts: KioskSegments.setAsideSalts(of: journalPath))
   }
 
   /// What the reading commands show, from this shell's state.

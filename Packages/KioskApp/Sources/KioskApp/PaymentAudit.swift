@@ -35,22 +35,37 @@ public struct PaymentAudit: Equatable, Sendable {
 
   /// Whether the ledger and the journal agree.
   public var agrees: Bool { mismatches.isEmpty }
+  /// The processor's movements under keys of set-aside archives: not compared.
+  public var setAsideMovements = 0
 
   /// Compares the ledger and the journal as they stood at one `ReadPoint`:
   /// `ledger` read up to `ledgerAfter`, `records` up to `journalEnd`, and
   /// `settledBefore` the entries within `ledgerBefore`. An entry after those
   /// whose intent `records` does not reach moved after the point: left out.
-  public init(ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord], lostNumbers: [Int] = []) {
+  public init(
+    ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord], lostNumbers: [Int] = [],
+    setAsideSalts: [UInt64] = []
+  ) {
     var intents: Set<IdempotencyKey> = []
     for case .paymentIntent(let intent) in records { intents.insert(intent.key) }
     let seen = ledger.prefix(settledBefore) + ledger.dropFirst(settledBefore).prefix { intents.contains($0.key) }
-    self.init(ledger: Array(seen), records: records, lostNumbers: lostNumbers)
+    self.init(ledger: Array(seen), records: records, lostNumbers: lostNumbers, setAsideSalts: setAsideSalts)
   }
 
   /// Compares `ledger` with `records`. `lostNumbers` are the ledger's entries
   /// lost to damage (`ProcessorLedger.lostNumbers`): a journaled movement
   /// naming one of them is reported with the way out.
-  public init(ledger: [LocalProcessor.Entry], records: [KioskRecord], lostNumbers: [Int] = []) {
+  ///
+  /// `setAsideSalts` are the headers' salts of archives set aside as damaged
+  /// (`kiosk set-aside`): the movements under their keys have no journal to
+  /// be compared with, so they are left out and counted in `setAsideMovements`.
+  public init(
+    ledger allEntries: [LocalProcessor.Entry], records: [KioskRecord], lostNumbers: [Int] = [],
+    setAsideSalts: [UInt64] = []
+  ) {
+    let prefixes = setAsideSalts.map { IdempotencyKey.prefix(journalSalt: $0) }
+    let ledger = allEntries.filter { entry in !prefixes.contains { entry.key.raw.hasPrefix($0) } }
+    setAsideMovements = allEntries.count - ledger.count
     let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
     var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]

@@ -173,9 +173,14 @@ final class CommandContext {
   /// The payment audit at `point`: the ledger and every day's money records as they stood then.
   func paymentAudit(_ view: KioskView, at point: ReadPoint?) throws -> PaymentAudit {
     let records = try KioskJournalReader.paymentRecords(of: options.journalPath, liveEnd: point?.journalEnd)
-    guard let point else { return PaymentAudit(ledger: view.ledger, records: records, lostNumbers: view.ledgerLost) }
+    let setAside = KioskSegments.setAsideSalts(of: options.journalPath)
+    guard let point else {
+      return PaymentAudit(ledger: view.ledger, records: records, lostNumbers: view.ledgerLost, setAsideSalts: setAside)
+    }
     let settled = try KioskView.readLedger(options.ledgerPath, endingAt: point.ledgerBefore).count
-    return PaymentAudit(ledger: view.ledger, settledBefore: settled, records: records, lostNumbers: view.ledgerLost)
+    return PaymentAudit(
+      ledger: view.ledger, settledBefore: settled, records: records, lostNumbers: view.ledgerLost,
+      setAsideSalts: setAside)
   }
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.

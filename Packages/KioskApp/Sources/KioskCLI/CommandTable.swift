@@ -121,8 +121,12 @@ struct CommandSpec {
       }),
     CommandSpec(
       name: "repair", arguments: [],
-      summary: "back up a journal with mid-log corruption and cut it to its last good record", access: .own,
-      run: { context, _ in try OwnCommands.repair(context.options) }),
+      summary: "back up a damaged journal and ledger; keep every record after the damage that can still be replayed",
+      access: .own, run: { context, _ in try OwnCommands.repair(context.options) }),
+    CommandSpec(
+      name: "set-aside", arguments: ["DAY"],
+      summary: "rename a damaged archive aside; history, verify and reconcile then leave its day out and say so",
+      access: .own, run: { context, words in try SetAsideCommand.run(context.options, day: words[0]) }),
     CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
       run: { context, _ in try await Demo(json: context.options.json).run() }),

@@ -100,8 +100,13 @@ enum ReadCommands {
     var menu = KioskDefaults.menu
     let unread: Int
     do {
-      unread = try KioskJournalReader.walkDays(journal: live, all: context.options.all, progress: progress.update) {
-        position, entry in
+      // A set-aside day is named where its records would be, on stderr so the listing stays records only.
+      let warnSetAside = { (segment: KioskSegments.Segment) in
+        context.warn("day \(segment.day ?? 0) was set aside as damaged ('\(segment.path)'); its records are not read")
+      }
+      unread = try KioskJournalReader.walkDays(
+        journal: live, all: context.options.all, progress: progress.update, setAside: warnSetAside
+      ) { position, entry in
         let text: String
         switch entry {
         case .checkpoint(let checkpoint):
@@ -154,13 +159,21 @@ enum ReadCommands {
     var charges: Int
     var refunds: Int
     var pending: [String]
+    /// Days whose archives were set aside as damaged: not read, not checked.
+    var setAsideDays: [Int]
+    /// Records `kiosk repair` replaced by placeholders: the replay took the state up at the next checkpoint.
+    var lost: [String]
     var text: [String] {
       let location = files == 1 ? "" : " in \(files) files, each day starting where the one before ended"
-      return [
-        "verified \(records) records\(location) (\(checkpoints) checkpoints checked against the replay): "
-          + "two replays are byte-identical, state \(digest); "
-          + "the processor agrees (\(charges) charges, \(refunds) refunds)"
-      ] + pending.map { "pending: \($0)" }
+      return setAsideDays.map { "set aside: day \($0) was set aside as damaged; it is not read or checked" }
+        + lost.map {
+          "lost: \($0) was lost to damage ('kiosk repair'); the replay took the state up at the next checkpoint"
+        }
+        + [
+          "verified \(records) records\(location) (\(checkpoints) checkpoints checked against the replay): "
+            + "two replays are byte-identical, state \(digest); "
+            + "the processor agrees (\(charges) charges, \(refunds) refunds)"
+        ] + pending.map { "pending: \($0)" }
     }
   }
 
@@ -180,15 +193,28 @@ enum ReadCommands {
     var previous: KioskVerifier.Report?
     var records = 0
     var checkpoints = 0
+    var setAside: [Int] = []
+    var lost: [String] = []
+    var liveReport: KioskVerifier.Report?
     for (index, segment) in segments.enumerated() {
       let expected = index + 1
       if context.options.all, let day = segment.day, day != expected {
         throw KioskDaysError.missingArchive(
           day: expected, path: KioskSegments.archivePath(of: context.options.journalPath, day: expected))
       }
+      if segment.setAside {
+        setAside.append(expected)
+        previous = nil  // the day after a set-aside one cannot be chained to it
+        continue
+      }
       let end = segment.day == nil ? point?.journalEnd : nil
-      let report = try KioskVerifier.replay(path: segment.path, endingAt: end, progress: progress.update)
-      let again = try KioskVerifier.replay(path: segment.path, endingAt: end)
+      let (report, again) = try KioskJournalReader.readingArchive(segment) {
+        (
+          try KioskVerifier.replay(path: segment.path, endingAt: end, progress: progress.update),
+          try KioskVerifier.replay(path: segment.path, endingAt: end)
+        )
+      }
+      lost += report.lost.map { "'\(segment.path)' record \($0)" }
       guard report.state.canonicalJSON() == again.state.canonicalJSON() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
       }
@@ -205,8 +231,9 @@ enum ReadCommands {
       records += report.records
       checkpoints += report.checkpoints
       previous = report
+      liveReport = report
     }
-    guard let live = previous else { throw JournalError.missing(path: context.options.journalPath) }
+    guard let live = liveReport else { throw JournalError.missing(path: context.options.journalPath) }
     guard live.state.digest == view.snapshot.digest else {
       throw KioskFailure(
         code: .journal,
@@ -219,8 +246,9 @@ enum ReadCommands {
         failure: .domain("the processor and the journal disagree: \(audit.mismatches.count) mismatches"))
     }
     return VerifyOutput(
-      records: records, files: segments.count, checkpoints: checkpoints, digest: live.state.digest, identical: true,
-      charges: audit.charges, refunds: audit.refunds, pending: audit.pending)
+      records: records, files: segments.count - setAside.count, checkpoints: checkpoints, digest: live.state.digest,
+      identical: true,
+      charges: audit.charges, refunds: audit.refunds, pending: audit.pending, setAsideDays: setAside, lost: lost)
   }
 
   struct ReconcileOutput: CommandOutput {
@@ -235,6 +263,8 @@ enum ReadCommands {
     var pendingTotal: String
     var pending: [String]
     var mismatches: [String]
+    /// The processor's movements of set-aside archives, left out (`kiosk set-aside`).
+    var setAsideMovements: Int
     var summary: String {
       "processor: \(charges) charges (\(chargedTotal)), \(refunds) refunds (\(refundedTotal))"
         + (pendingMovements > 0 ? ", and \(pendingMovements) movements under open intents (\(pendingTotal))" : "")
@@ -249,7 +279,10 @@ enum ReadCommands {
       return "reconciled: every charge and refund maps to exactly one journaled command"
     }
     var text: [String] {
-      [summary] + pending.map { "pending: \($0)" } + mismatches.map { "mismatch: \($0)" } + [verdict]
+      [summary] + pending.map { "pending: \($0)" } + mismatches.map { "mismatch: \($0)" }
+        + (setAsideMovements > 0
+          ? ["set aside: \(setAsideMovements) movements of days set aside as damaged are not compared"] : [])
+        + [verdict]
     }
   }
 
@@ -268,7 +301,8 @@ enum ReadCommands {
       charges: audit.charges, chargedTotal: money(audit.chargedTotal), refunds: audit.refunds,
       refundedTotal: money(audit.refundedTotal), settledTotal: money(audit.settledTotal),
       undoneTotal: money(audit.undoneTotal), pendingMovements: audit.pendingMovements,
-      pendingTotal: money(audit.pendingTotal), pending: audit.pending, mismatches: audit.mismatches)
+      pendingTotal: money(audit.pendingTotal), pending: audit.pending, mismatches: audit.mismatches,
+      setAsideMovements: audit.setAsideMovements)
   }
 
   /// A record in words, for `history`.

@@ -191,3 +191,36 @@ import Testing
   }
   #expect(try FileManager.default.contentsOfDirectory(atPath: journal.folder.path).isEmpty, "nothing created")
 }
+
+@Test func aDamagedArchiveIsSetAsideAndTheTillReconcilesWithoutIt() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
+  _ = try kiosk("shell", input: "open Ada\nadd 1 espresso\nsettle 1\nclose-day\nopen Bo\nadd 2 latte\nsettle 2\n")
+  let archive = journal.path + ".day-0001"
+  let refusedSound = try kiosk("set-aside", "1")
+  #expect(refusedSound.status == 65 && refusedSound.errors.contains("reads whole and ends with its close"))
+  var bytes = [UInt8](FileManager.default.contents(atPath: archive)!)
+  bytes[100] ^= 0x01
+  _ = FileManager.default.createFile(atPath: archive, contents: Data(bytes))
+
+  let stuck = try kiosk("reconcile")
+  #expect(stuck.status == 74)
+  #expect(stuck.errors.contains("the archive of day 1 is damaged: '\(archive)': journal is corrupt at byte"))
+  #expect(stuck.errors.contains("set it aside with 'kiosk set-aside 1'"), "\(stuck.errors)")
+  #expect(!stuck.errors.contains("kiosk repair"), "repair never touches an archive: \(stuck.errors)")
+
+  let setAside = try kiosk("set-aside", "1")
+  #expect(setAside.status == 0, "\(setAside.errors)")
+  #expect(FileManager.default.contents(atPath: archive + ".set-aside") == Data(bytes), "set aside, not changed")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
+  #expect(reconcile.lines.contains("set aside: 1 movements of days set aside as damaged are not compared"))
+  let verify = try kiosk("verify", "--all")
+  #expect(verify.status == 0, "\(verify.errors)")
+  #expect(verify.lines.first == "set aside: day 1 was set aside as damaged; it is not read or checked")
+  let history = try kiosk("history", "--all")
+  #expect(history.status == 0 && history.errors.contains("day 1 was set aside as damaged"))
+  #expect(history.lines.first == "day 2: \(journal.path)")
+  #expect(try kiosk("open", "Cy").status == 0, "the till goes on")
+  #expect(try kiosk("set-aside", "1").errors.contains("day 1 is set aside already"))
+}

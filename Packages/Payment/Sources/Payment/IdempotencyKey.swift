@@ -36,6 +36,9 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
   /// The subject of the keys of tab `tab` in the journal whose header has `salt`.
   public static func subject(journalSalt salt: UInt64, tab: Int) -> String { "\(saltPart(salt))_t\(tab)" }
 
+  /// How every key of the journal whose header has `salt` begins: `k_<salt>_`.
+  public static func prefix(journalSalt salt: UInt64) -> String { saltPart(salt) + "_" }
+
   private static func saltPart(_ salt: UInt64) -> String {
     let hex = String(salt, radix: 16)
     return "k_\(String(repeating: "0", count: max(0, 16 - hex.count)))\(hex)"
