@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Tabs
 
 /// The options every command takes, wherever they stand on the command line.
 struct GlobalOptions: Equatable {
@@ -101,35 +102,11 @@ struct ParsedArguments: Equatable {
 /// error, so no name can break a line of `board` or `history`, or reach a
 /// terminal as an escape sequence.
 enum FreeText {
-  /// The longest name, in characters.
-  static let maxLength = 64
-  /// The longest name in UTF-8 bytes: a character may carry many combining marks.
-  static let maxBytes = 256
-
-  /// `text`, trimmed, or a usage error saying what is wrong with it.
+  /// `text`, trimmed, or a usage error saying what is wrong with it: the
+  /// rules are `CustomerName`'s, the ones the domain itself enforces.
   static func validated(_ text: String, as what: String) throws(KioskFailure) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { throw .usage("\(what) is empty") }
-    guard trimmed.count <= maxLength else {
-      throw .usage("\(what) is \(trimmed.count) characters long; the limit is \(maxLength)")
-    }
-    guard trimmed.utf8.count <= maxBytes else {
-      throw .usage("\(what) is \(trimmed.utf8.count) bytes long in UTF-8; the limit is \(maxBytes)")
-    }
-    if let bad = trimmed.unicodeScalars.first(where: isControl) {
-      throw .usage(
-        "\(what) contains the control or format character U+\(String(bad.value, radix: 16, uppercase: true))")
-    }
-    return trimmed
-  }
-
-  /// Control, format (bidirectional overrides, zero-width spaces) and line-breaking
-  /// characters. The zero-width joiner stays: emoji sequences are made of it.
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar == "\u{200D}" { return false }
-    switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
-    default: return false
+    do throws(CustomerName.Refusal) { return try CustomerName.validated(text) } catch {
+      throw .usage(error.description(as: what))
     }
   }
 }

@@ -79,6 +79,7 @@ struct KioskFailure: Error, Equatable {
     case .notOnTab(let id): self.init(code: .domain, message: "that item is not on tab #\(id.raw)")
     case .payment(.declined(let reason)): self.init(code: .domain, message: "payment declined: \(reason)")
     case .payment(.timedOut): self.init(code: .processorUnavailable, message: PaymentError.timedOut.description)
+    case .invalidName(let refusal): self.init(code: .usage, message: refusal.description(as: "a customer name"))
     }
   }
 

@@ -65,7 +65,12 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
   public mutating func run(_ action: KioskAction) throws(ActionRefusal) -> UndoHistory.Entry {
     do {
       switch action {
-      case .openTab(let customer):
+      case .openTab(let text):
+        // The same rules as the command line's, so a scenario or a replay request cannot store what `kiosk open` refuses.
+        let customer: String
+        do throws(CustomerName.Refusal) { customer = try CustomerName.validated(text) } catch {
+          throw KioskError.invalidName(error)
+        }
         let step = UndoStep.closeTab(Tab.ID(raw: tabs.nextID), previousNextID: tabs.nextID)
         let id = openTab(for: customer)
         return UndoHistory.Entry(record: .opened(tab: id, customer: customer), step: step)

@@ -71,6 +71,19 @@ extension PaymentError: CanonicalEncodable {
   }
 }
 
+extension CustomerName.Refusal: CanonicalEncodable {
+  /// Why a name was refused: `{"controlCharacter": {"scalar": 8238}}`.
+  public var canonical: JSONValue {
+    switch self {
+    case .empty: .sum("empty")
+    case .tooLong(let characters): .sum("tooLong", ["characters": .integer(characters)])
+    case .tooManyBytes(let bytes): .sum("tooManyBytes", ["bytes": .integer(bytes)])
+    case .controlCharacter(let scalar): .sum("controlCharacter", ["scalar": .integer(Int(scalar))])
+    case .invisible: .sum("invisible")
+    }
+  }
+}
+
 extension ActionRefusal: CanonicalEncodable {
   /// The domain error's case and facts: `{"unknownTab": {"tab": 9}}`.
   public var canonical: JSONValue {
@@ -87,6 +100,7 @@ extension ActionRefusal: CanonicalEncodable {
       case .alreadySettled(let tab): .sum("alreadySettled", ["tab": .integer(tab.raw)])
       case .emptyTab(let tab): .sum("emptyTab", ["tab": .integer(tab.raw)])
       case .notOnTab(let tab): .sum("notOnTab", ["tab": .integer(tab.raw)])
+      case .invalidName(let refusal): .object(["invalidName": refusal.canonical])
       }
     case .restock(let error):
       switch error {

@@ -25,6 +25,15 @@ let tabsScenarios: [Scenario<KioskModel>] = [
       When("Ada opens another tab", .openTab(customer: "Ada"))
       Then("both are hers") { $0.tabs.open.values.filter { $0.customer == "Ada" }.count == 2 }
     }
+    Branch("a name that would reorder the line is refused, as `kiosk open` refuses it") {
+      When("a tab is opened for a bidirectional override", .openTab(customer: "Eve\u{202E}"))
+      Then("no tab opens") { $0.tabs.nextID == 2 && $0.tabs.open.count == 1 }
+      ThenOutcome("refused: a control character") { $0 == .refused(.invalidName(.controlCharacter(0x202E))) }
+    }
+    Branch("a name of joiners alone is refused: it would print as nothing") {
+      When("a tab is opened for a zero-width joiner", .openTab(customer: "\u{200D}"))
+      ThenOutcome("refused: nothing visible") { $0 == .refused(.invalidName(.invisible)) }
+    }
   },
   Scenario(
     KioskFeatures.tabs, "adding to a tab",

@@ -21,4 +21,6 @@ public enum KioskError: Error, Equatable, Sendable {
   case emptyTab(Tab.ID)
   /// The item is not on the tab, so it cannot be removed.
   case notOnTab(Tab.ID)
+  /// A customer name breaks `CustomerName`'s rules.
+  case invalidName(CustomerName.Refusal)
 }
