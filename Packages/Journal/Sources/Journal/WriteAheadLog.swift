@@ -255,7 +255,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   // MARK: System calls, with EINTR and short writes handled
 
   private static func openLocked(
-    _ path: String, io: some JournalFileIO, wait: Duration, create: Bool = true
+    _ path: String, io: some JournalFileIO, wait: Duration, create: Bool = true, attempts: Int = 0
   ) throws(JournalError) -> (Int32, created: Bool) {
     var created = false
     var descriptor: Int32
@@ -269,8 +269,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         descriptor = opened
         created = true
       case .failure(let errno) where errno.code == EEXIST:
-        // Another process created it between the two opens: open the file it made.
-        return try openLocked(path, io: io, wait: wait, create: create)
+        // Another process created it between the two opens: open the file it
+        // made. Unless it is a link to nothing, which both opens refuse forever.
+        guard attempts < 100 else { throw .cannotOpen(path: path, errno) }
+        return try openLocked(path, io: io, wait: wait, create: create, attempts: attempts + 1)
       case .failure(let errno): throw .cannotOpen(path: path, errno)
       }
     case .failure(let errno) where errno.code == EISDIR: throw .notARegularFile(path: path)
@@ -288,7 +290,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     // its name): the lock that counts is the one on the file the path names now.
     guard io.isFile(descriptor, at: path) else {
       io.close(descriptor)
-      return try openLocked(path, io: io, wait: wait, create: create)
+      return try openLocked(path, io: io, wait: wait, create: create, attempts: attempts)
     }
     return (descriptor, created)
   }

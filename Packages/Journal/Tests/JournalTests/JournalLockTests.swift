@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import JournalIO
 import Testing
 
 #if canImport(Glibc)
@@ -65,4 +66,15 @@ import Testing
   #expect(reopened.recovery.payloads.map { String(decoding: $0, as: UTF8.self) } == ["before the fork"])
   var status: Int32 = 0
   #expect(waitpid(child, &status, 0) == child)
+}
+
+@Test func aLinkToNothingIsRefusedNotRetriedForever() throws {
+  let file = try JournalFile()
+  let link = file.path + ".link"
+  try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file.path + ".nowhere")
+  defer { try? FileManager.default.removeItem(atPath: link) }
+  // Opening finds no file; creating it exclusively finds the link: neither ever succeeds.
+  #expect(throws: JournalError.cannotOpen(path: link, Errno(EEXIST))) {
+    _ = try DurableJournal(path: link)
+  }
 }

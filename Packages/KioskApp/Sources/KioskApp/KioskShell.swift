@@ -99,7 +99,10 @@ public final class KioskShell {
       try? FileManager.default.removeItem(atPath: processor.path)
       throw KioskShellError.ledgerMissing(path: processor.path)
     }
-    if isNew, !processor.entries.isEmpty {
+    // A journal cut back to nothing by repair keeps its header, so its salt:
+    // movements under that salt are this till's own, and settles adopt them.
+    let ownKeys = IdempotencyKey.prefix(journalSalt: journal.salt)
+    if isNew, !processor.entries.isEmpty, !processor.entries.contains(where: { $0.key.raw.hasPrefix(ownKeys) }) {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
     var world = KioskWorld(processor: processor, journal: journal)
@@ -421,7 +424,7 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case outcomeNotJournaled(key: IdempotencyKey, reason: String)
   /// The journal records payments, but the processor's ledger was just created: it is missing.
   case ledgerMissing(path: String)
-  /// The journal is new, but the processor's ledger already holds movements.
+  /// The journal is new, but the processor's ledger already holds movements, none of them under its keys.
   case ledgerOfAnotherJournal(path: String, movements: Int)
   /// The journal is a closed day's archive, not the live journal.
   case closedDay(day: Int, path: String)

@@ -9,9 +9,16 @@ public enum TillFiles {
   /// `path` with every symbolic link followed and `.`/`..` removed: the file
   /// itself when it exists, else the resolved folder it would be created in
   /// plus its name, else `path` made absolute.
+  /// A link to a file not made yet is followed too, so the journal is created
+  /// where the link points, not refused as a file that both is and is not there.
   public static func resolve(_ path: String) -> String {
-    let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
     if let real = realPath(absolute) { return real }
+    for _ in 0..<32 {  // as many links as the system itself follows
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: absolute) else { break }
+      let folder = URL(fileURLWithPath: absolute).deletingLastPathComponent()
+      absolute = URL(fileURLWithPath: destination, relativeTo: folder).standardizedFileURL.path
+    }
     let url = URL(fileURLWithPath: absolute)
     if let folder = realPath(url.deletingLastPathComponent().path) {
       return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).path

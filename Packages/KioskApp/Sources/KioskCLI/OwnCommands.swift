@@ -46,6 +46,12 @@ enum OwnCommands {
       var lines = lost.map { "salvaged around \($0): lost to damage; the records after it are kept" }
       if let backup {
         lines.append("repaired: kept \(keptRecords) records, cut \(cutBytes) bytes; the original is at \(backup)")
+        if cutBytes > 0 {
+          // A cut record may have been acknowledged: its money is not lost, and the operator must hear where it is.
+          lines.append(
+            "the records cut cannot be replayed without the damaged one; any money they moved stays in the processor "
+              + "ledger: 'kiosk reconcile' names it, and a settle of the same tab and amount adopts its charge")
+        }
       } else {
         lines.append("nothing to repair: \(keptRecords) records, all valid")
       }

@@ -140,3 +140,21 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
   let fourth = try kiosk("open", "Late")
   #expect(fourth.status == 0, "\(fourth.errors)")
 }
+
+@Test func aJournalRepairCutBackToNothingStillOpensBesideItsOwnLedgerAndNeverChargesTheTabAgain() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Guest").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  damage(journal) { frames in frames[0].offset }  // the first record: nothing after it can be replayed
+  #expect(try kiosk("repair").output.hasPrefix("repaired: kept 0 records"))
+
+  #expect(try kiosk("open", "Guest").status == 0, "the header (and its salt) is kept: the ledger is this till's")
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let again = try kiosk("settle", "1")
+  #expect(again.status == 0 && again.errors.contains("adopted"), "\(again.output)\(again.errors)")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)")
+  #expect(reconcile.output.hasPrefix("processor: 1 charges (4.50)"), "charged once: \(reconcile.output)")
+}

@@ -167,6 +167,18 @@ import Testing
   }
 }
 
+@Test func aLinkToAJournalNotMadeYetStartsTheTillWhereItPoints() throws {
+  let journal = try TemporaryJournal()
+  let link = journal.folder.appendingPathComponent("link.journal").path
+  try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "kiosk.journal")
+  let byLink = KioskBinary(journal: link, owner: journal)
+  let opened = try byLink("open", "Ada")
+  #expect(opened.status == 0, "\(opened.errors)")
+  #expect(!journal.bytes.isEmpty, "the journal is made at the path the link names")
+  #expect(!FileManager.default.fileExists(atPath: link + ".processor"), "no ledger beside the link")
+  #expect(try KioskBinary(journal: journal.path)("board").output.contains("#1 Ada"))
+}
+
 @Test func aLedgerLeftBesideTheLinkIsNamedWithTheMoveThatFixesIt() throws {
   let journal = try TemporaryJournal()
   let link = journal.folder.appendingPathComponent("link.journal").path
