@@ -29,6 +29,19 @@ extension WriteAheadLog {
   func encode(_ entry: some Encodable) throws(JournalError) -> [UInt8] {
     do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
   }
+
+  /// Writes back lost entries known again from elsewhere, each encoded as
+  /// `append` encodes it (`restoreLost(path:environment:lockWait:records:)`).
+  public static func restoreLost<Entry: Encodable>(
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait, entries: [UInt64: Entry]
+  ) throws(JournalError) -> [UInt64] {
+    let encoder = makeEncoder()
+    var records: [UInt64: [UInt8]] = [:]
+    for (sequence, entry) in entries {
+      do { records[sequence] = Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
+    }
+    return try restoreLost(path: path, environment: environment, lockWait: lockWait, records: records)
+  }
 }
 
 extension JournalRecovery {

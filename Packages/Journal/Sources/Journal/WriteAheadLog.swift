@@ -36,11 +36,14 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   private let descriptor: Int32
   private let seed: UInt32
   /// One encoder for the journal's life: making one costs more than encoding a record.
-  let encoder: JSONEncoder = {
+  let encoder = makeEncoder()
+
+  /// The journal's JSON encoding: sorted keys, so the same entry is the same bytes.
+  static func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return encoder
-  }()
+  }
   /// The journal file.
   public private(set) var path: String
   /// The random salt in the journal's header: tells this journal from any other.
@@ -323,6 +326,63 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     if scan.badPartHoldsWholeFrames { throw .foreignRecords(offset: bad.offset) }
   }
 
+  /// Writes back records lost to damage that are known again from elsewhere
+  /// (a ledger entry whose every field the till's journal holds): each
+  /// placeholder whose sequence number `records` names becomes a record with
+  /// that payload, its number kept. Placeholders are sized to what they
+  /// replaced, so the file is written whole to `<path>.restoring`, synced, and
+  /// renamed over the journal: a crash leaves the old file or the new one,
+  /// never half of each. A damaged file is refused (`repair` it first).
+  /// Returns the numbers written back, in file order.
+  public static func restoreLost(
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait, records: [UInt64: [UInt8]]
+  ) throws(JournalError) -> [UInt64] {
+    let io = environment.fileIO
+    let (descriptor, _) = try openLocked(path, io: io, wait: lockWait, create: false)
+    defer { io.close(descriptor) }
+    let bytes = try readAll(descriptor, io: io)
+    let seed = JournalFormat.recordSeed(salt: try validateHeader(bytes, path: path))
+    var rewritten = Array(bytes[..<JournalFormat.headerSize])
+    var restored: [UInt64] = []
+    var offset = JournalFormat.headerSize
+    var count: UInt64 = 0
+    while offset < bytes.count {
+      let frame = bytes.withUnsafeBytes { JournalFormat.record(in: $0, at: offset, seed: seed) }
+      guard let frame else { throw .corruptRecord(offset: offset, sequence: count + 1) }
+      if frame.type == JournalFormat.lostType, let payload = records[frame.sequence] {
+        JournalFormat.appendRecord(payload, sequence: frame.sequence, seed: seed, to: &rewritten)
+        restored.append(frame.sequence)
+      } else {
+        rewritten += bytes[offset..<frame.payload.upperBound]
+      }
+      offset = frame.payload.upperBound
+      count += 1
+    }
+    guard !restored.isEmpty else { return [] }
+    let temporary = path + ".restoring"
+    let copy: Int32
+    switch io.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) {
+    case .success(let opened): copy = opened
+    case .failure(let errno): throw .cannotOpen(path: temporary, errno)
+    }
+    do throws(JournalError) {
+      try writeAll(rewritten, at: 0, copy, io: io)
+      if case .failure(let errno) = io.synchronizeData(copy) { throw .syncFailed(errno) }
+    } catch {
+      io.close(copy)
+      unlink(temporary)
+      throw error
+    }
+    io.close(copy)
+    guard Foundation.rename(temporary, path) == 0 else {
+      let failure = Errno.current
+      unlink(temporary)
+      throw .writeFailed(failure)
+    }
+    try synchronizeDirectory(of: path, io: io)
+    return restored
+  }
+
   /// Writes `bytes` to a new file `<path>.<suffix>` (`.<suffix>.2`, … when
   /// taken), syncs it and its directory, and returns its path.
   private static func saveCopy(of bytes: [UInt8], besides path: String, suffix: String, io: some JournalFileIO)
@@ -534,5 +594,12 @@ extension WriteAheadLog where Environment == PosixJournalEnvironment {
   {
     try repair(
       path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, recordsStandAlone: recordsStandAlone)
+  }
+
+  /// Writes back lost entries known again from elsewhere, on the real file system (`restoreLost`).
+  public static func restoreLost<Entry: Encodable>(
+    path: String, lockWait: Duration = defaultLockWait, entries: [UInt64: Entry]
+  ) throws(JournalError) -> [UInt64] {
+    try restoreLost(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, entries: entries)
   }
 }

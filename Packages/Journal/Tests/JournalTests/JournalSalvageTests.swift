@@ -97,3 +97,45 @@ private func streamed(_ path: String) throws -> [String] {
   #expect(report.lost.isEmpty && report.keptRecords == 16 && report.droppedBytes == bytes.count - record17)
   #expect(Array(FileManager.default.contents(atPath: file.path + ".corrupt")!) == bytes)
 }
+
+/// A ledger's entry lost to damage and known again (the till's journal holds
+/// the processor's answer word for word) is written back under its own number.
+@Test func aLostEntryKnownAgainIsWrittenBackUnderItsNumberAndTheFileIsWhole() throws {
+  struct Entry: Codable, Equatable { var reference: String }
+  let file = try JournalFile()
+  do {
+    var log = try DurableJournal(path: file.path)
+    for number in 1...3 { try log.append(Entry(reference: "ch_\(number)")) }
+  }
+  let whole = file.bytes
+  var bytes = whole
+  bytes[20 + 17 + 5] ^= 0x01  // inside the first entry, two after it
+  file.bytes = bytes
+  #expect(try DurableJournal.repair(path: file.path, recordsStandAlone: true).lost.map(\.sequence) == [1])
+  #expect(throws: JournalError.self) {
+    try DurableJournal.restoreLost(path: file.path + ".missing", entries: [1: Entry(reference: "ch_1")])
+  }
+  #expect(try DurableJournal.restoreLost(path: file.path, entries: [7: Entry(reference: "ch_7")]).isEmpty)
+
+  let restored = try DurableJournal.restoreLost(path: file.path, entries: [1: Entry(reference: "ch_1")])
+  #expect(restored == [1])
+  #expect(file.bytes == whole, "the same entry under the same number: the file as it was before the damage")
+  #expect(!FileManager.default.fileExists(atPath: file.path + ".restoring"))
+  let log = try DurableJournal(path: file.path)
+  #expect(try log.recovery.decodedEntries(as: Entry.self).map(\.reference) == ["ch_1", "ch_2", "ch_3"])
+}
+
+@Test func writingBackRefusesADamagedFile() throws {
+  let file = try JournalFile()
+  do {
+    var log = try DurableJournal(path: file.path)
+    for index in 1...3 { try log.append(payload(index)) }
+  }
+  var bytes = file.bytes
+  bytes[20 + 17 + 3] ^= 0x01
+  file.bytes = bytes
+  #expect(throws: JournalError.corruptRecord(offset: 20, sequence: 1)) {
+    try DurableJournal.restoreLost(path: file.path, environment: PosixJournalEnvironment(), records: [1: payload(1)])
+  }
+  #expect(file.bytes == bytes, "nothing written")
+}

@@ -480,8 +480,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
     case .ledgerLostMovements(let path, let mismatches):
       "not closing the day: the processor ledger '\(path)' lost entries to damage that the journal names "
-        + "(\(mismatches) mismatches, listed by 'kiosk reconcile'); restore the ledger from a backup "
-        + "(its damaged tail is saved as '\(path).torn-tail'), then close the day"
+        + "(\(mismatches) mismatches, listed by 'kiosk reconcile'); run 'kiosk repair', which writes back every "
+        + "entry the journal holds the processor's answer for, then close the day"
     }
   }
 }

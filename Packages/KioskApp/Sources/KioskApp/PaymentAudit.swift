@@ -160,8 +160,8 @@ public struct PaymentAudit: Equatable, Sendable {
 
   /// What a journaled movement whose ledger entry was lost to damage is told.
   static let lostEntry =
-    "an entry the processor ledger lost to damage (its bytes are saved beside the ledger as .torn-tail); "
-    + "restore the ledger from a backup"
+    "an entry the processor ledger lost to damage; the journal holds the processor's answer: "
+    + "'kiosk repair' writes it back"
 
   /// Whether `reference` (`ch_…_<n>`, `re_…_<n>`) carries one of `numbers`.
   private static func names(_ reference: String, _ numbers: [Int]) -> Bool {

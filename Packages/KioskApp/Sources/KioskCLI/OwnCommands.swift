@@ -1,5 +1,7 @@
 import Foundation
 import Journal
+import KioskApp
+import Payment
 
 /// The commands that run on their own: help and repair (demo and shell have files of their own).
 enum OwnCommands {
@@ -33,6 +35,9 @@ enum OwnCommands {
     var lost: [String]
     /// The processor ledger's repair, when it needed one.
     var ledger: LedgerRepair?
+    /// The ledger's entries lost to damage and written back from the journal's
+    /// record of the processor's answers; nil when the ledger lost none.
+    var restored: [String]?
 
     struct LedgerRepair: Encodable {
       var path: String
@@ -64,6 +69,9 @@ enum OwnCommands {
             + "cut \(ledger.cutBytes) bytes; the original is at \(ledger.backup); "
             + "'kiosk reconcile' names any movement the journal records that the ledger lost")
       }
+      for entry in restored ?? [] {
+        lines.append("wrote back the processor ledger's \(entry): the journal holds the processor's answer")
+      }
       return lines
     }
   }
@@ -84,6 +92,7 @@ enum OwnCommands {
     }
     let report = try DurableJournal.repair(path: options.journalPath, lockWait: options.lockWait)
     var ledger: RepairOutput.LedgerRepair?
+    var restored: [String]?
     if FileManager.default.fileExists(atPath: options.ledgerPath) {
       let repaired: JournalRepair
       do {
@@ -102,6 +111,7 @@ enum OwnCommands {
           path: options.ledgerPath, backup: $0, lostEntries: repaired.lost.map(\.sequence),
           cutBytes: repaired.droppedBytes)
       }
+      restored = try writeBackLostLedgerEntries(options)
     }
     return RepairOutput(
       keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath,
@@ -111,6 +121,33 @@ enum OwnCommands {
         case .command: "record \(lost.sequence) (a command; the next checkpoint holds the state)"
         case .unknown: "record \(lost.sequence) (of unknown type; the next checkpoint holds the state)"
         }
-      }, ledger: ledger)
+      }, ledger: ledger, restored: restored)
+  }
+
+  /// Writes back every ledger entry lost to damage that the journal knows
+  /// again (`LostLedgerEntries`); nil when none was lost. Each written back is
+  /// described as "entry N: charge ch_… of 4.50 under k_…".
+  static func writeBackLostLedgerEntries(_ options: GlobalOptions) throws -> [String]? {
+    let lost: [Int]
+    do { lost = try KioskView.readLedgerFile(options.ledgerPath).lost } catch {
+      throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
+    }
+    guard !lost.isEmpty else { return nil }
+    let header = FileManager.default.contents(atPath: options.ledgerPath).map { [UInt8]($0.prefix(20)) } ?? []
+    guard let salt = DurableJournal.salt(ofHeader: header) else { return nil }
+    let known = LostLedgerEntries.known(
+      lostNumbers: lost, prefix: LocalProcessor.referencePrefix(ofLedgerSalt: salt),
+      records: try KioskJournalReader.paymentRecords(of: options.journalPath))
+    let written: [UInt64]
+    do {
+      written = try DurableJournal.restoreLost(path: options.ledgerPath, lockWait: options.lockWait, entries: known)
+    } catch {
+      throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
+    }
+    return written.compactMap { number in
+      known[number].map {
+        "entry \(number): \($0.kind.rawValue) \($0.reference) of \(money($0.amount)) under \($0.key)"
+      }
+    }
   }
 }

@@ -107,12 +107,31 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
   #expect(reconcile.status == 65)
   #expect(
     reconcile.lines.contains(
-      "mismatch: tab #1 is settled with \(reference), an entry the processor ledger lost to damage "
-        + "(its bytes are saved beside the ledger as .torn-tail); restore the ledger from a backup"),
+      "mismatch: tab #1 is settled with \(reference), an entry the processor ledger lost to damage; "
+        + "the journal holds the processor's answer: 'kiosk repair' writes it back"),
     "\(reconcile.output)")
   #expect(!reconcile.output.contains("settles 2 tabs"), "no charge settles two tabs")
   let close = try kiosk("close-day")
   #expect(close.status == 65 && close.errors.contains("not closing the day: the processor ledger"), "\(close.errors)")
+
+  // The way out: the journal holds the processor's answer, so repair writes the entry back under its number.
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0)
+  #expect(
+    repair.lines.contains(
+      "wrote back the processor ledger's entry 1: charge \(reference) of 3.00 under \(keyOfTab1(journal)): "
+        + "the journal holds the processor's answer"), "\(repair.output)")
+  let agreed = try kiosk("reconcile")
+  #expect(agreed.status == 0, "\(agreed.output)")
+  #expect(agreed.output.hasPrefix("processor: 2 charges (6.00)"), "each customer charged once: \(agreed.output)")
+  #expect(try kiosk("close-day").status == 0)
+}
+
+/// The key under which tab #1 was charged, as the journal's receipt holds it.
+private func keyOfTab1(_ journal: TemporaryJournal) -> String {
+  let text = String(decoding: journal.bytes, as: UTF8.self)
+  guard let start = text.range(of: "\"key\":\"") else { return "no key" }
+  return String(text[start.upperBound...].prefix { $0 != "\"" })
 }
 
 @Test func repairSalvagesEveryLedgerEntryAfterADamagedOne() throws {
@@ -134,9 +153,10 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
   #expect(repair.status == 0)
   #expect(repair.output.contains("repaired the processor ledger '\(ledger)': entries 1 lost to damage"))
   #expect(FileManager.default.contents(atPath: ledger + ".corrupt") == Data(bytes))
+  #expect(repair.output.contains("wrote back the processor ledger's entry 1: charge"), "the journal knows it again")
   let reconcile = try kiosk("reconcile")
-  #expect(reconcile.output.hasPrefix("processor: 2 charges (6.00)"), "the entries after the damage are kept")
-  #expect(reconcile.lines.contains { $0.contains("an entry the processor ledger lost to damage") })
+  #expect(reconcile.status == 0, "\(reconcile.output)")
+  #expect(reconcile.output.hasPrefix("processor: 3 charges (9.00)"), "every entry, the damaged one written back")
   let fourth = try kiosk("open", "Late")
   #expect(fourth.status == 0, "\(fourth.errors)")
 }

@@ -41,7 +41,7 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
       lost += try file.appendLost(1).map { Int($0) }
     }
     ledger = ProcessorLedger(
-      prefix: String(file.salt % 0xFFFF_FFFF, radix: 16), limit: limit, entries: entries, lostNumbers: lost)
+      prefix: Self.referencePrefix(ofLedgerSalt: file.salt), limit: limit, entries: entries, lostNumbers: lost)
     self.file = file
     self.fault = fault
   }
@@ -60,6 +60,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
 
   /// What opening the ledger found: whether it was created, and a torn tail cut (and where it was saved).
   public var recovery: JournalRecovery { file.recovery }
+
+  /// The `<prefix>` of the references (`ch_<prefix>_<n>`) of the ledger file whose header has `salt`.
+  public static func referencePrefix(ofLedgerSalt salt: UInt64) -> String { String(salt % 0xFFFF_FFFF, radix: 16) }
 
   /// Where the kiosk keeps the ledger unless told otherwise: `<journal>.processor`.
   public static func defaultPath(besideJournal journal: String) -> String { journal + ".processor" }

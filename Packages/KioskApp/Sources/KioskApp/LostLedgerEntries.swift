@@ -1,0 +1,45 @@
+import Foundation
+import KioskCommands
+import Payment
+
+/// The processor ledger's entries lost to damage that the till's journal
+/// knows again. The processor makes an entry durable before it answers, and
+/// the till journals the answer word for word: a settle's receipt holds the
+/// charge's reference, key and amount; an undo holds the refund's reference and
+/// key, and its intent the amount and the charge it gives back. So a lost
+/// number the journal names is not a guess to make: `kiosk repair` writes the
+/// entry back under its number (`WriteAheadLog.restoreLost`).
+public enum LostLedgerEntries {
+  /// For each of `lostNumbers` of the ledger whose references are
+  /// `ch_<prefix>_<n>` / `re_<prefix>_<n>`, the entry that `records` (every
+  /// day's money records) name under it. Numbers the journal never names are left out.
+  public static func known(lostNumbers: [Int], prefix: String, records: [KioskRecord]) -> [UInt64: LocalProcessor.Entry]
+  {
+    let lost = Set(lostNumbers)
+    func number(of reference: String, kind: String) -> UInt64? {
+      let head = "\(kind)_\(prefix)_"
+      guard reference.hasPrefix(head), let number = Int(reference.dropFirst(head.count)), lost.contains(number)
+      else { return nil }
+      return UInt64(number)
+    }
+    var intents: [IdempotencyKey: PaymentIntent] = [:]
+    var known: [UInt64: LocalProcessor.Entry] = [:]
+    for record in records {
+      switch record {
+      case .paymentIntent(let intent): intents[intent.key] = intent
+      case .settled(let receipt):
+        guard let key = receipt.key, let number = number(of: receipt.reference, kind: "ch") else { continue }
+        known[number] = LocalProcessor.Entry(
+          kind: .charge, key: key, reference: receipt.reference, amount: receipt.total)
+      case .undone(let refund?, let key?):
+        guard let number = number(of: refund, kind: "re"), let intent = intents[key], intent.kind == .refund else {
+          continue
+        }
+        known[number] = LocalProcessor.Entry(
+          kind: .refund, key: key, reference: refund, amount: intent.amount, charge: intent.charge)
+      default: continue
+      }
+    }
+    return known
+  }
+}
