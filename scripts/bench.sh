@@ -27,13 +27,17 @@ echo "bench: timing (access, snapshots, journal, linkgen)" >&2
 
 if command -v valgrind >/dev/null; then
   echo "bench: callgrind" >&2
+  # Swift seeds its hashing per process: a dictionary's layout, and so the
+  # instruction counts, would move by a fraction of a percent from run to run.
+  export SWIFT_DETERMINISTIC_HASHING=1
   {
     echo
     echo "## Access cost in instructions (callgrind)"
     echo
     echo "Instructions per workload, from \`valgrind --tool=callgrind\` runs of N and 2N"
     echo "iterations (the difference divided by N, so set-up cancels out). Counts, not"
-    echo "seconds: repeatable on a noisy machine. Allocations are calls to"
+    echo "seconds: repeatable on a noisy machine (every callgrind run sets \`SWIFT_DETERMINISTIC_HASHING=1\`,"
+    echo "so Swift's per-process hash seed does not move the counts). Allocations are calls to"
     echo "\`malloc\` from anywhere; coroutine frames are calls to the runtime's coroutine-frame"
     echo "allocators (\`_swift_coro_malloc\`, \`swift_coroFrameAlloc\`): a heap-allocated accessor frame,"
     echo "which must read 0; witness-thunk calls are calls into protocol witness thunks (\`…TW\` symbols):"

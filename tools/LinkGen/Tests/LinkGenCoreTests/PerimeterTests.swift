@@ -112,3 +112,21 @@ func perimeterRoot() throws -> TemporaryRoot {
     ])
   #expect(check.violations().last?.column == 19)
 }
+
+@Test func aTestWorldMayBeNamedInItsTestModuleAndNowhereElseInThePackage() throws {
+  let root = try TemporaryRoot()
+  let world = "public struct LoansTestWorld: ~Copyable {}\nfunc use(_ world: inout LoansTestWorld) {}\n"
+  try root.write("Packages/Loans/Tests/LoansTests/LoansTestWorld.swift", world)
+  try root.write("Packages/Loans/Tests/LoansTests/LoansTests.swift", "@Test func lend() { _ = LoansTestWorld() }\n")
+  try root.write("Packages/Loans/Sources/Loans/Loans.swift", "/// Knows nothing of worlds.\npublic struct Loan {}\n")
+  let worlds = [World(name: "LoansTestWorld", module: "LoansTests", domains: [], links: [:])]
+  #expect(PerimeterCheck(root: root.url, worlds: worlds, domainModules: ["Loans"]).violations() == [])
+
+  try root.write("Packages/Loans/Sources/Loans/Leak.swift", "func peek(_ world: inout LoansTestWorld) {}\n")
+  let violations = PerimeterCheck(root: root.url, worlds: worlds, domainModules: ["Loans"]).violations()
+  #expect(
+    violations.map(\.description) == [
+      "Packages/Loans/Sources/Loans/Leak.swift:1:26: error: 'LoansTestWorld' is named outside its composition root "
+        + "'LoansTests'; depend on capabilities instead"
+    ])
+}

@@ -80,8 +80,33 @@ import Testing
   #expect(
     errors
       == "error: Generated/Payment is generated but no package compiles it; link it into the module's sources, "
-      + "e.g. 'ln -s ../../../../Generated/Payment Packages/<Package>/Sources/Payment/Generated', "
+      + "e.g. 'ln -s ../../../../Generated/Payment Packages/Payment/Sources/Payment/Generated', "
       + "and give that package a 'Payment' target")
+}
+
+@Test func theLinkNamedForATestWorldsFolderIsInTheTestModule() throws {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    Manifests.world + """
+
+        ShopTestWorld:
+          module: ShopAppTests
+          doc: "The shop under test."
+          domains: [Menu, Journal, Payment]
+          links: { Payment: Mock }
+      """)
+  _ = root.run(["generate"])
+  try root.linkGeneratedFolders()
+  try FileManager.default.removeItem(at: root.url.appendingPathComponent("Packages/ShopAppTests"))
+  try root.write("Packages/ShopApp/Tests/ShopAppTests/ShopTests.swift", "// tests\n")
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(
+    errors
+      == "error: Generated/ShopAppTests is generated but no package compiles it; link it into the module's test "
+      + "sources, e.g. 'ln -s ../../../../Generated/ShopAppTests Packages/ShopApp/Tests/ShopAppTests/Generated', "
+      + "and give that package a 'ShopAppTests' test target")
 }
 
 @Test func aStrayLinkOrNestedFolderInGeneratedIsRemovedAndNoEmptyFolderStays() throws {

@@ -205,11 +205,16 @@ public struct LinkGenCommand {
     let files = Generator.files(for: manifest)
     let folders = Set(files.keys.map { $0.split(separator: "/")[1] }.map(String.init))
     let unlinked = GeneratedWiring(root: workspace.root).unlinkedFolders(among: folders)
+    let layout = unlinked.isEmpty ? nil : SourceModules(root: workspace.root)
     for folder in unlinked {
+      // Point at the module's real folder when it exists: a test module's is under Tests/, not Sources/.
+      let module = layout?.modules.first { $0.name == folder }
+      let isTest = module?.isTest ?? folder.hasSuffix("Tests")
+      let place = module?.folder ?? "Packages/<Package>/\(isTest ? "Tests" : "Sources")/\(folder)"
       standardError(
         "error: \(Generator.outputFolder)/\(folder) is generated but no package compiles it; link it into the "
-          + "module's sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
-          + "Packages/<Package>/Sources/\(folder)/Generated', and give that package a '\(folder)' target")
+          + "module's \(isTest ? "test " : "")sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
+          + "\(place)/Generated', and give that package a '\(folder)' \(isTest ? "test target" : "target")")
     }
     let features = FeatureCheck(root: workspace.root, manifest: manifest).diagnostics()
     if !features.isEmpty { standardError(DiagnosticError(features).rendered(file: workspace.displayPath)) }
@@ -237,7 +242,7 @@ public struct LinkGenCommand {
     // neither a domain nor a world's module may still read and write slices.
     let names = Set(
       manifest.domains.map(\.name) + manifest.worlds.map(\.module)
-        + SourceModules(root: workspace.root).modules.filter { !$0.isExecutable }.map(\.name)
+        + SourceModules(root: workspace.root).modules.filter { !$0.isExecutable && !$0.isTest }.map(\.name)
     )
     .sorted()
     var graphs: [SymbolGraph] = []

@@ -6,7 +6,8 @@ import Foundation
 /// tokens: a world's name in code, an `import` of a composition root, or a
 /// package `path:` that resolves to a composition root's package is a
 /// violation outside that module's package (`Packages/<module>/`, or the
-/// package whose `Sources/<module>` it is) and its `Generated/<module>/`.
+/// package whose `Sources/<module>` it is; for a test module, its own folder
+/// `Packages/<package>/Tests/<module>/`) and its `Generated/<module>/`.
 public struct PerimeterCheck {
   /// One place where the rule is broken.
   public struct Violation: Hashable, Sendable, CustomStringConvertible {
@@ -36,6 +37,10 @@ public struct PerimeterCheck {
   /// (`Packages/KioskApp`), or the package whose `Sources/` holds it (the
   /// scenario world's `KioskFeatures` is in `Packages/KioskApp/Sources/`).
   let packages: [String: String]
+  /// The folder of each world's module that is a test module
+  /// (`Packages/Loans/Tests/LoansTests`): a test world may be named there, and
+  /// only there, not in the package's sources.
+  let testFolders: [String: String]
 
   /// A check of the tree under `root` for the worlds of a manifest whose
   /// domains are `domainModules`.
@@ -47,10 +52,16 @@ public struct PerimeterCheck {
     let layout = SourceModules(root: root)
     let wanted = Set(worlds.map(\.module))
     var packages = Dictionary(uniqueKeysWithValues: wanted.intersection(layout.packages).map { ($0, $0) })
+    var testFolders: [String: String] = [:]
     for module in layout.modules where wanted.contains(module.name) && packages[module.name] == nil {
-      packages[module.name] = module.package
+      if module.isTest {
+        testFolders[module.name] = testFolders[module.name] ?? module.folder
+      } else {
+        packages[module.name] = module.package
+      }
     }
     self.packages = packages
+    self.testFolders = testFolders.filter { packages[$0.key] == nil }
   }
 
   /// Every violation, sorted by file and line, each reported once.
@@ -117,7 +128,9 @@ public struct PerimeterCheck {
 
   /// Whether `file` belongs to `module`: its generated code, or the package that holds it.
   private func isInside(_ file: String, module: String) -> Bool {
-    file.hasPrefix("Generated/\(module)/") || file.hasPrefix("Packages/\(packages[module] ?? module)/")
+    if file.hasPrefix("Generated/\(module)/") { return true }
+    if let folder = testFolders[module] { return file.hasPrefix(folder + "/") }
+    return file.hasPrefix("Packages/\(packages[module] ?? module)/")
   }
 
   /// `.swift` files below `folder`, not following symbolic links (a package's

@@ -11,11 +11,16 @@ struct SourceModules {
     var name: String
     /// Whether it holds a `main.swift` (an executable, not a library).
     var isExecutable: Bool
+    /// Whether it is a test module (a folder under the package's `Tests/`).
+    var isTest = false
+
+    /// Its folder, relative to the root: `Packages/<package>/Sources/<name>` or `…/Tests/<name>`.
+    var folder: String { "Packages/\(package)/\(isTest ? "Tests" : "Sources")/\(name)" }
   }
 
   /// The package folders, sorted.
   let packages: [String]
-  /// Their modules, by package then module.
+  /// Their modules (library, executable and test), by package, sources before tests, then module.
   let modules: [Module]
 
   /// Lists the tree under `root`.
@@ -25,13 +30,16 @@ struct SourceModules {
     packages = ((try? manager.contentsOfDirectory(atPath: base.path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     var modules: [Module] = []
     for package in packages {
-      let sources = base.appendingPathComponent(package).appendingPathComponent("Sources")
-      for name in ((try? manager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() where !name.hasPrefix(".") {
-        let folder = sources.appendingPathComponent(name)
-        var isFolder: ObjCBool = false
-        guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
-        let isExecutable = manager.fileExists(atPath: folder.appendingPathComponent("main.swift").path)
-        modules.append(Module(package: package, name: name, isExecutable: isExecutable))
+      for kind in ["Sources", "Tests"] {
+        let sources = base.appendingPathComponent(package).appendingPathComponent(kind)
+        for name in ((try? manager.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() where !name.hasPrefix(".")
+        {
+          let folder = sources.appendingPathComponent(name)
+          var isFolder: ObjCBool = false
+          guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
+          let isExecutable = manager.fileExists(atPath: folder.appendingPathComponent("main.swift").path)
+          modules.append(Module(package: package, name: name, isExecutable: isExecutable, isTest: kind == "Tests"))
+        }
       }
     }
     self.modules = modules
