@@ -89,3 +89,35 @@ func builtLinkGen() throws -> URL {
   #expect(folder.lastPathComponent == "ServiceLinker")
   #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/FeatureKit").path))
 }
+
+/// Every `make <target>` that linkgen's or the framework's messages tell a
+/// user to run exists in the starter's `linkgen.mk`, so an adopter never
+/// meets advice their Makefile cannot follow.
+@Test func theStartersMakefileHasEveryTargetTheMessagesMention() throws {
+  let root = try TemporaryRoot()
+  let folder = root.url.appendingPathComponent("Shop")
+  let (status, _, errors) = runLinkGen(["init", "--root", folder.path])
+  #expect(status == .success, "\(errors)")
+  let makefile = try String(contentsOf: folder.appendingPathComponent("linkgen.mk"), encoding: .utf8)
+  let targets = Set(
+    makefile.split(separator: "\n").compactMap { line -> String? in
+      guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("\t"), !line.hasPrefix("#") else { return nil }
+      let name = line[..<colon]
+      return name.allSatisfy { $0.isLetter || $0 == "-" } ? String(name) : nil
+    })
+  let repository = try StarterScaffolder.frameworkFolder(nil).deletingLastPathComponent().deletingLastPathComponent()
+  var mentioned: Set<String> = []
+  for sources in ["tools/LinkGen/Sources", "Packages/ServiceLinker/Sources"] {
+    let base = repository.appendingPathComponent(sources)
+    let enumerator = FileManager.default.enumerator(atPath: base.path)
+    while let file = enumerator?.nextObject() as? String {
+      guard file.hasSuffix(".swift"), !file.contains("Scaffold/"),
+        let text = try? String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+      else { continue }
+      for match in text.matches(of: /'make ([a-z][a-z-]*)/) { mentioned.insert(String(match.1)) }
+    }
+  }
+  #expect(mentioned.contains("record"), "the scan finds the messages")
+  #expect(
+    mentioned.subtracting(targets).isEmpty, "mentioned but missing from linkgen.mk: \(mentioned.subtracting(targets))")
+}

@@ -192,7 +192,7 @@ struct StarterTemplates {
     # The Service Linker framework's folder: its replay lane runs `make replay`.
     SERVICE_LINKER ?= \(framework)
 
-    .PHONY: generate check build test domain record replay
+    .PHONY: generate check build test domain record replay map
 
     generate: ## Write Generated/ from codegen.yaml.
     \t$(LINKGEN) generate
@@ -200,8 +200,8 @@ struct StarterTemplates {
     check: ## Fail when Generated/ is stale or a world is named outside its composition root.
     \t$(LINKGEN) check
 
-    build: ## Build every package.
-    \t$(SWIFT) build --build-tests
+    build: ## Build every package and its tests, or one domain's target: make build PKG=Loans.
+    \t$(SWIFT) build $(if $(PKG),--target $(PKG),--build-tests)
 
     test: check ## Every test.
     \t$(SWIFT) test
@@ -216,12 +216,17 @@ struct StarterTemplates {
     \t$(SWIFT) build --product app-replay
     \tpython3 $(SERVICE_LINKER)/Tools/replay_lane.py --server .build/debug/app-replay --recordings Recordings
 
+    map: ## Build, then write docs/access-map.md: who reads and writes each slice.
+    \t$(SWIFT) build
+    \tmkdir -p docs
+    \t$(LINKGEN) map
+
     """
   }
 
   var makefile: String {
     """
-    # The single entry point: make generate, check, build, test, domain NAME=…, record, replay.
+    # The single entry point: make generate, check, build [PKG=…], test, domain NAME=…, record, replay, map.
     include linkgen.mk
 
     """
