@@ -31,10 +31,12 @@ linkgen: setup ## Build the linkgen tool.
 generate: linkgen ## Write Generated/ from codegen.yaml.
 	@$(LINKGEN) generate
 
-check: linkgen ## Fail on stale Generated/, a perimeter leak, a framework import of the app, or lint findings.
+check: linkgen ## Fail on stale Generated/, a perimeter leak, a framework import of the app, umbrella drift, or lint findings.
 	@$(LINKGEN) check
 	@python3 scripts/check_framework.py
 	@python3 scripts/check_framework_test.py | sed 's/^/framework check self-test: /'
+	@python3 scripts/check_umbrella.py
+	@python3 scripts/check_umbrella_test.py | sed 's/^/umbrella check self-test: /'
 	@$(MAKE) --no-print-directory lint
 	@python3 scripts/test_summary_test.py 2>&1 | tail -1 | sed 's/^/test counting: /'
 

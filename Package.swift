@@ -28,7 +28,7 @@ let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Menu", uses: []),
   DomainPackage(name: "Stock", uses: ["Menu"]),
   DomainPackage(name: "Journal", uses: ["JournalIO"]),
-  DomainPackage(name: "Payment", uses: ["Journal", "JournalIO"]),
+  DomainPackage(name: "Payment", uses: ["Journal"]),
   DomainPackage(name: "Clock", uses: ["VirtualTime"]),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
