@@ -40,6 +40,14 @@ let kioskDomains = [
   // linkgen:KioskWorld-domains-end
 ]
 
+/// The domains ScenarioWorld composes: KioskWorld's but the journal. It takes
+/// KioskWorld's snapshot, so `linkgen new-domain NAME --world KioskWorld` adds a
+/// new slice here too.
+let scenarioDomains = [
+  "Menu", "Stock", "Tabs", "Payment", "Clock",
+  // linkgen:ScenarioWorld-domains-end
+]
+
 /// Test-support libraries linkgen generates for services marked `mock: true`:
 /// a recording mock, a closure witness and their links.
 let testingLibraries: [Target] = ["Payment", "Clock"].map { domain in
@@ -147,9 +155,8 @@ let package = Package(
     // on the scenario world, and their canonical JSON (docs/replay.md).
     .target(
       name: "KioskFeatures",
-      dependencies: [
-        "CanonicalJSON", "FeatureKit", "KioskCommands", "PaymentTesting", "Menu", "Stock", "Tabs", "Payment", "Clock",
-      ],
+      dependencies: ["CanonicalJSON", "FeatureKit", "KioskCommands", "PaymentTesting"]
+        + scenarioDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskFeatures",
       swiftSettings: paymentFeatures
     ),

@@ -13,6 +13,14 @@ let domains = [
   // linkgen:KioskWorld-domains-end
 ]
 
+/// The domains ScenarioWorld composes: KioskWorld's but the journal. It takes
+/// KioskWorld's snapshot, so `linkgen new-domain NAME --world KioskWorld` adds a
+/// new slice here too.
+let scenarioDomains = [
+  "Menu", "Stock", "Tabs", "Payment", "Clock",
+  // linkgen:ScenarioWorld-domains-end
+]
+
 let package = Package(
   name: "KioskApp",
   platforms: [.macOS(.v15)],
@@ -41,7 +49,7 @@ let package = Package(
     .target(
       name: "KioskFeatures",
       dependencies: ["KioskCommands", .product(name: "PaymentTesting", package: "Payment")]
-        + ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) }
+        + scenarioDomains.map { .product(name: $0, package: $0) }
         + ["CanonicalJSON", "FeatureKit"].map { .product(name: $0, package: "ServiceLinker") },
       swiftSettings: features
     ),
