@@ -227,3 +227,45 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
   #expect(unknown == .failure)
   #expect(unknownErrors == "error: no world 'ShopWrld' in the manifest; did you mean 'ShopWorld'?")
 }
+
+/// The repro of issue 26: a state domain added to a world with a snapshot goes
+/// to every world that takes the snapshot (here the scenario world), and each
+/// listing in the umbrella gains it, the domains list as well as the worlds'.
+@Test func newDomainListsItInEveryWorldsListingOfTheUmbrellaTwinsIncluded() throws {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    """
+    domains:
+      Menu: { state: MenuState }
+    worlds:
+      ShopWorld: { module: ShopApp, domains: [Menu], snapshot: ShopSnapshot }
+      ScenarioWorld: { module: ShopFeatures, domains: [Menu] }
+
+    """)
+  try root.write(
+    "Package.swift",
+    rootPackage + """
+      let shopDomains = [
+        "Menu",
+        // linkgen:ShopWorld-domains-end
+      ]
+      let scenarioDomains = [
+        "Menu",
+        // linkgen:ScenarioWorld-domains-end
+      ]
+
+      """)
+  for (world, module) in [("ShopWorld", "ShopApp"), ("ScenarioWorld", "ShopFeatures")] {
+    try root.write(
+      "Packages/ShopApp/Sources/\(module)/\(world).swift",
+      "import Menu\n\npublic struct \(world) {\n  public var menu: MenuState\n  // linkgen:\(world)-storage-end\n}\n")
+  }
+  let (status, _, errors) = root.run(["new-domain", "Loyalty", "--world", "ShopWorld"])
+  #expect(status == .success, "\(errors)")
+  let umbrella = root.read("Package.swift")!
+  #expect(umbrella.contains("  DomainPackage(name: \"Loyalty\", uses: []),\n  // linkgen:domains-end"))
+  #expect(umbrella.contains("  \"Loyalty\",\n  // linkgen:ShopWorld-domains-end"))
+  #expect(umbrella.contains("  \"Loyalty\",\n  // linkgen:ScenarioWorld-domains-end"), "\(umbrella)")
+  #expect(root.read("Packages/ShopApp/Sources/ShopFeatures/ScenarioWorld.swift")!.contains("public var loyalty"))
+}

@@ -81,11 +81,13 @@ public struct DomainScaffolder {
     let newRootPackage = try oldRootPackage.map { try addingPackage(name, to: $0) }
     var oldSwift: [URL: String] = [:]
     for url in swiftEdits.keys { oldSwift[url] = try String(contentsOf: url, encoding: .utf8) }
-    // The umbrella may hold both markers: the world's listing goes on top of the domain's.
-    if let newRootPackage, let wiring,
-      let key = swiftEdits.keys.first(where: { $0.standardizedFileURL == rootPackage.standardizedFileURL })
+    // The umbrella may hold the domains marker and worlds' markers (the named
+    // world's and its twins'): the domain's line goes on top of every listing.
+    if newRootPackage != nil,
+      let key = swiftEdits.keys.first(where: { $0.standardizedFileURL == rootPackage.standardizedFileURL }),
+      let listed = swiftEdits[key]
     {
-      swiftEdits[key] = try wiring.listing(in: newRootPackage)
+      swiftEdits[key] = try addingPackage(name, to: listed)
     }
 
     do {
