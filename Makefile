@@ -14,7 +14,7 @@ LINKGEN := $(BIN)/linkgen
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain linkgen bench map record replay
+.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench map record replay
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -101,3 +101,7 @@ bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes)
 domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }
 	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD))
+
+remove-domain: linkgen ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
+	@test -n "$(NAME)" || { echo "error: make remove-domain needs NAME=..., e.g. make remove-domain NAME=Loyalty"; exit 2; }
+	@$(LINKGEN) remove-domain $(NAME)

@@ -38,6 +38,7 @@ public struct LinkGenCommand {
       generate     Write Generated/ from the manifest
       check        Fail when Generated/ is stale, the perimeter is broken, or a feature's files are missing
       new-domain   Add a domain to the manifest, scaffold its package, regenerate
+      remove-domain  Undo new-domain: the domain leaves the manifest, its worlds and the package manifests
       map          Write docs/access-map.md from the compiler's symbol graphs
       init         Start a repository: a starter manifest, packages, Generated/, a Makefile fragment
 
@@ -85,6 +86,21 @@ public struct LinkGenCommand {
     OPTIONS:
       --kind <kind>       state (default) or service
       --world <World>     a world to add the domain to
+    \(commonOptions)
+    """,
+    "remove-domain": """
+    OVERVIEW: Undo what new-domain did: domain NAME leaves the manifest (its entry, every
+    world's domains and links), its line leaves the root Package.swift and every
+    '// linkgen:WORLD-domains-end' listing, its declaration and import leave each world's
+    struct, Packages/NAME is deleted, and Generated/ is regenerated. All or nothing.
+
+    Refused, with nothing changed, while anything else still uses the domain: an import
+    of it, one of its types, or another package manifest naming it (each listed as
+    file:line:column).
+
+    USAGE: linkgen remove-domain <name> [--manifest <path>] [--root <dir>]
+
+    OPTIONS:
     \(commonOptions)
     """,
     "init": """
@@ -142,7 +158,7 @@ public struct LinkGenCommand {
     do {
       options = try Options(
         Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map",
-        allowsName: command == "init")
+        allowsName: command == "init", allowsPositional: ["new-domain", "remove-domain"].contains(command))
     } catch {
       standardError("error: \(error)")
       return .usage
@@ -161,8 +177,15 @@ public struct LinkGenCommand {
       case "init": return try initialize(root: options.root ?? ".", name: options.name, framework: options.framework)
       default:
         guard options.positional.count == 1 else {
-          standardError("error: new-domain takes exactly one domain name")
+          standardError("error: \(command) takes exactly one domain name")
           return .usage
+        }
+        if command == "remove-domain" {
+          let summary = try DomainRemover(workspace: workspace).removeDomain(named: options.positional[0])
+          standardOutput(
+            "linkgen: removed domain '\(options.positional[0])' (Packages/\(options.positional[0])); "
+              + "\(summary.written.count) written, \(summary.deleted.count) deleted")
+          return .success
         }
         return try newDomain(options.positional[0], kind: options.kind, world: options.world, workspace)
       }
@@ -309,7 +332,10 @@ struct Options {
   var world: String?
   var framework: String?
 
-  init(_ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false) throws {
+  init(
+    _ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false,
+    allowsPositional: Bool? = nil
+  ) throws {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -329,7 +355,7 @@ struct Options {
         kind = value
       default:
         if argument.hasPrefix("-") { throw LinkGenError("unknown option '\(argument)'") }
-        guard allowsKind else { throw LinkGenError("unexpected argument '\(argument)'") }
+        guard allowsPositional ?? allowsKind else { throw LinkGenError("unexpected argument '\(argument)'") }
         positional.append(argument)
       }
     }

@@ -44,3 +44,158 @@ public enum ManifestEditor {
     return lines.joined(separator: newline)
   }
 }
+
+extension ManifestEditor {
+  /// `text` without domain `name`: its entry under `domains`, and its name in
+  /// every world's `domains` list and `links` mapping, as text, so comments,
+  /// order and layout elsewhere survive.
+  public static func removingDomain(named name: String, from text: String) throws(DiagnosticError) -> String {
+    let (root, _) = try YAMLParser.parse(text)
+    guard case .mapping(let top, _)? = root, let domains = top.first(where: { $0.key == "domains" }),
+      case .mapping(let entries, _) = domains.value
+    else {
+      throw DiagnosticError([
+        Diagnostic("the manifest has no 'domains' mapping", at: SourceLocation(line: 1, column: 1))
+      ])
+    }
+    guard let entry = entries.first(where: { $0.key == name }) else {
+      throw DiagnosticError([Diagnostic("no domain '\(name)'", at: domains.keyLocation)])
+    }
+    guard entry.keyLocation.line > domains.keyLocation.line else {
+      throw DiagnosticError([
+        Diagnostic("cannot remove from a flow-style 'domains' mapping; write it in block style", at: entry.keyLocation)
+      ])
+    }
+    let newline = text.contains("\r\n") ? "\r\n" : "\n"
+    var lines = text.components(separatedBy: newline)
+    // Edits from the bottom up, so earlier line numbers stay right.
+    var edits: [(line: Int, column: Int, apply: (inout [String]) throws(DiagnosticError) -> Void)] = []
+    let entryLines = blockLines(of: entry.keyLocation, in: lines)
+    edits.append(
+      (entryLines.lowerBound, 0, { lines in lines.removeSubrange((entryLines.lowerBound - 1)..<entryLines.upperBound) })
+    )
+    if let worlds = top.first(where: { $0.key == "worlds" }), case .mapping(let worldEntries, _) = worlds.value {
+      for world in worldEntries {
+        guard case .mapping(let fields, _) = world.value else { continue }
+        for field in fields where field.key == "domains" || field.key == "links" {
+          switch field.value {
+          case .sequence(let items, let span):
+            guard let item = items.first(where: { if case .scalar(name, _, _) = $0 { true } else { false } }) else {
+              continue
+            }
+            if item.location.line > field.keyLocation.line {
+              edits.append((item.location.line, 0, { lines in lines.remove(at: item.location.line - 1) }))
+            } else {
+              edits.append(
+                (
+                  span.start.line, span.start.column,
+                  { lines throws(DiagnosticError) in try removeInFlow(name, span, &lines) }
+                ))
+            }
+          case .mapping(let picks, let span):
+            guard let pick = picks.first(where: { $0.key == name }) else { continue }
+            if picks.count == 1 {
+              // Its only pick: the field goes (new-domain wrote it whole for a world that had none).
+              if field.keyLocation.line > world.keyLocation.line {
+                let range = blockLines(of: field.keyLocation, in: lines)
+                edits.append(
+                  (range.lowerBound, 0, { lines in lines.removeSubrange((range.lowerBound - 1)..<range.upperBound) }))
+              } else {
+                let outer = world.value.span
+                edits.append(
+                  (
+                    outer.start.line, outer.start.column,
+                    { lines throws(DiagnosticError) in
+                      try removeInFlow(field.key, outer, &lines)
+                    }
+                  ))
+              }
+            } else if pick.keyLocation.line > field.keyLocation.line {
+              let range = blockLines(of: pick.keyLocation, in: lines)
+              edits.append(
+                (range.lowerBound, 0, { lines in lines.removeSubrange((range.lowerBound - 1)..<range.upperBound) }))
+            } else {
+              edits.append(
+                (
+                  span.start.line, span.start.column,
+                  { lines throws(DiagnosticError) in try removeInFlow(name, span, &lines) }
+                ))
+            }
+          case .scalar: continue
+          }
+        }
+      }
+    }
+    // Two edits on one line (a one-line world's domains and links) run right to left.
+    for edit in edits.sorted(by: { ($0.line, $0.column) > ($1.line, $1.column) }) { try edit.apply(&lines) }
+    return lines.joined(separator: newline)
+  }
+
+  /// The lines (1-based) of the block entry whose key is at `key`: its own
+  /// line and every line after it indented deeper, up to its last non-blank one.
+  /// (A block mapping's span ends where the next token starts, so it is not used.)
+  private static func blockLines(of key: SourceLocation, in lines: [String]) -> ClosedRange<Int> {
+    var last = key.line
+    var index = key.line  // 0-based index of the line after the key's
+    while index < lines.count {
+      let line = lines[index]
+      let content = line.drop { $0 == " " }
+      if content.isEmpty || content.hasPrefix("\r") {
+        index += 1
+        continue
+      }
+      guard line.count - content.count > key.column - 1 else { break }
+      index += 1
+      last = index
+    }
+    return key.line...last
+  }
+
+  /// Removes the item `name` (or the pick `name: …`) from the one-line flow
+  /// collection that starts at `span`; items are split at its own commas, not
+  /// at those of collections nested in it.
+  private static func removeInFlow(_ name: String, _ span: YAMLSpan, _ lines: inout [String]) throws(DiagnosticError) {
+    let number = span.start.line
+    var line = Array(lines[number - 1])
+    let open = span.start.column - 1
+    let pairs: [Character: Character] = ["[": "]", "{": "}"]
+    var close: Int?
+    var items: [String] = []
+    var item = ""
+    var depth = 0
+    if span.lastLine == number, open < line.count, pairs[line[open]] != nil {
+      for index in (open + 1)..<line.count {
+        let character = line[index]
+        if pairs[character] != nil { depth += 1 }
+        if character == "]" || character == "}" {
+          if depth == 0 {
+            close = index
+            break
+          }
+          depth -= 1
+        }
+        if character == ",", depth == 0 {
+          items.append(item)
+          item = ""
+        } else {
+          item.append(character)
+        }
+      }
+    }
+    guard let close else {
+      throw DiagnosticError([
+        Diagnostic("cannot remove '\(name)' here: write the collection on one line", at: span.start)
+      ])
+    }
+    items.append(item)
+    let content = String(line[(open + 1)..<close])
+    let kept = items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { item in
+      let key = item.split(separator: ":", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? item
+      return key != name
+    }
+    let pad = line[open] == "{" && content.hasPrefix(" ") ? " " : ""
+    let rebuilt = kept.isEmpty ? "" : pad + kept.joined(separator: ", ") + pad
+    line.replaceSubrange((open + 1)..<close, with: Array(rebuilt))
+    lines[number - 1] = String(line)
+  }
+}

@@ -192,7 +192,7 @@ struct StarterTemplates {
     # The Service Linker framework's folder: its replay lane runs `make replay`.
     SERVICE_LINKER ?= \(framework)
 
-    .PHONY: generate check build test domain record replay map
+    .PHONY: generate check build test domain remove-domain record replay map
 
     generate: ## Write Generated/ from codegen.yaml.
     \t$(LINKGEN) generate
@@ -208,6 +208,9 @@ struct StarterTemplates {
 
     domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld].
     \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD))
+
+    remove-domain: ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
+    \t$(LINKGEN) remove-domain $(NAME)
 
     record: ## Run every scenario and (re)write its recording under Recordings/ (review the diff).
     \tRECORD_SCENARIOS=1 $(SWIFT) test --filter AppFeaturesTests
@@ -226,7 +229,8 @@ struct StarterTemplates {
 
   var makefile: String {
     """
-    # The single entry point: make generate, check, build [PKG=…], test, domain NAME=…, record, replay, map.
+    # The single entry point: make generate, check, build [PKG=…], test, domain NAME=…, remove-domain NAME=…,
+    # record, replay, map.
     include linkgen.mk
 
     """

@@ -1,0 +1,127 @@
+import Foundation
+
+/// `linkgen remove-domain`: undoes what `new-domain` did, all or nothing. The
+/// domain leaves the manifest (its entry, every world's `domains` and
+/// `links`), its line leaves the umbrella and every `// linkgen:WORLD-domains-end`
+/// listing, its slice or stored service and its `import` leave every world's
+/// struct, its package folder goes, and `Generated/` is regenerated.
+///
+/// It refuses, changing nothing, while anything else still uses the domain: an
+/// `import` of it outside the lines `new-domain` wrote, or another package's
+/// manifest naming it; each such place is listed as `file:line:column`.
+public struct DomainRemover {
+  let workspace: Workspace
+
+  /// A remover for the repository `workspace` describes.
+  public init(workspace: Workspace) { self.workspace = workspace }
+
+  /// Removes domain `name`; returns the generation summary.
+  public func removeDomain(named name: String) throws -> GeneratedTree.Summary {
+    let manager = FileManager.default
+    let root = workspace.root
+    let oldManifest = try workspace.readManifestText()
+    let manifest = try ManifestDecoder.decode(oldManifest)
+    guard manifest.domains.contains(where: { $0.name == name }) else {
+      throw LinkGenError(
+        "no domain '\(name)' in the manifest\(Suggestion.hint(for: name, in: manifest.domains.map(\.name).sorted()))")
+    }
+    if let world = manifest.worlds.first(where: { $0.module == name }) {
+      throw LinkGenError("'\(name)' is the module of world '\(world.name)'; move the world first")
+    }
+    let newManifest = try ManifestEditor.removingDomain(named: name, from: oldManifest)
+    let remaining = try ManifestDecoder.decode(newManifest)
+
+    // Every Swift file linkgen may edit, with the lines new-domain wrote taken out.
+    let package = root.appendingPathComponent("Packages/\(name)")
+    var edits: [URL: String] = [:]
+    var inUse: [String] = []
+    let property = DomainTemplates(name: name, kind: .state).property
+    // The lines new-domain writes: in package manifests, the listings; in a world's struct, the declaration.
+    let listings: Set<String> = ["\"\(name)\",", "DomainPackage(name: \"\(name)\", uses: []),"]
+    let declarations: Set<String> = [
+      "/// The \(name) slice.", "public var \(property) = \(name)State()",
+      "/// The \(name) service's stateful implementation, kept in the world.", "public var live\(name) = Live\(name)()",
+    ]
+    let typeNames: Set<String> = [
+      "\(name)State", "\(name)Service", "Live\(name)", "Fake\(name)", "Has\(name)", "HasMutable\(name)",
+    ]
+    for url in Self.swiftFiles(under: root) where !url.path.hasPrefix(package.path + "/") {
+      let text = try String(contentsOf: url, encoding: .utf8)
+      guard text.contains(name) else { continue }
+      let newline = text.contains("\r\n") ? "\r\n" : "\n"
+      var lines = text.components(separatedBy: newline)
+      let isManifest = url.lastPathComponent == "Package.swift"
+      let count = lines.count
+      if isManifest {
+        lines.removeAll { listings.contains($0.trimmingCharacters(in: .whitespaces)) }
+      } else {
+        lines.removeAll { declarations.contains($0.trimmingCharacters(in: .whitespaces)) }
+        // The import new-domain added goes with the declaration, and only then.
+        if lines.count < count { lines.removeAll { $0.trimmingCharacters(in: .whitespaces) == "import \(name)" } }
+      }
+      let edited = lines.joined(separator: newline)
+      if edited != text { edits[url] = edited }
+      // What is left must not use the domain.
+      let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
+      let tokens = SwiftTokens(edited)
+      for module in tokens.imports where module.text == name {
+        inUse.append("\(relative):\(module.line):\(module.column): imports '\(name)'")
+      }
+      for token in tokens.tokens {
+        if isManifest, token.kind == .string, token.text == name || token.text.hasSuffix("/\(name)") {
+          inUse.append("\(relative):\(token.line):\(token.column): names '\(token.text)'")
+        } else if token.kind == .identifier, typeNames.contains(token.text) {
+          inUse.append("\(relative):\(token.line):\(token.column): uses '\(token.text)'")
+        }
+      }
+    }
+    guard inUse.isEmpty else {
+      throw LinkGenError(
+        "'\(name)' is still used; remove these uses first (nothing was changed):\n"
+          + inUse.sorted().map { "  \($0)" }.joined(separator: "\n"))
+    }
+
+    // The package folder is moved aside first and deleted last, so a failure can put it back.
+    let aside = root.appendingPathComponent("Packages/.\(name).removing")
+    var oldTexts: [URL: String] = [:]
+    for url in edits.keys { oldTexts[url] = try String(contentsOf: url, encoding: .utf8) }
+    var movedAside = false
+    do {
+      if manager.fileExists(atPath: package.path) {
+        try manager.moveItem(at: package, to: aside)
+        movedAside = true
+      }
+      try Data(newManifest.utf8).write(to: workspace.manifest, options: .atomic)
+      for (url, text) in edits.sorted(by: { $0.key.path < $1.key.path }) {
+        try Data(text.utf8).write(to: url, options: .atomic)
+      }
+      let summary = try GeneratedTree(root: root).apply(Generator.files(for: remaining))
+      if movedAside { try? manager.removeItem(at: aside) }
+      return summary
+    } catch {
+      try? Data(oldManifest.utf8).write(to: workspace.manifest, options: .atomic)
+      for (url, text) in oldTexts { try? Data(text.utf8).write(to: url, options: .atomic) }
+      if movedAside { try? manager.moveItem(at: aside, to: package) }
+      _ = try? GeneratedTree(root: root).apply(Generator.files(for: manifest))
+      throw (error as? LinkGenError)
+        ?? LinkGenError("remove-domain failed and was rolled back: \((error as NSError).localizedDescription)")
+    }
+  }
+
+  /// The `.swift` files under `root`, `.build`, `.git` and `Generated/` aside.
+  static func swiftFiles(under root: URL) -> [URL] {
+    var found: [URL] = []
+    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+    while let relative = enumerator.nextObject() as? String {
+      let name = (relative as NSString).lastPathComponent
+      if name == ".build" || name == ".git" || relative == Generator.outputFolder {
+        enumerator.skipDescendants()
+        continue
+      }
+      guard name.hasSuffix(".swift"), enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular
+      else { continue }
+      found.append(root.appendingPathComponent(relative))
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+}

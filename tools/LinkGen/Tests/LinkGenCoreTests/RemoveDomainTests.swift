@@ -1,0 +1,132 @@
+import Foundation
+import LinkGenCore
+import Testing
+
+/// A repository with a world whose package and struct carry the markers, and a
+/// twin world taking its snapshot (the scenario world's place in the kiosk).
+private func rootWithWorlds() throws -> TemporaryRoot {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    """
+    # The manifest, with comments that must survive.
+    domains:
+      Menu:
+        state: MenuState   # the menu
+    worlds:
+      ShopWorld: { module: ShopApp, domains: [Menu], snapshot: ShopSnapshot }
+      ScenarioWorld:
+        module: ShopFeatures
+        domains:
+          - Menu
+
+    """)
+  try root.write(
+    "Package.swift",
+    rootPackage + """
+      let shopDomains = [
+        "Menu",
+        // linkgen:ShopWorld-domains-end
+      ]
+      let scenarioDomains = [
+        "Menu",
+        // linkgen:ScenarioWorld-domains-end
+      ]
+
+      """)
+  for (world, module) in [("ShopWorld", "ShopApp"), ("ScenarioWorld", "ShopFeatures")] {
+    try root.write(
+      "Packages/ShopApp/Sources/\(module)/\(world).swift",
+      "import Menu\n\npublic struct \(world) {\n  public var menu: MenuState\n  // linkgen:\(world)-storage-end\n}\n")
+  }
+  _ = root.run(["generate"])
+  return root
+}
+
+private func texts(_ root: TemporaryRoot) -> [String: Data] { root.contents().mapValues(\.0) }
+
+@Test(arguments: ["state", "service"])
+func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
+  let root = try rootWithWorlds()
+  let before = texts(root)
+  let (added, _, addErrors) = root.run(["new-domain", "Loyalty", "--kind", kind, "--world", "ShopWorld"])
+  #expect(added == .success, "\(addErrors)")
+  #expect(texts(root) != before)
+
+  let (status, output, errors) = root.run(["remove-domain", "Loyalty"])
+  #expect(status == .success, "\(errors)")
+  #expect(output.hasPrefix("linkgen: removed domain 'Loyalty' (Packages/Loyalty); "))
+  let after = texts(root)
+  for path in Set(before.keys).union(after.keys).sorted() where before[path] != after[path] {
+    Issue.record("\(path) differs: \(after[path].map { String(decoding: $0, as: UTF8.self) } ?? "missing")")
+  }
+  #expect(!root.exists("Packages/Loyalty") && !root.exists("Generated/Loyalty"))
+  #expect(root.run(["check"]).0 != .usage)
+}
+
+@Test func removeDomainRefusesWhileAnotherPackageUsesItAndChangesNothing() throws {
+  let root = try rootWithWorlds()
+  #expect(root.run(["new-domain", "Loyalty", "--world", "ShopWorld"]).0 == .success)
+  try root.write(
+    "Packages/Menu/Sources/Menu/Points.swift", "import Foundation\nimport Loyalty\n\nlet s = LoyaltyState()\n")
+  try root.write(
+    "Packages/Menu/Package.swift", "let package = Package(dependencies: [.package(path: \"../Loyalty\")])\n")
+  let before = texts(root)
+  let (status, _, errors) = root.run(["remove-domain", "Loyalty"])
+  #expect(status == .failure)
+  #expect(
+    errors == """
+      error: 'Loyalty' is still used; remove these uses first (nothing was changed):
+        Packages/Menu/Package.swift:1:53: names '../Loyalty'
+        Packages/Menu/Sources/Menu/Points.swift:2:8: imports 'Loyalty'
+        Packages/Menu/Sources/Menu/Points.swift:4:9: uses 'LoyaltyState'
+      """)
+  #expect(texts(root) == before)
+}
+
+@Test func removeDomainNamesAnUnknownDomainWithTheNearestOne() throws {
+  let root = try rootWithWorlds()
+  let before = texts(root)
+  let (status, _, errors) = root.run(["remove-domain", "Menus"])
+  #expect(status == .failure)
+  #expect(errors == "error: no domain 'Menus' in the manifest; did you mean 'Menu'?")
+  #expect(texts(root) == before)
+  #expect(root.run(["remove-domain"]).0 == .usage)
+}
+
+@Test func removingADomainFromFlowAndBlockCollectionsKeepsTheRest() throws {
+  let text = """
+    domains:
+      Menu: { state: MenuState }
+      Loyalty:
+        state: LoyaltyState
+        doc: "Points."
+      Payment: { service: PaymentGateway, links: { Live: { impl: LivePayment } } }
+    worlds:
+      A: { module: AppA, domains: [Menu, Loyalty, Payment], links: { Loyalty: Live, Payment: Live } }
+      B:
+        module: AppB
+        domains:
+          - Loyalty
+          - Menu
+        links:
+          Loyalty: Live
+      C: { module: AppC, domains: [Loyalty] }
+
+    """
+  let removed = try ManifestEditor.removingDomain(named: "Loyalty", from: text)
+  #expect(
+    removed == """
+      domains:
+        Menu: { state: MenuState }
+        Payment: { service: PaymentGateway, links: { Live: { impl: LivePayment } } }
+      worlds:
+        A: { module: AppA, domains: [Menu, Payment], links: { Payment: Live } }
+        B:
+          module: AppB
+          domains:
+            - Menu
+        C: { module: AppC, domains: [] }
+
+      """)
+}
