@@ -115,6 +115,17 @@ let package = Package(
     .executable(name: "linkgen", targets: ["linkgen"]),
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
+    // What an adopter depends on, from this one URL (docs/adopting.md): the
+    // framework's libraries, linkgen's core and its command plugin. `make check`
+    // fails when Packages/ServiceLinker or tools/LinkGen has a product this list lacks.
+    .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
+    .library(name: "FeatureKit", targets: ["FeatureKit"]),
+    .library(name: "VirtualTime", targets: ["VirtualTime"]),
+    .library(name: "FeatureTesting", targets: ["FeatureTesting"]),
+    .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+    .library(name: "_ServiceLinkerTestSupport", targets: ["_ServiceLinkerTestSupport"]),
+    .library(name: "LinkGenCore", targets: ["LinkGenCore"]),
+    .plugin(name: "LinkGenPlugin", targets: ["LinkGenPlugin"]),
   ],
   targets: frameworkTargets + domainTargets + testingLibraries + [
     // The journal's system calls: a service domain of its own, linked by the

@@ -6,11 +6,16 @@ each domain's own `Packages/<Name>/Package.swift` lists its main target's
 dependencies. They must name the same modules: the umbrella is what `make test`
 builds, the package's own manifest what `make build PKG=<Name>` and an adopter
 build. Prints `file:line:column: error: …` for each disagreement and exits 1;
-prints one `umbrella: …` line otherwise. Usage: check_umbrella.py [ROOT]
+prints one `umbrella: …` line otherwise. It also checks that the root package
+exports every product of Packages/ServiceLinker and tools/LinkGen (one URL for
+adopters), unless `--manifests-only`. Usage: check_umbrella.py [--manifests-only] [ROOT]
 """
+import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 DOMAIN = re.compile(r'DomainPackage\(name:\s*"(\w+)",\s*uses:\s*\[([^\]]*)\]\)')
 NAME = re.compile(r'"(\w+)"')
@@ -84,14 +89,41 @@ def check(root):
     return errors, domains
 
 
+def products(package, scratch):
+    """The products of the package at `package`, as SwiftPM reads its manifest: {name: type}."""
+    result = subprocess.run(
+        ["swift", "package", "--package-path", package, "--scratch-path", scratch, "dump-package"],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"swift package dump-package failed in {package}: {result.stderr.strip()}")
+    return {product["name"]: next(iter(product["type"])) for product in json.loads(result.stdout)["products"]}
+
+
+def check_exports(root):
+    """One URL for adopters: every product of the framework and of linkgen is a product of the root package."""
+    errors = []
+    with tempfile.TemporaryDirectory() as scratch:
+        exported = products(root, scratch)
+        for package in ("Packages/ServiceLinker", "tools/LinkGen"):
+            for name, kind in sorted(products(os.path.join(root, package), scratch).items()):
+                if exported.get(name) != kind:
+                    errors.append(
+                        f"Package.swift:1:1: error: {package} has the {kind} product '{name}', which the root package "
+                        "does not export; add it to the root's products so adopters depend on one URL")
+    return errors
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+    arguments = [argument for argument in sys.argv[1:] if argument != "--manifests-only"]
+    root = arguments[0] if arguments else os.path.join(os.path.dirname(__file__), "..")
     errors, domains = check(root)
+    if "--manifests-only" not in sys.argv:
+        errors += check_exports(root)
     for error in errors:
         print(error, file=sys.stderr)
     if errors:
         return 1
-    print(f"umbrella: {domains} domains agree with their own Package.swift")
+    print(f"umbrella: {domains} domains agree with their own Package.swift; the root exports the framework and linkgen")
     return 0
 
 

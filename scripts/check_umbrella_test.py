@@ -12,7 +12,7 @@ script = os.path.join(here, "check_umbrella.py")
 
 
 def run(tree):
-    return subprocess.run([sys.executable, script, tree], capture_output=True, text=True)
+    return subprocess.run([sys.executable, script, "--manifests-only", tree], capture_output=True, text=True)
 
 
 with tempfile.TemporaryDirectory() as temp:
