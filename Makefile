@@ -14,7 +14,7 @@ LINKGEN := $(BIN)/linkgen
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench map record replay
+.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench docs map record replay
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -37,6 +37,7 @@ check: linkgen ## Fail on stale Generated/, a perimeter leak, a framework import
 	@python3 scripts/check_framework_test.py | sed 's/^/framework check self-test: /'
 	@python3 scripts/check_umbrella.py
 	@python3 scripts/check_umbrella_test.py | sed 's/^/umbrella check self-test: /'
+	@python3 scripts/docs_test.py | sed 's/^/docs check self-test: /'
 	@$(MAKE) --no-print-directory lint
 	@python3 scripts/test_summary_test.py 2>&1 | tail -1 | sed 's/^/test counting: /'
 
@@ -94,6 +95,10 @@ replay: setup ## Send every recorded step through a fresh kiosk-replay server an
 map: linkgen ## Build, then write docs/access-map.md (who reads and writes each slice) from the symbol graphs.
 	@$(SWIFT) build --build-tests > .build/map-build.log 2>&1 || { cat .build/map-build.log; exit 1; }
 	@$(LINKGEN) map
+
+docs: setup ## Build, then fail on an undocumented public symbol of the framework or a domain; DocC archives in .build/docs.
+	@$(SWIFT) build --build-tests > .build/docs-build.log 2>&1 || { cat .build/docs-build.log; exit 1; }
+	@python3 scripts/docs.py
 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh

@@ -1,4 +1,13 @@
 /// Something the kitchen consumes to make an item.
 public enum Ingredient: String, Hashable, Codable, CaseIterable, Sendable {
-  case beans, milk, oatMilk, syrup, cup
+  /// Coffee beans, for one shot.
+  case beans
+  /// Dairy milk.
+  case milk
+  /// Oat milk.
+  case oatMilk
+  /// Flavour syrup.
+  case syrup
+  /// A cup.
+  case cup
 }

@@ -108,12 +108,20 @@ public struct Branch<Model: FeatureModel> {
 /// Collects a scenario's lines.
 @resultBuilder
 public enum ScenarioBuilder<Model: FeatureModel> {
+  /// A `Given` line.
   public static func buildExpression(_ given: Given<Model>) -> [ScenarioNode<Model>] { [given.node] }
+  /// A `When` line.
   public static func buildExpression(_ when: When<Model>) -> [ScenarioNode<Model>] { [when.node] }
+  /// An `Advance` line.
   public static func buildExpression(_ advance: Advance<Model>) -> [ScenarioNode<Model>] { [advance.node] }
+  /// A `Then` line.
   public static func buildExpression(_ then: Then<Model>) -> [ScenarioNode<Model>] { [then.node] }
+  /// A `ThenEffects` line.
   public static func buildExpression(_ then: ThenEffects<Model>) -> [ScenarioNode<Model>] { [then.node] }
+  /// A `ThenOutcome` line.
   public static func buildExpression(_ then: ThenOutcome<Model>) -> [ScenarioNode<Model>] { [then.node] }
+  /// A `Branch`.
   public static func buildExpression(_ branch: Branch<Model>) -> [ScenarioNode<Model>] { [branch.node] }
+  /// The lines in order.
   public static func buildBlock(_ parts: [ScenarioNode<Model>]...) -> [ScenarioNode<Model>] { parts.flatMap { $0 } }
 }

@@ -22,9 +22,13 @@ public final class TestClock: Clock, Sendable {
     /// The instant `offset` after the start.
     public init(offset: Duration) { self.offset = offset }
 
+    /// The instant `duration` after this one.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// How long from this instant to `other` (negative when `other` is earlier).
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    /// `t+1.5 seconds`: the offset from the start.
     public var description: String { "t+\(offset)" }
   }
 

@@ -20,6 +20,7 @@ public struct UnimplementedClock: Clock {
   /// Always t+0.
   public var now: Instant { Instant(offset: .zero) }
 
+  /// Zero: it never measures anything.
   public var minimumResolution: Duration { .zero }
 
   /// Records an issue and throws `CancellationError`.
