@@ -130,3 +130,26 @@ func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
 
       """)
 }
+
+@Test func aDomainThatUsesAnotherIsWrittenIntoBothManifestsAndKeepsItFromBeingRemoved() throws {
+  let root = try rootWithWorlds()
+  try root.write("Packages/Menu/Package.swift", "// the Menu package\n")
+  let before = texts(root)
+  let (status, _, errors) = root.run(["new-domain", "Loyalty", "--uses", "Menu"])
+  #expect(status == .success, "\(errors)")
+  let package = root.read("Packages/Loyalty/Package.swift")!
+  #expect(package.contains("  dependencies: [.package(path: \"../Menu\")],\n"))
+  #expect(package.contains(".target(name: \"Loyalty\", dependencies: [.product(name: \"Menu\", package: \"Menu\")]),"))
+  #expect(root.read("Package.swift")!.contains("  DomainPackage(name: \"Loyalty\", uses: [\"Menu\"]),\n"))
+
+  let (refused, _, why) = root.run(["remove-domain", "Menu"])
+  #expect(refused == .failure)
+  #expect(why.contains("Packages/Loyalty/Package.swift:"), "\(why)")
+  #expect(why.contains("names '../Menu'"), "\(why)")
+  let (unknown, _, unknownWhy) = root.run(["new-domain", "Points", "--uses", "Menus"])
+  #expect(
+    unknown == .failure && unknownWhy == "error: '--uses': no domain 'Menus' in the manifest; did you mean 'Menu'?")
+
+  #expect(root.run(["remove-domain", "Loyalty"]).0 == .success)
+  #expect(texts(root) == before, "removing it gives the tree back")
+}

@@ -81,11 +81,15 @@ public struct LinkGenCommand {
     the files the world is built from gain it at their marker lines: '// linkgen:WORLD-domains-end'
     in the package manifests, '// linkgen:WORLD-storage-end' in the world's struct.
 
-    USAGE: linkgen new-domain <name> [--kind state|service] [--world <World>] [--manifest <path>] [--root <dir>]
+    With --uses, its package depends on those domains (by path, in its own manifest and
+    in the root Package.swift's listing).
+
+    USAGE: linkgen new-domain <name> [--kind state|service] [--world <World>] [--uses <A,B>] [--manifest <path>] [--root <dir>]
 
     OPTIONS:
       --kind <kind>       state (default) or service
       --world <World>     a world to add the domain to
+      --uses <A,B>        domains its package depends on
     \(commonOptions)
     """,
     "remove-domain": """
@@ -187,7 +191,8 @@ public struct LinkGenCommand {
               + "\(summary.written.count) written, \(summary.deleted.count) deleted")
           return .success
         }
-        return try newDomain(options.positional[0], kind: options.kind, world: options.world, workspace)
+        return try newDomain(
+          options.positional[0], kind: options.kind, world: options.world, uses: options.uses, workspace)
       }
     } catch let error as DiagnosticError {
       standardError(error.rendered(file: workspace.displayPath))
@@ -309,8 +314,11 @@ public struct LinkGenCommand {
     return .success
   }
 
-  private func newDomain(_ name: String, kind: ScaffoldKind, world: String?, _ workspace: Workspace) throws -> Status {
-    let summary = try DomainScaffolder(workspace: workspace).addDomain(named: name, kind: kind, world: world)
+  private func newDomain(
+    _ name: String, kind: ScaffoldKind, world: String?, uses: [String], _ workspace: Workspace
+  ) throws -> Status {
+    let summary = try DomainScaffolder(workspace: workspace).addDomain(
+      named: name, kind: kind, world: world, uses: uses)
     standardOutput(
       "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name))"
         + (world.map { " to world '\($0)'" } ?? "") + "; "
@@ -331,6 +339,7 @@ struct Options {
   var name: String?
   var world: String?
   var framework: String?
+  var uses: [String] = []
 
   init(
     _ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false,
@@ -347,6 +356,10 @@ struct Options {
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: world = try Self.value(for: argument, from: &remaining)
+      case "--uses" where allowsKind:
+        uses = try Self.value(for: argument, from: &remaining).split(separator: ",").map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {

@@ -29,7 +29,6 @@ public struct DomainRemover {
       throw LinkGenError("'\(name)' is the module of world '\(world.name)'; move the world first")
     }
     let newManifest = try ManifestEditor.removingDomain(named: name, from: oldManifest)
-    let remaining = try ManifestDecoder.decode(newManifest)
 
     // Every Swift file linkgen may edit, with the lines new-domain wrote taken out.
     let package = root.appendingPathComponent("Packages/\(name)")
@@ -37,7 +36,8 @@ public struct DomainRemover {
     var inUse: [String] = []
     let property = DomainTemplates(name: name, kind: .state).property
     // The lines new-domain writes: in package manifests, the listings; in a world's struct, the declaration.
-    let listings: Set<String> = ["\"\(name)\",", "DomainPackage(name: \"\(name)\", uses: []),"]
+    let listings: Set<String> = ["\"\(name)\","]
+    let umbrellaLine = "DomainPackage(name: \"\(name)\", uses: ["
     let declarations: Set<String> = [
       "/// The \(name) slice.", "public var \(property) = \(name)State()",
       "/// The \(name) service's stateful implementation, kept in the world.", "public var live\(name) = Live\(name)()",
@@ -53,7 +53,10 @@ public struct DomainRemover {
       let isManifest = url.lastPathComponent == "Package.swift"
       let count = lines.count
       if isManifest {
-        lines.removeAll { listings.contains($0.trimmingCharacters(in: .whitespaces)) }
+        lines.removeAll { line in
+          let trimmed = line.trimmingCharacters(in: .whitespaces)
+          return listings.contains(trimmed) || (trimmed.hasPrefix(umbrellaLine) && trimmed.hasSuffix("]),"))
+        }
       } else {
         lines.removeAll { declarations.contains($0.trimmingCharacters(in: .whitespaces)) }
         // The import new-domain added goes with the declaration, and only then.
@@ -80,6 +83,9 @@ public struct DomainRemover {
         "'\(name)' is still used; remove these uses first (nothing was changed):\n"
           + inUse.sorted().map { "  \($0)" }.joined(separator: "\n"))
     }
+
+    // The manifest without it must still hold (a world left composing nothing does not).
+    let remaining = try ManifestDecoder.decode(newManifest)
 
     // The package folder is moved aside first and deleted last, so a failure can put it back.
     let aside = root.appendingPathComponent("Packages/.\(name).removing")

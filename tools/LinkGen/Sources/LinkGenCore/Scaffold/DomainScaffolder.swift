@@ -13,9 +13,9 @@ public struct DomainScaffolder {
 
   /// Adds domain `name` of `kind`, and with `world`, wires it into that world
   /// (`WorldWiring`); returns the generation summary.
-  public func addDomain(named name: String, kind: ScaffoldKind, world worldName: String? = nil) throws
-    -> GeneratedTree.Summary
-  {
+  public func addDomain(
+    named name: String, kind: ScaffoldKind, world worldName: String? = nil, uses: [String] = []
+  ) throws -> GeneratedTree.Summary {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError(problem) }
     guard name.first?.isUppercase == true else {
       throw LinkGenError("a domain name starts with a capital letter, like 'Loyalty'")
@@ -25,7 +25,7 @@ public struct DomainScaffolder {
     guard !manager.fileExists(atPath: package.path) else {
       throw LinkGenError("'Packages/\(name)' already exists")
     }
-    let templates = DomainTemplates(name: name, kind: kind)
+    let templates = DomainTemplates(name: name, kind: kind, uses: uses)
 
     // Everything is computed and checked before the first write.
     let oldManifest = try workspace.readManifestText()
@@ -59,6 +59,17 @@ public struct DomainScaffolder {
       }
     }
     let manifest = try ManifestDecoder.decode(newManifest)
+    // Each domain it uses must be one with a package of its own: the new package depends on it by path.
+    for used in uses {
+      guard used != name, manifest.domains.contains(where: { $0.name == used }) else {
+        let others = manifest.domains.map(\.name).filter { $0 != name }.sorted()
+        throw LinkGenError("'--uses': no domain '\(used)' in the manifest\(Suggestion.hint(for: used, in: others))")
+      }
+      guard manager.fileExists(atPath: workspace.root.appendingPathComponent("Packages/\(used)/Package.swift").path)
+      else {
+        throw LinkGenError("'--uses': domain '\(used)' has no package at Packages/\(used) to depend on")
+      }
+    }
     for folder in [name, "\(name)Testing"]
     where manager.fileExists(atPath: workspace.root.appendingPathComponent("\(Generator.outputFolder)/\(folder)").path)
     {
@@ -78,7 +89,7 @@ public struct DomainScaffolder {
     {
       throw LinkGenError("Package.swift already names '\(name)' (a target or product); choose another name")
     }
-    let newRootPackage = try oldRootPackage.map { try addingPackage(name, to: $0) }
+    let newRootPackage = try oldRootPackage.map { try addingPackage(name, uses: uses, to: $0) }
     var oldSwift: [URL: String] = [:]
     for url in swiftEdits.keys { oldSwift[url] = try String(contentsOf: url, encoding: .utf8) }
     // The umbrella may hold the domains marker and worlds' markers (the named
@@ -87,7 +98,7 @@ public struct DomainScaffolder {
       let key = swiftEdits.keys.first(where: { $0.standardizedFileURL == rootPackage.standardizedFileURL }),
       let listed = swiftEdits[key]
     {
-      swiftEdits[key] = try addingPackage(name, to: listed)
+      swiftEdits[key] = try addingPackage(name, uses: uses, to: listed)
     }
 
     do {
@@ -122,7 +133,7 @@ public struct DomainScaffolder {
   }
 
   /// The root manifest with `name` listed before the marker line.
-  private func addingPackage(_ name: String, to text: String) throws -> String {
+  private func addingPackage(_ name: String, uses: [String], to text: String) throws -> String {
     let newline = text.contains("\r\n") ? "\r\n" : "\n"
     var lines = text.components(separatedBy: newline)
     guard
@@ -133,7 +144,8 @@ public struct DomainScaffolder {
       throw LinkGenError("Package.swift has no '\(Self.rootManifestMarker)' line to add the package before")
     }
     let indent = String(lines[marker].prefix { $0 == " " })
-    lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: []),", at: marker)
+    let listed = uses.map { "\"\($0)\"" }.joined(separator: ", ")
+    lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: [\(listed)]),", at: marker)
     return lines.joined(separator: newline)
   }
 }

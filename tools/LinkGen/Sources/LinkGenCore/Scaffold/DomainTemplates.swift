@@ -2,6 +2,8 @@
 struct DomainTemplates {
   let name: String
   let kind: ScaffoldKind
+  /// The domains its package depends on (`new-domain --uses`), each by path and product.
+  var uses: [String] = []
 
   var property: String { SwiftIdentifier.lowerCamel(name) }
 
@@ -46,6 +48,17 @@ struct DomainTemplates {
     return files
   }
 
+  /// `dependencies: [.package(path: "../A")],` on its own line, when it uses any domain.
+  private var dependencyLines: String {
+    uses.isEmpty ? "" : "\n  dependencies: [\(uses.map { ".package(path: \"../\($0)\")" }.joined(separator: ", "))],"
+  }
+
+  /// `, dependencies: [.product(name: "A", package: "A")]` for the main target, when it uses any domain.
+  private var targetDependencies: String {
+    uses.isEmpty
+      ? "" : ", dependencies: [\(uses.map { ".product(name: \"\($0)\", package: \"\($0)\")" }.joined(separator: ", "))]"
+  }
+
   var packageManifest: String {
     """
     // swift-tools-version: 6.2
@@ -55,9 +68,9 @@ struct DomainTemplates {
     let package = Package(
       name: "\(name)",
       platforms: [.macOS(.v15)],
-      products: [.library(name: "\(name)", targets: ["\(name)"])],
+      products: [.library(name: "\(name)", targets: ["\(name)"])],\(dependencyLines)
       targets: [
-        .target(name: "\(name)"),
+        .target(name: "\(name)"\(targetDependencies)),
         .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
       ],
       swiftLanguageModes: [.v6]
