@@ -64,9 +64,13 @@ enum CheckpointIndex {
 
   /// The valid entries of the index beside `journal`; none when it is missing or unreadable.
   static func read(besides journal: String, seed: UInt32, io: some JournalFileIO) -> [Entry] {
-    guard case .success(let descriptor) = io.open(path(besides: journal), flags: O_RDONLY | O_CLOEXEC, mode: 0)
+    // Not a link (it would name another file) and not a FIFO (reading it would wait forever): a regular file or none.
+    guard
+      case .success(let descriptor) = io.open(
+        path(besides: journal), flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode: 0)
     else { return [] }
     defer { io.close(descriptor) }
+    guard io.isRegularFile(descriptor) else { return [] }
     guard case .success(let size) = io.size(descriptor), size <= 1 << 26,
       let bytes = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: size, io: io),
       bytes.count == size
@@ -82,9 +86,10 @@ enum CheckpointIndex {
   {
     guard
       case .success(let descriptor) = io.open(
-        path(besides: journal), flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644)
+        path(besides: journal), flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode: 0o644)
     else { return }
     defer { io.close(descriptor) }
+    guard io.isRegularFile(descriptor) else { return }
     var start = 0
     if !replacing, case .success(let size) = io.size(descriptor) { start = size / entrySize * entrySize }
     let bytes = entries.flatMap { encode($0, seed: seed) }

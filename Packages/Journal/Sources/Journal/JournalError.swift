@@ -50,12 +50,15 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notARegularFile(let path): "'\(path)' is not a regular file"
     case .missing(let path): "there is no journal at '\(path)'"
     case .foreignRecords(let offset):
-      "journal records from byte \(offset) on do not belong to its header (copied from another journal?); "
-        + "refusing to read it"
+      "journal records from byte \(offset) on do not belong to its header (damaged, or copied from another "
+        + "journal); refusing to read it: run 'kiosk repair', which keeps a backup and salvages every record that "
+        + "still belongs to it, or restore the file from a backup"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
       "journal format version \(version) is not supported (this kiosk reads versions 1 and 2)"
-    case .corruptHeader(let path): "journal '\(path)' has a corrupt header"
+    case .corruptHeader(let path):
+      "journal '\(path)' has a corrupt header; restore the file from a backup (the header holds the salt every "
+        + "record is checked with, which repair cannot rebuild)"
     case .corruptRecord(let offset, let sequence):
       "journal is corrupt at byte \(offset) (record \(sequence)) with valid records after it" + Self.repairAdvice
     case .readFailed(let errno): "reading the journal failed: \(errno)"

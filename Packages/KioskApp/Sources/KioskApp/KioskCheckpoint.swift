@@ -18,11 +18,16 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
   public var paymentsJournaled: Bool
   /// On the first record of a day after the first: the day it continues from.
   public var previousDay: ClosedDay?
+  /// How many numbers the processor ledger had given (movements and retired
+  /// ones) when this was written: a ledger that has given fewer was restored
+  /// from an older copy, and the numbers between are retired, never reused.
+  /// Nil in checkpoints written before it was kept.
+  public var ledgerNumbersUsed: Int?
 
   /// Creates a checkpoint.
   public init(
     day: Int, state: KioskSnapshot, undo: [UndoHistory.Entry], openIntents: [PaymentIntent],
-    paymentsJournaled: Bool, previousDay: ClosedDay? = nil
+    paymentsJournaled: Bool, previousDay: ClosedDay? = nil, ledgerNumbersUsed: Int? = nil
   ) {
     self.day = day
     self.state = state
@@ -30,6 +35,7 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
     self.openIntents = openIntents
     self.paymentsJournaled = paymentsJournaled
     self.previousDay = previousDay
+    self.ledgerNumbersUsed = ledgerNumbersUsed
   }
 }
 

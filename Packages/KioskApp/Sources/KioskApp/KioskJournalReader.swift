@@ -127,24 +127,63 @@ public enum KioskJournalReader {
     }
   }
 
+  /// Every record about money in every day's file, and the intents whose
+  /// outcome was lost to damage but which a later checkpoint shows closed.
+  public struct PaymentHistory: Sendable {
+    /// Intents, keyed settles, undos and abandonments, oldest first.
+    public var records: [KioskRecord] = []
+    /// Intents with no outcome among `records` because the record holding it
+    /// was lost to damage (`kiosk repair` left a placeholder), and which the
+    /// next checkpoint no longer lists as open: they were resolved, and the
+    /// processor's movement under their key, if any, is their outcome.
+    public var closedByCheckpoint: [PaymentIntent] = []
+  }
+
   /// Every record about money in every day's file (intents, keyed settles,
   /// undos, abandonments), oldest first: what the payment audit compares with
   /// the processor's ledger, which spans days. Its size grows with the
   /// payments ever made, as the ledger's does; settles journaled before keys
   /// existed are left out, since no ledger can confirm them.
+  public static func paymentHistory(
+    of journal: String, liveEnd: Int? = nil, progress: ((Int, Int) -> Void)? = nil
+  ) throws -> PaymentHistory {
+    var history = PaymentHistory()
+    var unresolved: [PaymentIntent] = []
+    var lostSinceCheckpoint = false
+    try walkDays(journal: journal, all: true, liveEnd: liveEnd, progress: progress) { _, entry in
+      switch entry {
+      case .lost:
+        lostSinceCheckpoint = true
+      case .checkpoint(let checkpoint):
+        if checkpoint.previousDay != nil {
+          unresolved = []  // a new day: no intent crosses a close
+        } else if lostSinceCheckpoint {
+          let open = Set(checkpoint.openIntents.map(\.key))
+          history.closedByCheckpoint += unresolved.filter { !open.contains($0.key) }
+          unresolved.removeAll { !open.contains($0.key) }
+        }
+        lostSinceCheckpoint = false
+      case .record(let record):
+        switch record {
+        case .settled(let receipt) where receipt.key == nil: return
+        case .undone(_, nil): return
+        case .paymentIntent(let intent):
+          unresolved.append(intent)
+          history.records.append(record)
+        case .paymentAbandoned, .settled, .undone:
+          if let key = record.outcomeKey { unresolved.removeAll { $0.key == key } }
+          history.records.append(record)
+        default: return
+        }
+      }
+    }
+    return history
+  }
+
+  /// The records of `paymentHistory`.
   public static func paymentRecords(
     of journal: String, liveEnd: Int? = nil, progress: ((Int, Int) -> Void)? = nil
   ) throws -> [KioskRecord] {
-    var records: [KioskRecord] = []
-    try walkDays(journal: journal, all: true, liveEnd: liveEnd, progress: progress) { _, entry in
-      guard case .record(let record) = entry else { return }
-      switch record {
-      case .settled(let receipt) where receipt.key == nil: break
-      case .undone(_, nil): break
-      case .paymentIntent, .paymentAbandoned, .settled, .undone: records.append(record)
-      default: break
-      }
-    }
-    return records
+    try paymentHistory(of: journal, liveEnd: liveEnd, progress: progress).records
   }
 }

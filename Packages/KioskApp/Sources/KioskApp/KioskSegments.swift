@@ -44,7 +44,10 @@ public enum KioskSegments {
 
   /// The archive's file name for `day` of the journal at `journal`.
   public static func archiveName(of journal: String, day: Int) -> String {
-    (journal as NSString).lastPathComponent + ".day-" + String(format: "%04d", day)
+    // Padded by hand: `%04d` takes a 32-bit integer and would name another day for a large one.
+    let digits = String(day)
+    return (journal as NSString).lastPathComponent + ".day-" + String(repeating: "0", count: max(0, 4 - digits.count))
+      + digits
   }
 
   /// The archive's path for `day`, beside the journal (relative when the journal's path is).
@@ -84,11 +87,28 @@ public enum KioskSegments {
   /// The salts of the set-aside archives whose headers still read: the
   /// payment audit leaves out the processor's movements under their keys.
   public static func setAsideSalts(of journal: String) -> [UInt64] {
-    archives(of: journal).filter(\.setAside).compactMap { segment in
-      guard let handle = FileHandle(forReadingAtPath: segment.path) else { return nil }
-      defer { try? handle.close() }
-      return try? DurableJournal.salt(ofHeader: [UInt8](handle.readData(ofLength: JournalFormat.headerSize)))
+    archives(of: journal).filter(\.setAside).compactMap { salt(of: $0.path) }
+  }
+
+  /// The salts whose movements the payment audit leaves out, given the salts
+  /// under which the ledger moved money: those of the set-aside archives, and,
+  /// when a set-aside archive's header no longer reads, every salt that no
+  /// readable day file carries (the set-aside day is the only place it can be from).
+  public static func setAsideSalts(of journal: String, ledgerSalts: Set<UInt64>) -> [UInt64] {
+    let setAside = archives(of: journal).filter(\.setAside)
+    var salts = setAside.compactMap { salt(of: $0.path) }
+    if salts.count < setAside.count {
+      let known = Set(all(of: journal).filter { !$0.setAside }.compactMap { salt(of: $0.path) })
+      salts += ledgerSalts.subtracting(known).subtracting(salts).sorted()
     }
+    return salts
+  }
+
+  /// The salt in the header of the file at `path`, nil when it does not read.
+  static func salt(of path: String) -> UInt64? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return try? DurableJournal.salt(ofHeader: [UInt8](handle.readData(ofLength: JournalFormat.headerSize)))
   }
 
   /// Every archive, oldest first, then the live journal when it exists and is

@@ -23,6 +23,23 @@ public struct Adoption: Equatable, Sendable {
 }
 
 extension KioskShell {
+  /// Money is not moved while the ledger lacks entries the journal holds (lost
+  /// to damage, or past the end of a ledger restored from an older copy): the
+  /// ledger's answers about their tabs are wrong until `kiosk repair` writes
+  /// them back (a lost refund would let a settle adopt a charge already given
+  /// back, or an undo refund twice). Lost numbers the journal does not name
+  /// cannot be written back by anything, and block nothing.
+  func refuseWhileLedgerLacksKnownEntries() throws {
+    let lost = world.processor.lostNumbers
+    guard !lost.isEmpty else { return }
+    let known = LostLedgerEntries.known(
+      lostNumbers: lost, prefix: world.processor.ledger.prefix,
+      records: try KioskJournalReader.paymentRecords(of: journalPath))
+    guard !known.isEmpty else { return }
+    throw KioskShellError.ledgerLacksKnownEntries(
+      path: world.processor.path, numbers: known.keys.sorted().map { Int($0) })
+  }
+
   /// The processor is the authority on money: a charge it holds for `tab`
   /// under a key of this journal, which no refund gave back, is this settle's
   /// outcome. Journals its intent under the charge's key and the settle with

@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import KioskCommands
+import Payment
 
 #if canImport(Glibc)
   import Glibc
@@ -54,6 +55,15 @@ extension KioskShell {
     if lstat(archivePath, &taken) == 0, !KioskSegments.sameFile(path, archivePath) {
       throw KioskShellError.archiveExists(path: archivePath)
     }
+    // A tab carried over starts the next day under the next day's keys, where a
+    // settle would not find a charge the processor holds for it today: that
+    // charge (its settle lost to a restored or damaged journal) is adopted first.
+    for (id, tab) in world.snapshot.tabs.open.sorted(by: { $0.key < $1.key }) where !tab.settled {
+      let subject = IdempotencyKey.subject(journalSalt: world.journal.salt, tab: id.raw)
+      if let held = world.processor.ledger.unrefundedCharge(subject: subject) {
+        throw KioskShellError.heldChargeOfOpenTab(tab: id, reference: held.reference, amount: held.amount)
+      }
+    }
     // A Z report is the day's money: it does not close over movements the ledger lost.
     if !world.processor.lostNumbers.isEmpty {
       let audit = try paymentAudit()
@@ -96,8 +106,9 @@ extension KioskShell {
     try next.appendCheckpoint(
       KioskCheckpoint(
         day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
-        previousDay: ClosedDay(day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest)
-      ))
+        previousDay: ClosedDay(
+          day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
+        ledgerNumbersUsed: world.processor.ledger.numbersUsed))
     let probe = nextPath + ".link"
     unlink(probe)
     guard link(nextPath, probe) == 0 else {

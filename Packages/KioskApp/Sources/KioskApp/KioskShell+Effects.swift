@@ -113,6 +113,7 @@ extension KioskShell {
     try prepareToWrite()
     let settlement = try world.settlement(for: tab)
     try refuseIfReserved(settlement)
+    try refuseWhileLedgerLacksKnownEntries()
     if try adoptHeldCharge(settling: settlement) != nil { return nil }
     let key = try journalFreshIntent(kind: .charge, tab: tab, amount: settlement.total)
     try paymentStepHook?(.afterIntent)
@@ -136,6 +137,7 @@ extension KioskShell {
       try completeUndo(refund: nil, key: nil)
       return (nil, Undone(record: entry.record, refund: nil))
     case .refund(let entry, let receipt):
+      try refuseWhileLedgerLacksKnownEntries()
       if let undone = try adoptHeldRefund(of: receipt) { return (nil, undone) }
       let key = try journalFreshIntent(
         kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference)

@@ -48,6 +48,9 @@ public final class KioskShell {
   @ObservationIgnored var paymentsJournaled: Bool
   /// The day whose close, cut short by a crash, this shell finished when it opened.
   @ObservationIgnored public internal(set) var finishedInterruptedClose: Int?
+  /// The ledger numbers this shell retired when it opened because the journal
+  /// names them and the ledger had not given them (a ledger restored from an older copy).
+  @ObservationIgnored public private(set) var ledgerCaughtUp: ClosedRange<Int>?
   /// What off-actor effects run on (`startSettle`): the clock, jitter, retry policy and network.
   @ObservationIgnored public var effects: EffectEnvironment
   /// The payments in flight, by their intent's key.
@@ -106,6 +109,12 @@ public final class KioskShell {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
     var world = KioskWorld(processor: processor, journal: journal)
+    // A ledger that has given fewer numbers than the journal names was restored
+    // from an older copy (or lost its tail): the numbers between are retired,
+    // so no reference is given to a second movement; repair writes back the
+    // entries the journal holds.
+    let named = Self.ledgerNumbersNamed(by: contents, ledger: world.processor.ledger)
+    ledgerCaughtUp = try world.processor.retire(through: named)
     if isNew {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
       try world.journal.append(first)
@@ -124,6 +133,14 @@ public final class KioskShell {
     self.world = world
     if let closed = progress.closedDay { try finishClosingDay(closed.day, archive: closed.archive) }
     try reconcileOpenIntents()
+  }
+
+  /// The highest ledger number the journal names: the last checkpoint's count,
+  /// and every reference in the records after it.
+  static func ledgerNumbersNamed(by contents: JournalContents, ledger: ProcessorLedger) -> Int {
+    max(
+      contents.checkpoint?.ledgerNumbersUsed ?? 0,
+      LostLedgerEntries.highestNumber(namedBy: contents.records, in: ledger))
   }
 
   /// Opens the kiosk with the processor ledger beside the journal (`<journal>.processor`).
@@ -147,7 +164,7 @@ public final class KioskShell {
   public func writeCheckpoint() throws {
     let checkpoint = KioskCheckpoint(
       day: day, state: world.snapshot, undo: history.entries, openIntents: openIntents,
-      paymentsJournaled: paymentsJournaled)
+      paymentsJournaled: paymentsJournaled, ledgerNumbersUsed: world.processor.ledger.numbersUsed)
     try world.journal.appendCheckpoint(checkpoint)
     records.removeAll(keepingCapacity: true)
   }
@@ -367,9 +384,12 @@ public final class KioskShell {
 
   /// The processor's ledger and every day's journal side by side.
   public func paymentAudit() throws -> PaymentAudit {
-    PaymentAudit(
-      ledger: world.processor.entries, records: try KioskJournalReader.paymentRecords(of: journalPath),
-      lostNumbers: world.processor.lostNumbers, setAsideSalts: KioskSegments.setAsideSalts(of: journalPath))
+    let history = try KioskJournalReader.paymentHistory(of: journalPath)
+    return PaymentAudit(
+      ledger: world.processor.entries, records: history.records, lostNumbers: world.processor.lostNumbers,
+      setAsideSalts: KioskSegments.setAsideSalts(
+        of: journalPath, ledgerSalts: Set(world.processor.entries.compactMap(\.key.journalSalt))),
+      closedByCheckpoint: history.closedByCheckpoint)
   }
 
   /// What the reading commands show, from this shell's state.
@@ -444,6 +464,10 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case heldChargeDiffers(tab: Tab.ID, reference: String, charged: Decimal, total: Decimal)
   /// The ledger lost entries to damage that the journal names: the day's money cannot be closed.
   case ledgerLostMovements(path: String, mismatches: Int)
+  /// The ledger lacks entries the journal holds the processor's answers for: no money moves until they are back.
+  case ledgerLacksKnownEntries(path: String, numbers: [Int])
+  /// The processor holds a charge of a tab the journal has open: closing would carry it over unsettled.
+  case heldChargeOfOpenTab(tab: Tab.ID, reference: String, amount: Decimal)
 
   public var description: String {
     switch self {
@@ -478,6 +502,15 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
         + "\(reference) refunded at the processor first; 'kiosk reconcile' lists it"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"
+    case .ledgerLacksKnownEntries(let path, let numbers):
+      "the processor ledger '\(path)' lacks \(numbers.count == 1 ? "entry" : "entries") "
+        + "\(numbers.map(String.init).joined(separator: ", ")), which the journal holds the processor's answer for "
+        + "(damaged, or restored from an older copy); no money moves until 'kiosk repair' writes "
+        + "\(numbers.count == 1 ? "it" : "them") back"
+    case .heldChargeOfOpenTab(let tab, let reference, let amount):
+      "not closing the day: the processor holds charge \(reference) of \(money(amount)) for tab #\(tab.raw), which "
+        + "the journal has open (its settle was lost: a restored or damaged journal); run 'kiosk settle \(tab.raw)', "
+        + "which adopts the charge, then close the day"
     case .ledgerLostMovements(let path, let mismatches):
       "not closing the day: the processor ledger '\(path)' lost entries to damage that the journal names "
         + "(\(mismatches) mismatches, listed by 'kiosk reconcile'); run 'kiosk repair', which writes back every "

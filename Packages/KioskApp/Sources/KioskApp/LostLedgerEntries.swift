@@ -42,4 +42,21 @@ public enum LostLedgerEntries {
     }
     return known
   }
+
+  /// The highest number of `ledger` that `records` name (settles' charges,
+  /// undos' refunds, refund intents' charges); 0 when they name none.
+  public static func highestNumber(namedBy records: [KioskRecord], in ledger: ProcessorLedger) -> Int {
+    var named = 0
+    for record in records {
+      let reference: String? =
+        switch record {
+        case .settled(let receipt): receipt.reference
+        case .undone(let refund, _): refund
+        case .paymentIntent(let intent): intent.charge
+        default: nil
+        }
+      if let reference, let number = ledger.number(of: reference) { named = max(named, number) }
+    }
+    return named
+  }
 }

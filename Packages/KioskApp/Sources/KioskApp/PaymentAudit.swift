@@ -44,12 +44,14 @@ public struct PaymentAudit: Equatable, Sendable {
   /// whose intent `records` does not reach moved after the point: left out.
   public init(
     ledger: [LocalProcessor.Entry], settledBefore: Int, records: [KioskRecord], lostNumbers: [Int] = [],
-    setAsideSalts: [UInt64] = []
+    setAsideSalts: [UInt64] = [], closedByCheckpoint: [PaymentIntent] = []
   ) {
     var intents: Set<IdempotencyKey> = []
     for case .paymentIntent(let intent) in records { intents.insert(intent.key) }
     let seen = ledger.prefix(settledBefore) + ledger.dropFirst(settledBefore).prefix { intents.contains($0.key) }
-    self.init(ledger: Array(seen), records: records, lostNumbers: lostNumbers, setAsideSalts: setAsideSalts)
+    self.init(
+      ledger: Array(seen), records: records, lostNumbers: lostNumbers, setAsideSalts: setAsideSalts,
+      closedByCheckpoint: closedByCheckpoint)
   }
 
   /// Compares `ledger` with `records`. `lostNumbers` are the ledger's entries
@@ -59,14 +61,19 @@ public struct PaymentAudit: Equatable, Sendable {
   /// `setAsideSalts` are the headers' salts of archives set aside as damaged
   /// (`kiosk set-aside`): the movements under their keys have no journal to
   /// be compared with, so they are left out and counted in `setAsideMovements`.
+  ///
+  /// `closedByCheckpoint` are intents whose outcome record was lost to damage
+  /// but which a later checkpoint shows resolved
+  /// (`KioskJournalReader.PaymentHistory`): not pending, and the processor's
+  /// movement under each one's key, if any, is its settle or undo.
   public init(
     ledger allEntries: [LocalProcessor.Entry], records: [KioskRecord], lostNumbers: [Int] = [],
-    setAsideSalts: [UInt64] = []
+    setAsideSalts: [UInt64] = [], closedByCheckpoint: [PaymentIntent] = []
   ) {
     let prefixes = setAsideSalts.map { IdempotencyKey.prefix(journalSalt: $0) }
     let ledger = allEntries.filter { entry in !prefixes.contains { entry.key.raw.hasPrefix($0) } }
     setAsideMovements = allEntries.count - ledger.count
-    let open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
+    var open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
     var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]
     var settles: [String: [Receipt]] = [:]
@@ -85,6 +92,28 @@ public struct PaymentAudit: Equatable, Sendable {
         undos[refund, default: []].append(key)
         undoneTotal += intents[key]?.amount ?? 0
       default: break
+      }
+    }
+    // An outcome lost to damage: the checkpoint after it closed the intent, and
+    // the processor's movement under its key is the settle or undo it recorded.
+    if !closedByCheckpoint.isEmpty {
+      var movedUnder: [IdempotencyKey: LocalProcessor.Entry] = [:]
+      for entry in ledger where movedUnder[entry.key] == nil { movedUnder[entry.key] = entry }
+      for intent in closedByCheckpoint {
+        open.removeValue(forKey: intent.key)
+        intents[intent.key] = intent
+        guard let moved = movedUnder[intent.key] else { continue }
+        switch intent.kind {
+        case .charge:
+          settles[moved.reference, default: []].append(
+            Receipt(
+              tab: intent.tab, total: intent.amount, chargedAt: Date(timeIntervalSince1970: 0),
+              reference: moved.reference, key: intent.key))
+          settledTotal += intent.amount
+        case .refund:
+          undos[moved.reference, default: []].append(intent.key)
+          undoneTotal += intent.amount
+        }
       }
     }
     var seenCharges: Set<String> = []
@@ -128,17 +157,24 @@ public struct PaymentAudit: Equatable, Sendable {
         }
       }
     }
+    // The ledger's last number: a journaled reference past it names an entry
+    // the ledger does not reach (restored from an older copy, or its tail lost).
+    let ledgerEnd = (allEntries.compactMap { Self.number(of: $0.reference) } + lostNumbers).max() ?? 0
+    func missing(_ reference: String, otherwise: String) -> String {
+      if Self.number(of: reference).map(lostNumbers.contains) == true { return Self.lostEntry }
+      if let number = Self.number(of: reference), number > ledgerEnd { return Self.beyondEnd }
+      return otherwise
+    }
     for (reference, receipts) in settles.sorted(by: { $0.key < $1.key }) where !seenCharges.contains(reference) {
       for receipt in receipts {
         mismatches.append(
           "tab #\(receipt.tab.raw) is settled with \(reference), "
-            + (Self.names(reference, lostNumbers) ? Self.lostEntry : "which the processor never charged"))
+            + missing(reference, otherwise: "which the processor never charged"))
       }
     }
     for reference in undos.keys.sorted() where !seenRefunds.contains(reference) {
       mismatches.append(
-        "an undo journals refund \(reference), "
-          + (Self.names(reference, lostNumbers) ? Self.lostEntry : "which the processor never made"))
+        "an undo journals refund \(reference), " + missing(reference, otherwise: "which the processor never made"))
     }
     for intent in open.values.sorted(by: { $0.key.raw < $1.key.raw }) {
       let moved = movedUnderOpenIntent[intent.key].map {
@@ -163,8 +199,11 @@ public struct PaymentAudit: Equatable, Sendable {
     "an entry the processor ledger lost to damage; the journal holds the processor's answer: "
     + "'kiosk repair' writes it back"
 
-  /// Whether `reference` (`ch_…_<n>`, `re_…_<n>`) carries one of `numbers`.
-  private static func names(_ reference: String, _ numbers: [Int]) -> Bool {
-    reference.split(separator: "_").last.flatMap { Int($0) }.map(numbers.contains) ?? false
-  }
+  /// What a journaled movement past the ledger's last entry is told.
+  static let beyondEnd =
+    "an entry past the end of the processor ledger (restored from an older copy, or its tail lost); "
+    + "the journal holds the processor's answer: 'kiosk repair' writes it back"
+
+  /// The number a reference (`ch_…_<n>`, `re_…_<n>`) carries.
+  private static func number(of reference: String) -> Int? { reference.split(separator: "_").last.flatMap { Int($0) } }
 }

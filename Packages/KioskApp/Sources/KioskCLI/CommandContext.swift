@@ -141,6 +141,14 @@ final class CommandContext {
         "recovered \(what): dropped a torn tail of \(bytes(recovered.droppedBytes))"
           + (recovered.savedTailPath.map { ", saved in \($0)" } ?? ""))
     }
+    if let retired = shell.ledgerCaughtUp {
+      warn(
+        "the processor ledger '\(options.ledgerPath)' is behind the journal (restored from an older copy, or its tail "
+          + "lost): "
+          + (retired.count == 1 ? "entry \(retired.lowerBound)" : "entries \(retired.lowerBound)–\(retired.upperBound)")
+          + ", which the journal names, \(retired.count == 1 ? "is" : "are") retired and never given again; "
+          + "'kiosk repair' writes back the ones the journal holds")
+    }
     if let day = shell.finishedInterruptedClose {
       warn(
         "finished closing day \(day), which a crash had cut short; its archive is "
@@ -172,15 +180,18 @@ final class CommandContext {
 
   /// The payment audit at `point`: the ledger and every day's money records as they stood then.
   func paymentAudit(_ view: KioskView, at point: ReadPoint?) throws -> PaymentAudit {
-    let records = try KioskJournalReader.paymentRecords(of: options.journalPath, liveEnd: point?.journalEnd)
-    let setAside = KioskSegments.setAsideSalts(of: options.journalPath)
+    let history = try KioskJournalReader.paymentHistory(of: options.journalPath, liveEnd: point?.journalEnd)
+    let setAside = KioskSegments.setAsideSalts(
+      of: options.journalPath, ledgerSalts: Set(view.ledger.compactMap(\.key.journalSalt)))
     guard let point else {
-      return PaymentAudit(ledger: view.ledger, records: records, lostNumbers: view.ledgerLost, setAsideSalts: setAside)
+      return PaymentAudit(
+        ledger: view.ledger, records: history.records, lostNumbers: view.ledgerLost, setAsideSalts: setAside,
+        closedByCheckpoint: history.closedByCheckpoint)
     }
     let settled = try KioskView.readLedger(options.ledgerPath, endingAt: point.ledgerBefore).count
     return PaymentAudit(
-      ledger: view.ledger, settledBefore: settled, records: records, lostNumbers: view.ledgerLost,
-      setAsideSalts: setAside)
+      ledger: view.ledger, settledBefore: settled, records: history.records, lostNumbers: view.ledgerLost,
+      setAsideSalts: setAside, closedByCheckpoint: history.closedByCheckpoint)
   }
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.

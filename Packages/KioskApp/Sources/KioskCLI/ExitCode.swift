@@ -52,12 +52,12 @@ struct KioskFailure: Error, Equatable {
     case let error as RestockError: self.init(error)
     case let error as KioskShellError:
       switch error {
-      case .keyMismatch, .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements:
+      case .keyMismatch, .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab:
         self.init(code: .domain, message: error.description)
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)
       case .tornDown: self.init(code: .software, message: error.description)
       case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,
-        .cannotArchive, .declineNotJournaled:
+        .cannotArchive, .declineNotJournaled, .ledgerLacksKnownEntries:
         self.init(code: .journal, message: error.description)
       }
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)

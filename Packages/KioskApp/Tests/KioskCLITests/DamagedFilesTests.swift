@@ -99,10 +99,12 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
   bytes[bytes.count - 5] ^= 0x01  // inside the last (acknowledged) entry
   _ = FileManager.default.createFile(atPath: ledger, contents: Data(bytes))
 
-  let second = try kiosk("settle", "2")
-  #expect(second.status == 0)
-  #expect(second.errors.contains("recovered the processor ledger: dropped a torn tail"))
-  #expect(!second.output.contains(reference), "the lost entry's reference is retired: \(second.output)")
+  // The writer cuts the damaged tail and retires its number; no money moves until repair writes it back.
+  let refused = try kiosk("settle", "2")
+  #expect(refused.status == 74)
+  #expect(refused.errors.contains("recovered the processor ledger: dropped a torn tail"))
+  #expect(refused.errors.contains("lacks entry 1, which the journal holds the processor's answer for"))
+  #expect(refused.errors.contains("no money moves until 'kiosk repair' writes it back"), "\(refused.errors)")
   let reconcile = try kiosk("reconcile")
   #expect(reconcile.status == 65)
   #expect(
@@ -123,7 +125,12 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: U
         + "the journal holds the processor's answer"), "\(repair.output)")
   let agreed = try kiosk("reconcile")
   #expect(agreed.status == 0, "\(agreed.output)")
-  #expect(agreed.output.hasPrefix("processor: 2 charges (6.00)"), "each customer charged once: \(agreed.output)")
+  let second = try kiosk("settle", "2")
+  #expect(second.status == 0)
+  #expect(!second.output.contains(reference), "the lost entry's reference is never given again: \(second.output)")
+  let charged = try kiosk("reconcile")
+  #expect(charged.status == 0, "\(charged.output)")
+  #expect(charged.output.hasPrefix("processor: 2 charges (6.00)"), "each customer charged once: \(charged.output)")
   #expect(try kiosk("close-day").status == 0)
 }
 
@@ -177,4 +184,143 @@ private func keyOfTab1(_ journal: TemporaryJournal) -> String {
   let reconcile = try kiosk("reconcile")
   #expect(reconcile.status == 0, "\(reconcile.output)")
   #expect(reconcile.output.hasPrefix("processor: 1 charges (4.50)"), "charged once: \(reconcile.output)")
+}
+
+// MARK: What a hostile review found (issue 24)
+
+/// Flips one bit of the byte at `offset` of the file at `path`.
+private func flip(_ path: String, at offset: Int) {
+  var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
+  bytes[offset] ^= 0x01
+  _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+}
+
+@Test func aLedgerRestoredFromAnOlderCopyNeverGivesAReceiptedNumberAgainAndRepairWritesItBack() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledger = journal.path + ".processor"
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let backup = try #require(FileManager.default.contents(atPath: ledger))
+  let first = try kiosk("settle", "1")
+  let reference = try #require(first.lines.last?.split(separator: " ").last.map(String.init))
+  #expect(try kiosk("open", "Bob").status == 0)
+  #expect(try kiosk("add", "2", "espresso").status == 0)
+  _ = FileManager.default.createFile(atPath: ledger, contents: backup)  // the older copy
+
+  let before = try kiosk("reconcile")
+  #expect(before.status == 65 && before.output.contains("an entry past the end of the processor ledger"))
+  let refused = try kiosk("settle", "2")
+  #expect(refused.status == 74)
+  #expect(refused.errors.contains("is behind the journal"), "\(refused.errors)")
+  #expect(refused.errors.contains("no money moves until 'kiosk repair'"), "\(refused.errors)")
+  #expect(try kiosk("close-day").status == 65, "no close over a ledger that lost a movement")
+  let repair = try kiosk("repair")
+  #expect(repair.output.contains("wrote back the processor ledger's entry 1: charge \(reference) of 4.50"))
+  let second = try kiosk("settle", "2")
+  #expect(second.status == 0)
+  #expect(!second.lines.contains("  reference   \(reference)"), "a receipted number is never given again")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)")
+  #expect(reconcile.output.hasPrefix("processor: 2 charges (7.50)"), "each customer charged once")
+}
+
+@Test func aLedgerTailOfTwoDamagedEntriesRetiresBothNumbers() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledger = journal.path + ".processor"
+  var references: [String] = []
+  for tab in 1...3 {
+    #expect(try kiosk("open", "Guest \(tab)").status == 0)
+    #expect(try kiosk("add", "\(tab)", "latte").status == 0)
+    references.append(
+      try #require(try kiosk("settle", "\(tab)").lines.last?.split(separator: " ").last.map(String.init)))
+  }
+  // Zeros over the last two entries: the next writer cuts them as one torn tail.
+  var bytes = [UInt8](FileManager.default.contents(atPath: ledger)!)
+  let second = bytes.count - 2 * (bytes.count - 20) / 3
+  bytes.replaceSubrange(second..., with: [UInt8](repeating: 0, count: bytes.count - second))
+  _ = FileManager.default.createFile(atPath: ledger, contents: Data(bytes))
+  #expect(try kiosk("open", "Late").status == 0)
+  #expect(try kiosk("add", "4", "espresso").status == 0)
+  #expect(try kiosk("settle", "4").status == 74, "no money moves while the ledger lacks what the journal holds")
+  #expect(try kiosk("repair").status == 0)
+  let fourth = try kiosk("settle", "4")
+  #expect(fourth.status == 0)
+  #expect(!references.contains { fourth.output.contains($0) }, "no number of the cut tail is given again")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)")
+  #expect(reconcile.output.hasPrefix("processor: 4 charges (16.50)"))
+}
+
+@Test func closeDayRefusesToCarryOverATabTheProcessorHoldsAChargeFor() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let backup = journal.bytes
+  #expect(try kiosk("settle", "1").status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)  // the settle is lost
+  let close = try kiosk("close-day")
+  #expect(close.status == 65)
+  #expect(close.errors.contains("run 'kiosk settle 1', which adopts the charge, then close the day"), "\(close.errors)")
+  #expect(try kiosk("settle", "1").errors.contains("adopted the processor's charge"))
+  #expect(try kiosk("close-day").status == 0)
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0 && reconcile.output.hasPrefix("processor: 1 charges (4.50)"), "\(reconcile.output)")
+}
+
+@Test func aSettleRecordSalvagedByRepairLeavesNoIntentPendingForever() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "3"]
+  for tab in 1...4 {
+    #expect(try kiosk("open", "Guest \(tab)", environment: often).status == 0)
+    #expect(try kiosk("add", "\(tab)", "latte", environment: often).status == 0)
+    #expect(try kiosk("settle", "\(tab)", environment: often).status == 0)
+  }
+  let text = String(decoding: journal.bytes, as: UTF8.self).utf8
+  let settled = Array(text).indices.filter { Array(text)[$0...].starts(with: Array("\"settled\"".utf8)) }
+  flip(journal.path, at: settled[1] + 3)  // the second settle's outcome; a checkpoint follows it
+  #expect(try kiosk("repair").output.contains("salvaged around record"))
+  #expect(try kiosk("open", "Late").status == 0)
+  for command in ["reconcile", "verify"] {
+    let run = try kiosk(command)
+    #expect(run.status == 0, "\(command): \(run.output)\(run.errors)")
+    #expect(!run.output.contains("pending"), "\(command): \(run.output)")
+  }
+  #expect(try kiosk("reconcile").output.hasPrefix("processor: 4 charges (18.00)"))
+}
+
+@Test func anArchiveWithADamagedHeaderIsSetAsideWithItsMovements() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  #expect(try kiosk("close-day").status == 0)
+  let archive = journal.path + ".day-0001"
+  try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
+  flip(archive, at: 9)  // inside the salt: the header no longer reads
+  #expect(try kiosk("reconcile").errors.contains("kiosk set-aside 1"))
+  #expect(try kiosk("set-aside", "1").status == 0)
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(reconcile.output)")
+  #expect(reconcile.lines.contains("set aside: 1 movements of days set aside as damaged are not compared"))
+  #expect(try kiosk("set-aside", "4294967297").errors.contains("no archive of day 4294967297"))
+}
+
+@Test func aFIFOOrALinkWhereTheCheckpointIndexBelongsIsNotUsed() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "3"]
+  #expect(try kiosk("open", "Ada", environment: often).status == 0)
+  let index = journal.path + ".checkpoints"
+  try? FileManager.default.removeItem(atPath: index)
+  #expect(mkfifo(index, 0o644) == 0)
+  #expect(try kiosk("open", "Bob", environment: often).status == 0, "a FIFO is not waited on")
+  try FileManager.default.removeItem(atPath: index)
+  try FileManager.default.createSymbolicLink(atPath: index, withDestinationPath: "kiosk.journal")
+  for name in ["Cy", "Di", "Ed", "Flo"] { #expect(try kiosk("open", name, environment: often).status == 0) }
+  #expect(try kiosk("verify").status == 0, "index writes never reach the journal through a link")
 }

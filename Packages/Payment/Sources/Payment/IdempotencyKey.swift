@@ -33,6 +33,13 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
     return "k_\(parts[1])_\(parts[3])"
   }
 
+  /// The salt of the journal whose key this is (`k_<salt>_…`), nil for a key of any other form.
+  public var journalSalt: UInt64? {
+    let parts = raw.split(separator: "_", omittingEmptySubsequences: false)
+    guard parts.count >= 3, parts[0] == "k", parts[1].count == 16 else { return nil }
+    return UInt64(parts[1], radix: 16)
+  }
+
   /// The subject of the keys of tab `tab` in the journal whose header has `salt`.
   public static func subject(journalSalt salt: UInt64, tab: Int) -> String { "\(saltPart(salt))_t\(tab)" }
 

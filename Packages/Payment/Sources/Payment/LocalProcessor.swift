@@ -52,6 +52,18 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   /// The numbers of entries lost to damage, retired (`ProcessorLedger.lostNumbers`).
   public var lostNumbers: [Int] { ledger.lostNumbers }
 
+  /// Retires every number up to `number` that the ledger has not given yet:
+  /// the journal names movements up to `number` (its ledger was restored from
+  /// an older copy, or lost its tail), so those numbers are never given again.
+  /// Returns the numbers retired, nil when the ledger was not behind.
+  public mutating func retire(through number: Int) throws(JournalError) -> ClosedRange<Int>? {
+    let used = ledger.numbersUsed
+    guard number > used else { return nil }
+    let sequences = try file.appendLost(number - used)
+    ledger.retire(sequences.map { Int($0) })
+    return (used + 1)...number
+  }
+
   /// The largest single charge it approves.
   public var limit: Decimal { ledger.limit }
 

@@ -119,7 +119,22 @@ public struct ProcessorLedger: Equatable, Sendable {
   /// The refund of the charge `reference`, if it was refunded.
   public func refund(ofCharge reference: String) -> Entry? { refundOfCharge[reference].map { entries[$0] } }
 
-  private var nextNumber: Int { entries.count + lostNumbers.count + 1 }
+  private var nextNumber: Int { numbersUsed + 1 }
+
+  /// How many numbers have been given: to movements, and retired.
+  public var numbersUsed: Int { entries.count + lostNumbers.count }
+
+  /// Retires `numbers` (entries lost to damage, or a tail cut from a ledger
+  /// restored from an older copy): never given to another movement.
+  public mutating func retire(_ numbers: [Int]) { lostNumbers += numbers }
+
+  /// The number of a reference of this ledger (`ch_<prefix>_<n>`, `re_<prefix>_<n>`), nil for another's.
+  public func number(of reference: String) -> Int? {
+    for kind in ["ch", "re"] where reference.hasPrefix("\(kind)_\(prefix)_") {
+      return Int(reference.dropFirst(kind.count + prefix.count + 2))
+    }
+    return nil
+  }
 
   /// What charging `amount` under `key` does, acting out `fault`; records nothing.
   public func decideCharge(_ amount: Decimal, key: IdempotencyKey, fault: ProcessorFault? = nil)
