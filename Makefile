@@ -105,7 +105,7 @@ bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes)
 
 domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld] [USES=Menu,Stock].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }
-	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses $(USES))
+	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
 
 remove-domain: linkgen ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
 	@test -n "$(NAME)" || { echo "error: make remove-domain needs NAME=..., e.g. make remove-domain NAME=Loyalty"; exit 2; }

@@ -269,3 +269,46 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
   #expect(umbrella.contains("  \"Loyalty\",\n  // linkgen:ScenarioWorld-domains-end"), "\(umbrella)")
   #expect(root.read("Packages/ShopApp/Sources/ShopFeatures/ScenarioWorld.swift")!.contains("public var loyalty"))
 }
+
+@Test func newDomainAddsToABlockStyleWorldListAndLinksWhateverFollowsThem() throws {
+  let root = try TemporaryRoot()
+  try root.write(
+    "codegen.yaml",
+    """
+    domains:
+      Menu: { state: MenuState }
+      Bell: { service: BellService, links: { Live: { impl: LiveBell } } }
+    worlds:
+      ShopWorld:
+        domains:
+          - Menu   # the menu
+          - Bell
+        links:
+          Bell: Live
+        module: ShopApp
+      OtherWorld:
+        module: Other
+        domains: [Menu]
+
+    """)
+  try root.write("Package.swift", rootPackage + "let shop = [\n  // linkgen:ShopWorld-domains-end\n]\n")
+  try root.write(
+    "Packages/ShopApp/Sources/ShopApp/ShopWorld.swift",
+    "public struct ShopWorld {\n  // linkgen:ShopWorld-storage-end\n}\n")
+  let (status, _, errors) = root.run(["new-domain", "Rewards", "--kind", "service", "--world", "ShopWorld"])
+  #expect(status == .success, "\(errors)")
+  #expect(
+    root.read("codegen.yaml")!.contains(
+      """
+          domains:
+            - Menu   # the menu
+            - Bell
+            - Rewards
+          links:
+            Bell: Live
+            Rewards: Live
+          module: ShopApp
+      """))
+  #expect(root.run(["remove-domain", "Rewards"]).0 == .success)
+  #expect(!root.read("codegen.yaml")!.contains("Rewards"))
+}

@@ -153,3 +153,33 @@ func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
   #expect(root.run(["remove-domain", "Loyalty"]).0 == .success)
   #expect(texts(root) == before, "removing it gives the tree back")
 }
+
+@Test func removeDomainRefusesWhatWouldBreakAWorldOrAUseWithoutAnImport() throws {
+  let root = try rootWithWorlds()
+  #expect(root.run(["new-domain", "Loyalty", "--world", "ShopWorld", "--uses", "Menu,Menu"]).0 != .success)
+  try root.write("Packages/Menu/Package.swift", "// the Menu package\n")
+  #expect(root.run(["new-domain", "Loyalty", "--world", "ShopWorld", "--uses", "Menu, Menu"]).0 == .success)
+  #expect(root.read("Package.swift")!.contains("DomainPackage(name: \"Loyalty\", uses: [\"Menu\"]),"), "listed once")
+
+  // A read of the domain, called on the world with no import of it.
+  try root.write("Packages/ShopApp/Tests/ShopAppTests/Points.swift", "func points(_ world: ShopWorld) -> Int {\n  world.loyaltyCount(for: \"ada\")\n}\n")
+  let (used, _, usedWhy) = root.run(["remove-domain", "Loyalty"])
+  #expect(used == .failure)
+  #expect(usedWhy.contains("Packages/ShopApp/Tests/ShopAppTests/Points.swift:2:9: uses 'loyaltyCount'"), "\(usedWhy)")
+  try FileManager.default.removeItem(at: root.url.appendingPathComponent("Packages/ShopApp/Tests"))
+
+  // A test world whose module is in the package's Tests/.
+  let manifest = root.read("codegen.yaml")!
+  try root.write("codegen.yaml", manifest + "  LoyaltyTestWorld: { module: LoyaltyTests, domains: [Menu, Loyalty] }\n")
+  let (inside, _, insideWhy) = root.run(["remove-domain", "Loyalty"])
+  #expect(inside == .failure)
+  #expect(insideWhy.contains("world 'LoyaltyTestWorld' lives in Packages/Loyalty (module LoyaltyTests)"), "\(insideWhy)")
+
+  // A world that would compose nothing.
+  try root.write("codegen.yaml", manifest + "  LoyalOnly: { module: ShopApp, domains: [Loyalty] }\n")
+  let (alone, _, aloneWhy) = root.run(["remove-domain", "Loyalty"])
+  #expect(alone == .failure)
+  #expect(aloneWhy.contains("world 'LoyalOnly' composes 'Loyalty' alone"), "\(aloneWhy)")
+  try root.write("codegen.yaml", manifest)
+  #expect(root.run(["remove-domain", "Loyalty"]).0 == .success)
+}

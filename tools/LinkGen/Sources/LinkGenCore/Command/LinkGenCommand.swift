@@ -357,8 +357,9 @@ struct Options {
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: world = try Self.value(for: argument, from: &remaining)
       case "--uses" where allowsKind:
-        uses = try Self.value(for: argument, from: &remaining).split(separator: ",").map {
-          $0.trimmingCharacters(in: .whitespaces)
+        for used in try Self.value(for: argument, from: &remaining).split(separator: ",") {
+          let name = used.trimmingCharacters(in: .whitespaces)
+          if !name.isEmpty, !uses.contains(name) { uses.append(name) }  // each once, in order
         }
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)

@@ -28,6 +28,13 @@ public struct DomainRemover {
     if let world = manifest.worlds.first(where: { $0.module == name }) {
       throw LinkGenError("'\(name)' is the module of world '\(world.name)'; move the world first")
     }
+    // A world whose module lives in the package (a test world in its Tests/) would lose its struct.
+    let ownModules = SourceModules(root: root).modules.filter { $0.package == name }
+    if let world = manifest.worlds.first(where: { world in ownModules.contains { $0.name == world.module } }) {
+      throw LinkGenError(
+        "world '\(world.name)' lives in Packages/\(name) (module \(world.module)), which removing '\(name)' deletes; "
+          + "move or delete the world first (nothing was changed)")
+    }
     let newManifest = try ManifestEditor.removingDomain(named: name, from: oldManifest)
 
     // Every Swift file linkgen may edit, with the lines new-domain wrote taken out.
@@ -42,12 +49,23 @@ public struct DomainRemover {
       "/// The \(name) slice.", "public var \(property) = \(name)State()",
       "/// The \(name) service's stateful implementation, kept in the world.", "public var live\(name) = Live\(name)()",
     ]
-    let typeNames: Set<String> = [
+    var typeNames: Set<String> = [
       "\(name)State", "\(name)Service", "Live\(name)", "Fake\(name)", "Has\(name)", "HasMutable\(name)",
     ]
+    // The domain's reads and commands are extension members of the world, used without an import
+    // (`world.noteLoyalty(5)`): those whose names carry the domain's name are looked for too.
+    for url in Self.swiftFiles(under: package.appendingPathComponent("Sources/\(name)")) {
+      let tokens = SwiftTokens((try? String(contentsOf: url, encoding: .utf8)) ?? "").tokens
+      for (keyword, declared) in zip(tokens, tokens.dropFirst())
+      where ["func", "var", "let"].contains(keyword.text) && declared.kind == .identifier
+        && declared.text.lowercased().contains(name.lowercased())
+      {
+        typeNames.insert(declared.text)
+      }
+    }
     for url in Self.swiftFiles(under: root) where !url.path.hasPrefix(package.path + "/") {
       let text = try String(contentsOf: url, encoding: .utf8)
-      guard text.contains(name) else { continue }
+      guard text.range(of: name, options: .caseInsensitive) != nil else { continue }
       let newline = text.contains("\r\n") ? "\r\n" : "\n"
       var lines = text.components(separatedBy: newline)
       let isManifest = url.lastPathComponent == "Package.swift"
@@ -81,10 +99,15 @@ public struct DomainRemover {
     guard inUse.isEmpty else {
       throw LinkGenError(
         "'\(name)' is still used; remove these uses first (nothing was changed):\n"
-          + inUse.sorted().map { "  \($0)" }.joined(separator: "\n"))
+          + inUse.map { "  \($0)" }.joined(separator: "\n"))
     }
 
-    // The manifest without it must still hold (a world left composing nothing does not).
+    if let world = manifest.worlds.first(where: { $0.domains == [name] }) {
+      throw LinkGenError(
+        "world '\(world.name)' composes '\(name)' alone and would compose nothing; delete the world or give it another "
+          + "domain first (nothing was changed)")
+    }
+    // The manifest without it must still hold.
     let remaining = try ManifestDecoder.decode(newManifest)
 
     // The package folder is moved aside first and deleted last, so a failure can put it back.

@@ -134,7 +134,7 @@ extension ManifestEditor {
   /// The lines (1-based) of the block entry whose key is at `key`: its own
   /// line and every line after it indented deeper, up to its last non-blank one.
   /// (A block mapping's span ends where the next token starts, so it is not used.)
-  private static func blockLines(of key: SourceLocation, in lines: [String]) -> ClosedRange<Int> {
+  static func blockLines(of key: SourceLocation, in lines: [String]) -> ClosedRange<Int> {
     var last = key.line
     var index = key.line  // 0-based index of the line after the key's
     while index < lines.count {

@@ -207,7 +207,7 @@ struct StarterTemplates {
     \t$(SWIFT) test
 
     domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld] [USES=Counter,Greeter].
-    \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses $(USES))
+    \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
 
     remove-domain: ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
     \t$(LINKGEN) remove-domain $(NAME)

@@ -75,7 +75,8 @@ struct WorldWiring {
     if case .sequence(let items, _) = entry.value, let first = items.first, first.location.line > entry.keyLocation.line
     {
       let indent = String(repeating: " ", count: max(0, first.location.column - 3))
-      lines.insert("\(indent)- \(name)", at: entry.value.span.lastLine)
+      // After the last item's line: a block sequence's span ends where the next token starts.
+      lines.insert("\(indent)- \(name)", at: items.last!.span.lastLine)
       return
     }
     try insertInFlow(", \(name)", alone: name, closing: "]", at: entry, in: &lines, what: "'domains' list")
@@ -87,7 +88,7 @@ struct WorldWiring {
       first.keyLocation.line > entry.keyLocation.line
     {
       let indent = String(repeating: " ", count: first.keyLocation.column - 1)
-      lines.insert("\(indent)\(name): Live", at: entry.value.span.lastLine)
+      lines.insert("\(indent)\(name): Live", at: ManifestEditor.blockLines(of: picks.last!.keyLocation, in: lines).upperBound)
       return
     }
     try insertInFlow(", \(name): Live", alone: " \(name): Live ", closing: "}", at: entry, in: &lines, what: "'links'")
