@@ -200,8 +200,8 @@ struct StarterTemplates {
     check: ## Fail when Generated/ is stale or a world is named outside its composition root.
     \t$(LINKGEN) check
 
-    build: ## Build every package and its tests, or one domain's target: make build PKG=Loans.
-    \t$(SWIFT) build $(if $(PKG),--target $(PKG),--build-tests)
+    build: ## Build every package and its tests, or one package alone on its own manifest: make build PKG=Loans.
+    \t$(SWIFT) build $(if $(PKG),--package-path Packages/$(PKG),--build-tests)
 
     test: check ## Every test.
     \t$(SWIFT) test
