@@ -21,6 +21,9 @@ public struct JournalRecovery: Sendable {
   public var startedAtCheckpoint = false
   /// Where a writer saved the torn tail before cutting it off (nil when none was cut).
   public var savedTailPath: String? = nil
+  /// Whether the file holds nothing from before this open: it was created, or
+  /// it was shorter than a header (empty, or its header torn) and got a fresh one.
+  public var startedFresh = false
 
   /// The number of valid records read.
   public var count: Int { frames.count }

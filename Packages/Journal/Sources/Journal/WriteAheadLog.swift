@@ -77,6 +77,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       var loaded: LoadedFile
       var dropped = 0
       var tornHeaderCopy: String?
+      var wroteFreshHeader = false
       if let anchored = try Self.loadFromCheckpoint(descriptor, path: path, io: io) {
         loaded = anchored
       } else {
@@ -89,6 +90,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
           dropped = bytes.count
           if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
           bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
+          wroteFreshHeader = true
           try Self.writeAll(bytes, at: 0, descriptor, io: io)
           if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) {
             throw JournalError.writeFailed(errno)
@@ -130,6 +132,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         created: created)
       recovery.startedAtCheckpoint = loaded.base > 0
       recovery.savedTailPath = savedTailPath
+      recovery.startedFresh = created || wroteFreshHeader
       self.recovery = recovery
     } catch {
       io.close(descriptor)
@@ -361,7 +364,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     guard !restored.isEmpty else { return [] }
     let temporary = path + ".restoring"
     let copy: Int32
-    switch io.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) {
+    // A leftover of a crash is removed; whatever else sits there (a link, a FIFO) is never written through.
+    unlink(temporary)
+    switch io.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o644) {
     case .success(let opened): copy = opened
     case .failure(let errno): throw .cannotOpen(path: temporary, errno)
     }

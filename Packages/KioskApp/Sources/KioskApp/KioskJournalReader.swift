@@ -1,6 +1,8 @@
 import Foundation
 import Journal
 import KioskCommands
+import Payment
+import Tabs
 
 /// Reads a journal file as decoded entries, oldest first, in bounded memory
 /// (`history`, `verify`, the payment audit and the Z report stream it).
@@ -130,7 +132,8 @@ public enum KioskJournalReader {
   /// Every record about money in every day's file, and the intents whose
   /// outcome was lost to damage but which a later checkpoint shows closed.
   public struct PaymentHistory: Sendable {
-    /// Intents, keyed settles, undos and abandonments, oldest first.
+    /// Intents, keyed settles, undos and abandonments, oldest first; a settle
+    /// whose record was lost to damage is taken from the next checkpoint's undo history.
     public var records: [KioskRecord] = []
     /// Intents with no outcome among `records` because the record holding it
     /// was lost to damage (`kiosk repair` left a placeholder), and which the
@@ -159,7 +162,18 @@ public enum KioskJournalReader {
           unresolved = []  // a new day: no intent crosses a close
         } else if lostSinceCheckpoint {
           let open = Set(checkpoint.openIntents.map(\.key))
-          history.closedByCheckpoint += unresolved.filter { !open.contains($0.key) }
+          // A settle whose record was lost is still in the checkpoint's undo history, word for word.
+          var receipts: [IdempotencyKey: Receipt] = [:]
+          for entry in checkpoint.undo {
+            if case .settled(let receipt) = entry.record, let key = receipt.key { receipts[key] = receipt }
+          }
+          for intent in unresolved where !open.contains(intent.key) {
+            if let receipt = receipts[intent.key] {
+              history.records.append(.settled(receipt))
+            } else {
+              history.closedByCheckpoint.append(intent)
+            }
+          }
           unresolved.removeAll { !open.contains($0.key) }
         }
         lostSinceCheckpoint = false

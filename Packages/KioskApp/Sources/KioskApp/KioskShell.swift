@@ -97,7 +97,7 @@ public final class KioskShell {
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make
     // reconciliation abandon real charges.
-    if processor.recovery.created, contents.paymentsJournaled {
+    if processor.recovery.startedFresh, contents.paymentsJournaled {
       // Leave no empty ledger behind, or the next run would take it for the real one.
       try? FileManager.default.removeItem(atPath: processor.path)
       throw KioskShellError.ledgerMissing(path: processor.path)
@@ -473,8 +473,8 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
     case .ledgerMissing(let path):
-      "the journal records payments but the processor ledger '\(path)' was missing (it was just created, empty); "
-        + "restore it, or pass --processor with its path"
+      "the journal records payments but the processor ledger '\(path)' was missing or empty (or its header torn); "
+        + "restore it from a backup, or pass --processor with its path"
     case .ledgerOfAnotherJournal(let path, let movements):
       "the journal is new (or was cut back to nothing) but the processor ledger '\(path)' holds \(movements) "
         + "movements; restore the journal that made them, or, for a new till, pass --processor with a new path"
@@ -509,8 +509,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
         + "\(numbers.count == 1 ? "it" : "them") back"
     case .heldChargeOfOpenTab(let tab, let reference, let amount):
       "not closing the day: the processor holds charge \(reference) of \(money(amount)) for tab #\(tab.raw), which "
-        + "the journal has open (its settle was lost: a restored or damaged journal); run 'kiosk settle \(tab.raw)', "
-        + "which adopts the charge, then close the day"
+        + "the journal has open (its settle was lost: a restored or damaged journal); put the tab's items back if "
+        + "they are gone (the charge is \(money(amount))) and run 'kiosk settle \(tab.raw)', which adopts the charge, "
+        + "then close the day"
     case .ledgerLostMovements(let path, let mismatches):
       "not closing the day: the processor ledger '\(path)' lost entries to damage that the journal names "
         + "(\(mismatches) mismatches, listed by 'kiosk reconcile'); run 'kiosk repair', which writes back every "

@@ -72,6 +72,8 @@ public struct PaymentAudit: Equatable, Sendable {
   ) {
     let prefixes = setAsideSalts.map { IdempotencyKey.prefix(journalSalt: $0) }
     let ledger = allEntries.filter { entry in !prefixes.contains { entry.key.raw.hasPrefix($0) } }
+    var refundAmounts: [String: Decimal] = [:]
+    for entry in ledger where entry.kind == .refund { refundAmounts[entry.reference] = entry.amount }
     setAsideMovements = allEntries.count - ledger.count
     var open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
     var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
@@ -90,7 +92,8 @@ public struct PaymentAudit: Equatable, Sendable {
         settledTotal += receipt.total
       case .undone(let refund?, let key?):
         undos[refund, default: []].append(key)
-        undoneTotal += intents[key]?.amount ?? 0
+        // Its intent may be a record lost to damage: the refund the undo names says how much.
+        undoneTotal += intents[key]?.amount ?? refundAmounts[refund] ?? 0
       default: break
       }
     }

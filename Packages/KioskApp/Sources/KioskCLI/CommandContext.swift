@@ -31,6 +31,12 @@ final class CommandContext {
     ledgerBesideTheLink =
       options.processorPath == nil && besideTheLink != options.ledgerPath
         && TillFiles.resolve(besideTheLink) != options.ledgerPath ? besideTheLink : nil
+    // A ledger beside the journal that is itself a link is reached through it,
+    // resolved like the journal: repair then rewrites the file, not the link.
+    if options.processorPath == nil {
+      let beside = options.ledgerPath
+      if TillFiles.resolve(beside) != beside { options.processorPath = TillFiles.resolve(beside) }
+    }
     self.options = options
     self.processorFault = processorFault
   }

@@ -264,6 +264,7 @@ private func flip(_ path: String, at offset: Int) {
   let close = try kiosk("close-day")
   #expect(close.status == 65)
   #expect(close.errors.contains("run 'kiosk settle 1', which adopts the charge, then close the day"), "\(close.errors)")
+  #expect(close.errors.contains("put the tab's items back if they are gone (the charge is 4.50)"))
   #expect(try kiosk("settle", "1").errors.contains("adopted the processor's charge"))
   #expect(try kiosk("close-day").status == 0)
   let reconcile = try kiosk("reconcile")
@@ -323,4 +324,73 @@ private func flip(_ path: String, at offset: Int) {
   try FileManager.default.createSymbolicLink(atPath: index, withDestinationPath: "kiosk.journal")
   for name in ["Cy", "Di", "Ed", "Flo"] { #expect(try kiosk("open", name, environment: often).status == 0) }
   #expect(try kiosk("verify").status == 0, "index writes never reach the journal through a link")
+}
+
+@Test func anEmptiedLedgerBesideAJournalWithPaymentsIsRefusedNotStartedAgain() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path + ".processor", contents: Data())
+  let run = try kiosk("open", "Bob")
+  #expect(run.status == 74)
+  #expect(run.errors.contains("was missing or empty (or its header torn); restore it from a backup"), "\(run.errors)")
+}
+
+@Test func anUndosRefundIntentSalvagedByRepairIsNoFalseMismatch() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "3"]
+  #expect(try kiosk("open", "Ada", environment: often).status == 0)
+  #expect(try kiosk("add", "1", "latte", environment: often).status == 0)
+  #expect(try kiosk("settle", "1", environment: often).status == 0)
+  #expect(try kiosk("undo", environment: often).status == 0)
+  // Enough records after it for a checkpoint to follow (one costs about as much as the records before it).
+  for guest in 1...24 { #expect(try kiosk("open", "Guest \(guest)", environment: often).status == 0) }
+  let bytes = Array(journal.bytes)
+  let marker = Array("\"refund\"".utf8)
+  let intent = try #require(bytes.indices.first { bytes[$0...].starts(with: marker) })
+  flip(journal.path, at: intent + 2)  // inside the undo's refund intent; a checkpoint follows
+  #expect(try kiosk("repair").output.contains("salvaged around record"))
+  for command in ["reconcile", "verify"] {
+    let run = try kiosk(command)
+    #expect(run.status == 0, "\(command): \(run.output)\(run.errors)")
+  }
+}
+
+@Test func repairNeverWritesThroughWhatSitsWhereItsTemporaryFileGoes() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledger = journal.path + ".processor"
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  flip(ledger, at: 60)
+  let victim = journal.folder.appendingPathComponent("victim").path
+  _ = FileManager.default.createFile(atPath: victim, contents: Data("keep me".utf8))
+  try FileManager.default.createSymbolicLink(atPath: ledger + ".restoring", withDestinationPath: victim)
+  #expect(try kiosk("repair").output.contains("wrote back the processor ledger's entry 1"))
+  #expect(FileManager.default.contents(atPath: victim) == Data("keep me".utf8))
+  #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: ledger)) == nil, "the ledger is a file")
+  #expect(try kiosk("reconcile").status == 0)
+}
+
+@Test func aLedgerReachedThroughALinkIsRepairedWhereItLives() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let elsewhere = journal.folder.appendingPathComponent("elsewhere")
+  try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+  let real = elsewhere.appendingPathComponent("ledger").path
+  try FileManager.default.createSymbolicLink(
+    atPath: journal.path + ".processor", withDestinationPath: "elsewhere/ledger")
+  #expect(try kiosk("open", "Ada").status == 0, "a link to a ledger not made yet is followed")
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  flip(real, at: 60)
+  #expect(try kiosk("repair").status == 0)
+  #expect(
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: journal.path + ".processor")) == "elsewhere/ledger",
+    "the link stays a link")
+  #expect(try kiosk("reconcile").status == 0)
 }

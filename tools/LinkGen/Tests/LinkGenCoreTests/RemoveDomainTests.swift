@@ -162,7 +162,9 @@ func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
   #expect(root.read("Package.swift")!.contains("DomainPackage(name: \"Loyalty\", uses: [\"Menu\"]),"), "listed once")
 
   // A read of the domain, called on the world with no import of it.
-  try root.write("Packages/ShopApp/Tests/ShopAppTests/Points.swift", "func points(_ world: ShopWorld) -> Int {\n  world.loyaltyCount(for: \"ada\")\n}\n")
+  try root.write(
+    "Packages/ShopApp/Tests/ShopAppTests/Points.swift",
+    "func points(_ world: ShopWorld) -> Int {\n  world.loyaltyCount(for: \"ada\")\n}\n")
   let (used, _, usedWhy) = root.run(["remove-domain", "Loyalty"])
   #expect(used == .failure)
   #expect(usedWhy.contains("Packages/ShopApp/Tests/ShopAppTests/Points.swift:2:9: uses 'loyaltyCount'"), "\(usedWhy)")
@@ -173,7 +175,8 @@ func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
   try root.write("codegen.yaml", manifest + "  LoyaltyTestWorld: { module: LoyaltyTests, domains: [Menu, Loyalty] }\n")
   let (inside, _, insideWhy) = root.run(["remove-domain", "Loyalty"])
   #expect(inside == .failure)
-  #expect(insideWhy.contains("world 'LoyaltyTestWorld' lives in Packages/Loyalty (module LoyaltyTests)"), "\(insideWhy)")
+  #expect(
+    insideWhy.contains("world 'LoyaltyTestWorld' lives in Packages/Loyalty (module LoyaltyTests)"), "\(insideWhy)")
 
   // A world that would compose nothing.
   try root.write("codegen.yaml", manifest + "  LoyalOnly: { module: ShopApp, domains: [Loyalty] }\n")

@@ -88,7 +88,8 @@ struct WorldWiring {
       first.keyLocation.line > entry.keyLocation.line
     {
       let indent = String(repeating: " ", count: first.keyLocation.column - 1)
-      lines.insert("\(indent)\(name): Live", at: ManifestEditor.blockLines(of: picks.last!.keyLocation, in: lines).upperBound)
+      lines.insert(
+        "\(indent)\(name): Live", at: ManifestEditor.blockLines(of: picks.last!.keyLocation, in: lines).upperBound)
       return
     }
     try insertInFlow(", \(name): Live", alone: " \(name): Live ", closing: "}", at: entry, in: &lines, what: "'links'")
