@@ -232,35 +232,7 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
 /// to every world that takes the snapshot (here the scenario world), and each
 /// listing in the umbrella gains it, the domains list as well as the worlds'.
 @Test func newDomainListsItInEveryWorldsListingOfTheUmbrellaTwinsIncluded() throws {
-  let root = try TemporaryRoot()
-  try root.write(
-    "codegen.yaml",
-    """
-    domains:
-      Menu: { state: MenuState }
-    worlds:
-      ShopWorld: { module: ShopApp, domains: [Menu], snapshot: ShopSnapshot }
-      ScenarioWorld: { module: ShopFeatures, domains: [Menu] }
-
-    """)
-  try root.write(
-    "Package.swift",
-    rootPackage + """
-      let shopDomains = [
-        "Menu",
-        // linkgen:ShopWorld-domains-end
-      ]
-      let scenarioDomains = [
-        "Menu",
-        // linkgen:ScenarioWorld-domains-end
-      ]
-
-      """)
-  for (world, module) in [("ShopWorld", "ShopApp"), ("ScenarioWorld", "ShopFeatures")] {
-    try root.write(
-      "Packages/ShopApp/Sources/\(module)/\(world).swift",
-      "import Menu\n\npublic struct \(world) {\n  public var menu: MenuState\n  // linkgen:\(world)-storage-end\n}\n")
-  }
+  let root = try rootWithWorlds()
   let (status, _, errors) = root.run(["new-domain", "Loyalty", "--world", "ShopWorld"])
   #expect(status == .success, "\(errors)")
   let umbrella = root.read("Package.swift")!

@@ -4,7 +4,7 @@ import Testing
 
 /// A repository with a world whose package and struct carry the markers, and a
 /// twin world taking its snapshot (the scenario world's place in the kiosk).
-private func rootWithWorlds() throws -> TemporaryRoot {
+func rootWithWorlds() throws -> TemporaryRoot {
   let root = try TemporaryRoot()
   try root.write(
     "codegen.yaml",
