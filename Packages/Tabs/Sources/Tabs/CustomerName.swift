@@ -39,6 +39,23 @@ public enum CustomerName {
 
   /// `text` trimmed of spaces, or why it is not a name.
   public static func validated(_ text: String) throws(Refusal) -> String {
+    // The common name is printable ASCII, where the only space is U+0020 and
+    // every other byte is a visible character: the same rules, byte by byte,
+    // without Foundation's trimming or the Unicode property tables.
+    let bytes = text.utf8
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
+      else { throw .empty }
+      let count = bytes.distance(from: first, to: last) + 1
+      guard count <= maxCharacters else { throw .tooLong(characters: count) }
+      return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+    return try validatedByUnicodeRules(text)
+  }
+
+  /// `validated` for any text: trimmed of Unicode whitespace, counted in
+  /// characters, and checked scalar by scalar.
+  static func validatedByUnicodeRules(_ text: String) throws(Refusal) -> String {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw .empty }
     guard trimmed.count <= maxCharacters else { throw .tooLong(characters: trimmed.count) }

@@ -1,5 +1,6 @@
-import Tabs
 import Testing
+
+@testable import Tabs
 
 @Test(arguments: [
   ("", CustomerName.Refusal.empty),
@@ -22,4 +23,18 @@ func aNameThatCouldBreakALineOrPrintAsNothingIsRefused(name: String, refusal: Cu
   #expect(try CustomerName.validated("👨‍👩‍👧 Family") == "👨‍👩‍👧 Family")
   #expect(try CustomerName.validated("Zoë") == "Zoë")
   #expect(try CustomerName.validated(String(repeating: "a", count: 64)).count == 64)
+}
+
+/// The printable-ASCII fast path gives every answer the general rules give:
+/// random strings of printable ASCII, spaces and a tab (which leaves the fast path).
+@Test func printableASCIINamesGetTheSameAnswerAsTheGeneralRules() {
+  var random = SystemRandomNumberGenerator()
+  let alphabet = Array(" \t~!aZ09") + (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+  for _ in 0..<2_000 {
+    let length = Int.random(in: 0...70, using: &random)
+    let name = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+    let fast = Result { () throws(CustomerName.Refusal) in try CustomerName.validated(name) }
+    let general = Result { () throws(CustomerName.Refusal) in try CustomerName.validatedByUnicodeRules(name) }
+    #expect(fast == general, "\(name.debugDescription)")
+  }
 }
