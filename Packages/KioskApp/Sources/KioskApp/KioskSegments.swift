@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import Payment
 
 #if canImport(Glibc)
   import Glibc
@@ -84,22 +85,16 @@ public enum KioskSegments {
     return Int(path[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
   }
 
-  /// The salts of the set-aside archives whose headers still read: the
-  /// payment audit leaves out the processor's movements under their keys.
-  public static func setAsideSalts(of journal: String) -> [UInt64] {
-    archives(of: journal).filter(\.setAside).compactMap { salt(of: $0.path) }
-  }
-
-  /// The salts whose movements the payment audit leaves out, given the salts
-  /// under which the ledger moved money: those of the set-aside archives, and,
-  /// when a set-aside archive's header no longer reads, every salt that no
-  /// readable day file carries (the set-aside day is the only place it can be from).
-  public static func setAsideSalts(of journal: String, ledgerSalts: Set<UInt64>) -> [UInt64] {
+  /// The salts whose movements the payment audit leaves out, given the
+  /// ledger's movements: those of the set-aside archives, and, when a
+  /// set-aside archive's header no longer reads, every salt of `ledger` that
+  /// no readable day file carries (the set-aside day is the only place it can be from).
+  public static func setAsideSalts(of journal: String, ledger: [LocalProcessor.Entry]) -> [UInt64] {
     let setAside = archives(of: journal).filter(\.setAside)
     var salts = setAside.compactMap { salt(of: $0.path) }
     if salts.count < setAside.count {
       let known = Set(all(of: journal).filter { !$0.setAside }.compactMap { salt(of: $0.path) })
-      salts += ledgerSalts.subtracting(known).subtracting(salts).sorted()
+      salts += Set(ledger.compactMap(\.key.journalSalt)).subtracting(known).subtracting(salts).sorted()
     }
     return salts
   }

@@ -31,11 +31,14 @@ extension KioskShell {
   /// cannot be written back by anything, and block nothing.
   func refuseWhileLedgerLacksKnownEntries() throws {
     let lost = world.processor.lostNumbers
-    guard !lost.isEmpty else { return }
+    // Reading every day's records is done once per set of lost numbers, not once per payment.
+    guard !lost.isEmpty, lost != lostNumbersTheJournalDoesNotName else { return }
     let known = LostLedgerEntries.known(
-      lostNumbers: lost, prefix: world.processor.ledger.prefix,
-      records: try KioskJournalReader.paymentRecords(of: journalPath))
-    guard !known.isEmpty else { return }
+      in: world.processor.ledger, records: try KioskJournalReader.paymentRecords(of: journalPath))
+    guard !known.isEmpty else {
+      lostNumbersTheJournalDoesNotName = lost
+      return
+    }
     throw KioskShellError.ledgerLacksKnownEntries(
       path: world.processor.path, numbers: known.keys.sorted().map { Int($0) })
   }

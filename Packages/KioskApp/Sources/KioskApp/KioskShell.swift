@@ -51,6 +51,9 @@ public final class KioskShell {
   /// The ledger numbers this shell retired when it opened because the journal
   /// names them and the ledger had not given them (a ledger restored from an older copy).
   @ObservationIgnored public private(set) var ledgerCaughtUp: ClosedRange<Int>?
+  /// The ledger's lost numbers when the journal was last found to name none of
+  /// them (`refuseWhileLedgerLacksKnownEntries`): not read for again until they change.
+  @ObservationIgnored var lostNumbersTheJournalDoesNotName: [Int]?
   /// What off-actor effects run on (`startSettle`): the clock, jitter, retry policy and network.
   @ObservationIgnored public var effects: EffectEnvironment
   /// The payments in flight, by their intent's key.
@@ -113,7 +116,9 @@ public final class KioskShell {
     // from an older copy (or lost its tail): the numbers between are retired,
     // so no reference is given to a second movement; repair writes back the
     // entries the journal holds.
-    let named = Self.ledgerNumbersNamed(by: contents, ledger: world.processor.ledger)
+    let named = max(
+      contents.checkpoint?.ledgerNumbersUsed ?? 0,
+      LostLedgerEntries.highestNumber(namedBy: contents.records, in: world.processor.ledger))
     ledgerCaughtUp = try world.processor.retire(through: named)
     if isNew {
       let first = KioskRecord.initialized(menu: menu, stock: stock)
@@ -133,14 +138,6 @@ public final class KioskShell {
     self.world = world
     if let closed = progress.closedDay { try finishClosingDay(closed.day, archive: closed.archive) }
     try reconcileOpenIntents()
-  }
-
-  /// The highest ledger number the journal names: the last checkpoint's count,
-  /// and every reference in the records after it.
-  static func ledgerNumbersNamed(by contents: JournalContents, ledger: ProcessorLedger) -> Int {
-    max(
-      contents.checkpoint?.ledgerNumbersUsed ?? 0,
-      LostLedgerEntries.highestNumber(namedBy: contents.records, in: ledger))
   }
 
   /// Opens the kiosk with the processor ledger beside the journal (`<journal>.processor`).
@@ -387,8 +384,7 @@ public final class KioskShell {
     let history = try KioskJournalReader.paymentHistory(of: journalPath)
     return PaymentAudit(
       ledger: world.processor.entries, records: history.records, lostNumbers: world.processor.lostNumbers,
-      setAsideSalts: KioskSegments.setAsideSalts(
-        of: journalPath, ledgerSalts: Set(world.processor.entries.compactMap(\.key.journalSalt))),
+      setAsideSalts: KioskSegments.setAsideSalts(of: journalPath, ledger: world.processor.entries),
       closedByCheckpoint: history.closedByCheckpoint)
   }
 

@@ -76,7 +76,7 @@ public struct KioskView: Sendable {
   }
 
   /// The processor's ledger at `path` and the numbers of its entries lost to damage.
-  public static func readLedgerFile(_ path: String, endingAt end: Int? = nil) throws -> (
+  static func readLedgerFile(_ path: String, endingAt end: Int? = nil) throws -> (
     entries: [LocalProcessor.Entry], lost: [Int]
   ) {
     do {

@@ -10,17 +10,13 @@ import Payment
 /// number the journal names is not a guess to make: `kiosk repair` writes the
 /// entry back under its number (`WriteAheadLog.restoreLost`).
 public enum LostLedgerEntries {
-  /// For each of `lostNumbers` of the ledger whose references are
-  /// `ch_<prefix>_<n>` / `re_<prefix>_<n>`, the entry that `records` (every
-  /// day's money records) name under it. Numbers the journal never names are left out.
-  public static func known(lostNumbers: [Int], prefix: String, records: [KioskRecord]) -> [UInt64: LocalProcessor.Entry]
-  {
-    let lost = Set(lostNumbers)
-    func number(of reference: String, kind: String) -> UInt64? {
-      let head = "\(kind)_\(prefix)_"
-      guard reference.hasPrefix(head), let number = Int(reference.dropFirst(head.count)), lost.contains(number)
-      else { return nil }
-      return UInt64(number)
+  /// For each number `ledger` lost to damage (`ProcessorLedger.lostNumbers`),
+  /// the entry that `records` (every day's money records) name under it.
+  /// Numbers the journal never names are left out.
+  public static func known(in ledger: ProcessorLedger, records: [KioskRecord]) -> [UInt64: LocalProcessor.Entry] {
+    let lost = Set(ledger.lostNumbers)
+    func number(of reference: String) -> UInt64? {
+      ledger.number(of: reference).flatMap { lost.contains($0) ? UInt64($0) : nil }
     }
     var intents: [IdempotencyKey: PaymentIntent] = [:]
     var known: [UInt64: LocalProcessor.Entry] = [:]
@@ -28,11 +24,11 @@ public enum LostLedgerEntries {
       switch record {
       case .paymentIntent(let intent): intents[intent.key] = intent
       case .settled(let receipt):
-        guard let key = receipt.key, let number = number(of: receipt.reference, kind: "ch") else { continue }
+        guard let key = receipt.key, let number = number(of: receipt.reference) else { continue }
         known[number] = LocalProcessor.Entry(
           kind: .charge, key: key, reference: receipt.reference, amount: receipt.total)
       case .undone(let refund?, let key?):
-        guard let number = number(of: refund, kind: "re"), let intent = intents[key], intent.kind == .refund else {
+        guard let number = number(of: refund), let intent = intents[key], intent.kind == .refund else {
           continue
         }
         known[number] = LocalProcessor.Entry(

@@ -187,8 +187,7 @@ final class CommandContext {
   /// The payment audit at `point`: the ledger and every day's money records as they stood then.
   func paymentAudit(_ view: KioskView, at point: ReadPoint?) throws -> PaymentAudit {
     let history = try KioskJournalReader.paymentHistory(of: options.journalPath, liveEnd: point?.journalEnd)
-    let setAside = KioskSegments.setAsideSalts(
-      of: options.journalPath, ledgerSalts: Set(view.ledger.compactMap(\.key.journalSalt)))
+    let setAside = KioskSegments.setAsideSalts(of: options.journalPath, ledger: view.ledger)
     guard let point else {
       return PaymentAudit(
         ledger: view.ledger, records: history.records, lostNumbers: view.ledgerLost, setAsideSalts: setAside,

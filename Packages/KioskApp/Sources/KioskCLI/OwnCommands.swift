@@ -128,28 +128,20 @@ enum OwnCommands {
   /// again (`LostLedgerEntries`); nil when none was lost. Each written back is
   /// described as "entry N: charge ch_… of 4.50 under k_…".
   static func writeBackLostLedgerEntries(_ options: GlobalOptions) throws -> [String]? {
-    var ledger: (entries: [LocalProcessor.Entry], lost: [Int])
-    do { ledger = try KioskView.readLedgerFile(options.ledgerPath) } catch {
+    let records = try KioskJournalReader.paymentRecords(of: options.journalPath)
+    let ledger: ProcessorLedger
+    do {
+      // The ledger as a writer opens it; numbers the journal names past its end
+      // (a ledger restored from an older copy) are retired, so they can be
+      // written back too. Its lock is let go before the file is rewritten.
+      var processor = try LocalProcessor(path: options.ledgerPath, lockWait: options.lockWait)
+      _ = try processor.retire(through: LostLedgerEntries.highestNumber(namedBy: records, in: processor.ledger))
+      ledger = processor.ledger
+    } catch {
       throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
     }
-    let header = FileManager.default.contents(atPath: options.ledgerPath).map { [UInt8]($0.prefix(20)) } ?? []
-    guard let salt = DurableJournal.salt(ofHeader: header) else { return nil }
-    let prefix = LocalProcessor.referencePrefix(ofLedgerSalt: salt)
-    let records = try KioskJournalReader.paymentRecords(of: options.journalPath)
-    // Numbers the journal names beyond the ledger's end (a ledger restored from
-    // an older copy) are retired first, so that they can be written back too.
-    let model = ProcessorLedger(prefix: prefix, entries: ledger.entries, lostNumbers: ledger.lost)
-    let named = LostLedgerEntries.highestNumber(namedBy: records, in: model)
-    if named > model.numbersUsed {
-      do {
-        var file = try DurableJournal(path: options.ledgerPath, lockWait: options.lockWait)
-        ledger.lost += try file.appendLost(named - model.numbersUsed).map { Int($0) }
-      } catch {
-        throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
-      }
-    }
-    guard !ledger.lost.isEmpty else { return nil }
-    let known = LostLedgerEntries.known(lostNumbers: ledger.lost, prefix: prefix, records: records)
+    guard !ledger.lostNumbers.isEmpty else { return nil }
+    let known = LostLedgerEntries.known(in: ledger, records: records)
     let written: [UInt64]
     do {
       written = try DurableJournal.restoreLost(path: options.ledgerPath, lockWait: options.lockWait, entries: known)

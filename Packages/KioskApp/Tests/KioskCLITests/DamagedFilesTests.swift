@@ -1,23 +1,8 @@
 import Foundation
 import Testing
 
-/// Each record of a journal file as framed on disk (docs/journal.md, "File
-/// format"): where it starts, its type and its number.
-private func frames(of bytes: Data) -> [(offset: Int, type: UInt8, sequence: UInt64)] {
-  let bytes = [UInt8](bytes)
-  var found: [(offset: Int, type: UInt8, sequence: UInt64)] = []
-  var offset = 20
-  while offset + 17 <= bytes.count {
-    let length = bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
-    let sequence = bytes[offset + 9..<offset + 17].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-    found.append((offset, bytes[offset + 8], sequence))
-    offset += 17 + length
-  }
-  return found
-}
-
 /// Flips one bit inside the payload of the record that `pick` chooses.
-private func damage(_ journal: TemporaryJournal, _ pick: ([(offset: Int, type: UInt8, sequence: UInt64)]) -> Int) {
+private func damage(_ journal: TemporaryJournal, _ pick: ([JournalFrame]) -> Int) {
   var bytes = [UInt8](journal.bytes)
   bytes[pick(frames(of: journal.bytes)) + 17 + 5] ^= 0x01
   _ = FileManager.default.createFile(atPath: journal.path, contents: Data(bytes))

@@ -17,22 +17,13 @@ private enum Step {
   case flipLedgerByte
 }
 
-/// Every movement in a processor ledger file (docs/journal.md, "File format":
-/// a 20-byte header, then frames of a 17-byte head and a JSON payload; type 1
-/// is a record, type 3 a number lost to damage).
+/// Every movement in a processor ledger file: its records (type 1), read as JSON.
 private func movements(inLedgerAt path: String) -> [[String: Any]] {
-  let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+  let bytes = FileManager.default.contents(atPath: path) ?? Data()
   var found: [[String: Any]] = []
-  var offset = 20
-  while offset + 17 <= bytes.count {
-    let length = bytes[offset..<offset + 4].reversed().reduce(0) { $0 << 8 | Int($1) }
-    guard offset + 17 + length <= bytes.count else { break }
-    if bytes[offset + 8] == 1,
-      let entry = try? JSONSerialization.jsonObject(with: Data(bytes[offset + 17..<offset + 17 + length]))
-    {
-      found += (entry as? [[String: Any]]) ?? [(entry as? [String: Any]) ?? [:]]
-    }
-    offset += 17 + length
+  for frame in frames(of: bytes) where frame.type == 1 {
+    guard let entry = try? JSONSerialization.jsonObject(with: bytes.subdata(in: frame.payload)) else { continue }
+    found += (entry as? [[String: Any]]) ?? [(entry as? [String: Any]) ?? [:]]
   }
   return found
 }

@@ -74,7 +74,7 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   public var recovery: JournalRecovery { file.recovery }
 
   /// The `<prefix>` of the references (`ch_<prefix>_<n>`) of the ledger file whose header has `salt`.
-  public static func referencePrefix(ofLedgerSalt salt: UInt64) -> String { String(salt % 0xFFFF_FFFF, radix: 16) }
+  static func referencePrefix(ofLedgerSalt salt: UInt64) -> String { String(salt % 0xFFFF_FFFF, radix: 16) }
 
   /// Where the kiosk keeps the ledger unless told otherwise: `<journal>.processor`.
   public static func defaultPath(besideJournal journal: String) -> String { journal + ".processor" }

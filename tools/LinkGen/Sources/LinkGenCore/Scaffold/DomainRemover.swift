@@ -54,7 +54,7 @@ public struct DomainRemover {
     ]
     // The domain's reads and commands are extension members of the world, used without an import
     // (`world.noteLoyalty(5)`): those whose names carry the domain's name are looked for too.
-    for url in Self.swiftFiles(under: package.appendingPathComponent("Sources/\(name)")) {
+    for url in SwiftFiles.under(package.appendingPathComponent("Sources/\(name)")) {
       let tokens = SwiftTokens((try? String(contentsOf: url, encoding: .utf8)) ?? "").tokens
       for (keyword, declared) in zip(tokens, tokens.dropFirst())
       where ["func", "var", "let"].contains(keyword.text) && declared.kind == .identifier
@@ -63,7 +63,7 @@ public struct DomainRemover {
         typeNames.insert(declared.text)
       }
     }
-    for url in Self.swiftFiles(under: root) where !url.path.hasPrefix(package.path + "/") {
+    for url in SwiftFiles.under(root) where !url.path.hasPrefix(package.path + "/") {
       let text = try String(contentsOf: url, encoding: .utf8)
       guard text.range(of: name, options: .caseInsensitive) != nil else { continue }
       let newline = text.contains("\r\n") ? "\r\n" : "\n"
@@ -135,22 +135,5 @@ public struct DomainRemover {
       throw (error as? LinkGenError)
         ?? LinkGenError("remove-domain failed and was rolled back: \((error as NSError).localizedDescription)")
     }
-  }
-
-  /// The `.swift` files under `root`, `.build`, `.git` and `Generated/` aside.
-  static func swiftFiles(under root: URL) -> [URL] {
-    var found: [URL] = []
-    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name == ".build" || name == ".git" || relative == Generator.outputFolder {
-        enumerator.skipDescendants()
-        continue
-      }
-      guard name.hasSuffix(".swift"), enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular
-      else { continue }
-      found.append(root.appendingPathComponent(relative))
-    }
-    return found.sorted { $0.path < $1.path }
   }
 }

@@ -68,12 +68,13 @@ extension ManifestEditor {
     }
     let newline = text.contains("\r\n") ? "\r\n" : "\n"
     var lines = text.components(separatedBy: newline)
-    // Edits from the bottom up, so earlier line numbers stay right.
-    var edits: [(line: Int, column: Int, apply: (inout [String]) throws(DiagnosticError) -> Void)] = []
-    let entryLines = blockLines(of: entry.keyLocation, in: lines)
-    edits.append(
-      (entryLines.lowerBound, 0, { lines in lines.removeSubrange((entryLines.lowerBound - 1)..<entryLines.upperBound) })
-    )
+    // Two kinds of edit: whole lines (a block entry or item) go; an item
+    // leaves a one-line flow collection (`[A, B]`, `{ A: B }`).
+    enum Edit {
+      case lines(ClosedRange<Int>)
+      case flow(item: String, YAMLSpan)
+    }
+    var edits: [Edit] = [.lines(blockLines(of: entry.keyLocation, in: lines))]
     if let worlds = top.first(where: { $0.key == "worlds" }), case .mapping(let worldEntries, _) = worlds.value {
       for world in worldEntries {
         guard case .mapping(let fields, _) = world.value else { continue }
@@ -83,51 +84,38 @@ extension ManifestEditor {
             guard let item = items.first(where: { if case .scalar(name, _, _) = $0 { true } else { false } }) else {
               continue
             }
-            if item.location.line > field.keyLocation.line {
-              edits.append((item.location.line, 0, { lines in lines.remove(at: item.location.line - 1) }))
-            } else {
-              edits.append(
-                (
-                  span.start.line, span.start.column,
-                  { lines throws(DiagnosticError) in try removeInFlow(name, span, &lines) }
-                ))
-            }
+            let isBlock = item.location.line > field.keyLocation.line
+            edits.append(isBlock ? .lines(item.location.line...item.location.line) : .flow(item: name, span))
           case .mapping(let picks, let span):
             guard let pick = picks.first(where: { $0.key == name }) else { continue }
             if picks.count == 1 {
               // Its only pick: the field goes (new-domain wrote it whole for a world that had none).
-              if field.keyLocation.line > world.keyLocation.line {
-                let range = blockLines(of: field.keyLocation, in: lines)
-                edits.append(
-                  (range.lowerBound, 0, { lines in lines.removeSubrange((range.lowerBound - 1)..<range.upperBound) }))
-              } else {
-                let outer = world.value.span
-                edits.append(
-                  (
-                    outer.start.line, outer.start.column,
-                    { lines throws(DiagnosticError) in
-                      try removeInFlow(field.key, outer, &lines)
-                    }
-                  ))
-              }
-            } else if pick.keyLocation.line > field.keyLocation.line {
-              let range = blockLines(of: pick.keyLocation, in: lines)
+              let isBlock = field.keyLocation.line > world.keyLocation.line
               edits.append(
-                (range.lowerBound, 0, { lines in lines.removeSubrange((range.lowerBound - 1)..<range.upperBound) }))
+                isBlock
+                  ? .lines(blockLines(of: field.keyLocation, in: lines)) : .flow(item: field.key, world.value.span))
             } else {
-              edits.append(
-                (
-                  span.start.line, span.start.column,
-                  { lines throws(DiagnosticError) in try removeInFlow(name, span, &lines) }
-                ))
+              let isBlock = pick.keyLocation.line > field.keyLocation.line
+              edits.append(isBlock ? .lines(blockLines(of: pick.keyLocation, in: lines)) : .flow(item: name, span))
             }
           case .scalar: continue
           }
         }
       }
     }
-    // Two edits on one line (a one-line world's domains and links) run right to left.
-    for edit in edits.sorted(by: { ($0.line, $0.column) > ($1.line, $1.column) }) { try edit.apply(&lines) }
+    // From the bottom up, and right to left on one line, so earlier places stay right.
+    func place(_ edit: Edit) -> (Int, Int) {
+      switch edit {
+      case .lines(let range): (range.lowerBound, 0)
+      case .flow(_, let span): (span.start.line, span.start.column)
+      }
+    }
+    for edit in edits.sorted(by: { place($0) > place($1) }) {
+      switch edit {
+      case .lines(let range): lines.removeSubrange((range.lowerBound - 1)..<range.upperBound)
+      case .flow(let item, let span): try removeInFlow(item, span, &lines)
+      }
+    }
     return lines.joined(separator: newline)
   }
 

@@ -116,21 +116,9 @@ struct WorldWiring {
 
   /// Every file under the root (`.build`, `.git` and `Generated/` aside) holding `marker`.
   func files(holding marker: String) -> [URL] {
-    var found: [URL] = []
-    guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name == ".build" || name == ".git" || relative.hasPrefix(Generator.outputFolder) {
-        enumerator.skipDescendants()
-        continue
-      }
-      guard name.hasSuffix(".swift"), enumerator.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
-        let text = try? String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8),
-        text.contains(marker)
-      else { continue }
-      found.append(root.appendingPathComponent(relative))
+    SwiftFiles.under(root).filter { url in
+      (try? String(contentsOf: url, encoding: .utf8))?.contains(marker) == true
     }
-    return found.sorted { $0.path < $1.path }
   }
 
   /// The edits to the Swift files (path → new text), checked: the world's package
