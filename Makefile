@@ -19,7 +19,7 @@ KIND ?= state
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
 	@echo "  make build PKG=Menu   build one package on its own"
-	@echo "  make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld]   add a domain (to a world)"
+	@echo "  make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld[,World2[:Fake]]] [USES=Menu]   add a domain (to worlds)"
 
 setup: ## Check for what the build needs; print, then run, the command that installs what is missing.
 	@scripts/setup.sh

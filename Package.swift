@@ -18,18 +18,21 @@ let paymentModules: Set<String> = ["Payment", "PaymentTesting", "Tabs"]
 /// The settings of a module: `paymentFeatures` where it declares or uses `HasPayment`.
 func settings(_ module: String) -> [SwiftSetting] { paymentModules.contains(module) ? paymentFeatures : [] }
 
-/// A domain package under Packages/: its name and the domains it imports.
+/// A domain package under Packages/: its name, the domains it imports, and
+/// whether it has a `<Name>Testing` library: the recording mock, closure witness
+/// and their links linkgen generates for a service marked `mock: true`.
 struct DomainPackage {
   let name: String
   let uses: [String]
+  var testing = false
 }
 
 let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Menu", uses: []),
   DomainPackage(name: "Stock", uses: ["Menu"]),
   DomainPackage(name: "Journal", uses: ["JournalIO"]),
-  DomainPackage(name: "Payment", uses: ["Journal"]),
-  DomainPackage(name: "Clock", uses: ["VirtualTime"]),
+  DomainPackage(name: "Payment", uses: ["Journal"], testing: true),
+  DomainPackage(name: "Clock", uses: ["VirtualTime"], testing: true),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
@@ -50,7 +53,7 @@ let scenarioDomains = [
 
 /// Test-support libraries linkgen generates for services marked `mock: true`:
 /// a recording mock, a closure witness and their links.
-let testingLibraries: [Target] = ["Payment", "Clock"].map { domain in
+let testingLibraries: [Target] = domainPackages.filter(\.testing).map(\.name).map { domain in
   Target.target(
     name: "\(domain)Testing",
     dependencies: [.target(name: domain)],
@@ -100,7 +103,8 @@ let domainTargets: [Target] = domainPackages.flatMap { domain in
     ),
     Target.testTarget(
       name: "\(domain.name)Tests",
-      dependencies: [.target(name: domain.name)] + domain.uses.map { .target(name: $0) },
+      dependencies: [.target(name: domain.name)] + domain.uses.map { .target(name: $0) }
+        + (domain.testing ? [.target(name: "\(domain.name)Testing")] : []),
       path: "Packages/\(domain.name)/Tests/\(domain.name)Tests",
       swiftSettings: settings(domain.name)
     ),

@@ -29,6 +29,7 @@ struct NestedBuildTests {
     struct DomainPackage {
       let name: String
       let uses: [String]
+      var testing = false
     }
 
     let domainPackages: [DomainPackage] = [
@@ -39,13 +40,18 @@ struct NestedBuildTests {
       name: "Scaffolds",
       platforms: [.macOS(.v15)],
       targets: domainPackages.flatMap { domain in
-        [
+        let testing = domain.testing ? ["\\(domain.name)Testing"] : []
+        return [
           Target.target(
             name: domain.name, path: "Packages/\\(domain.name)/Sources/\\(domain.name)"),
           Target.testTarget(
-            name: "\\(domain.name)Tests", dependencies: [.target(name: domain.name)],
+            name: "\\(domain.name)Tests", dependencies: [.target(name: domain.name)] + testing.map { .target(name: $0) },
             path: "Packages/\\(domain.name)/Tests/\\(domain.name)Tests"),
-        ]
+        ] + testing.map { name in
+          Target.target(
+            name: name, dependencies: [.target(name: domain.name)],
+            path: "Packages/\\(domain.name)/Sources/\\(name)")
+        }
       }
     )
 
@@ -230,76 +236,95 @@ struct NestedBuildTests {
     #expect(runStatus == 0 && runOutput == "restored every slice\n", "\(runOutput)")
   }
 
-  /// `linkgen init` in an empty folder starts a repository whose `Generated/`
-  /// the SwiftPM plugin (taken from tools/LinkGen by path, as an adopter would)
-  /// finds up to date; `new-domain NAME --world AppWorld` adds a state domain and
-  /// a service to the world with no hand edit; and the result builds and passes.
-  @Test func initStartsARepositoryThatBuildsTestsAndChecksThroughThePlugin() throws {
+  /// The adopter's path, with zero hand edits: `linkgen init`; three state
+  /// domains, one using the other two (`--uses`), and a service with two links,
+  /// each into the app's world and its test world (`--world AppWorld,AppTestWorld`);
+  /// the starter's own service removed (`remove-domain Greeter`); then the
+  /// starter's `make build` and `make test` (which runs `linkgen check` first)
+  /// pass, the new service's generated mock included. Then the starter's replay
+  /// lane, and the SwiftPM plugin taken from tools/LinkGen by path (the one
+  /// documented line an adopter adds to use it).
+  @Test func initThenDomainsWorldsAndARemovalBuildAndTestWithNoHandEdit() throws {
     let root = try TemporaryRoot()
-    let folder = root.url.appendingPathComponent("Shop")
-    var output: [String] = []
-    var errors: [String] = []
-    let status = LinkGenCommand(
-      arguments: ["init", "--root", folder.path], standardOutput: { output.append($0) },
-      standardError: { errors.append($0) }
-    ).run()
-    #expect(status == .success, "\(errors)")
-    #expect(output.first?.hasPrefix("linkgen: started 'Shop' in ") == true)
-    // As an adopter: the plugin from linkgen's own package, the framework from its folder.
-    let linkgen = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let frameworkFolder = linkgen.deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Packages/ServiceLinker")
-    #expect(
-      try String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8)
-        .contains("let serviceLinker = \"\(frameworkFolder.standardizedFileURL.path)\""))
-    let packageFile = folder.appendingPathComponent("Package.swift")
-    let umbrella = try String(contentsOf: packageFile, encoding: .utf8)
-    try umbrella.replacingOccurrences(
-      of: "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: serviceLinker)],\n  targets:",
-      with:
-        "  platforms: [.macOS(.v15)],\n  dependencies: [.package(path: serviceLinker), .package(path: \"\(linkgen.path)\")],\n  targets:"
-    ).write(to: packageFile, atomically: true, encoding: .utf8)
-    let (checkStatus, checkOutput) = try swift([
-      "package", "--package-path", folder.path, "--allow-writing-to-package-directory", "linkgen", "check",
-    ])
-    #expect(checkStatus == 0 && checkOutput.contains("Generated/ is up to date"), "\(checkOutput)")
-    // One command per new domain, into the world, with no hand edit after.
-    for (name, kind) in [("Loyalty", "state"), ("Coupons", "service")] {
-      var newDomainErrors: [String] = []
-      let added = LinkGenCommand(
-        arguments: ["new-domain", name, "--kind", kind, "--world", "AppWorld", "--root", folder.path],
-        standardOutput: { _ in }, standardError: { newDomainErrors.append($0) }
+    let folder = root.url.appendingPathComponent("Library")
+    func linkgen(_ arguments: [String]) -> (LinkGenCommand.Status, String) {
+      var errors: [String] = []
+      let status = LinkGenCommand(
+        arguments: arguments + ["--root", folder.path], standardOutput: { _ in }, standardError: { errors.append($0) }
       ).run()
-      #expect(added == .success, "\(newDomainErrors)")
+      return (status, errors.joined(separator: "\n"))
     }
-    let (testStatus, testOutput) = try swift(["test", "--package-path", folder.path])
+    #expect(linkgen(["init"]) == (.success, ""))
+    let linkgenPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let frameworkFolder = linkgenPackage.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Packages/ServiceLinker")
+    let packageFile = folder.appendingPathComponent("Package.swift")
+    #expect(
+      try String(contentsOf: packageFile, encoding: .utf8)
+        .contains("let serviceLinker = \"\(frameworkFolder.standardizedFileURL.path)\""))
+    for arguments in [
+      ["new-domain", "Books", "--world", "AppWorld,AppTestWorld"],
+      ["new-domain", "Members", "--world", "AppWorld,AppTestWorld"],
+      ["new-domain", "Loans", "--uses", "Books,Members", "--world", "AppWorld,AppTestWorld"],
+      ["new-domain", "Notifier", "--kind", "service", "--world", "AppWorld,AppTestWorld:Fake"],
+    ] {
+      #expect(linkgen(arguments) == (.success, ""))
+    }
+    // A domain another uses is not removed; the starter's service is.
+    let (refused, why) = linkgen(["remove-domain", "Members"])
+    #expect(refused == .failure && why.contains("Packages/Loans/Package.swift:"), "\(why)")
+    #expect(linkgen(["remove-domain", "Greeter"]) == (.success, ""))
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Packages/Greeter").path))
+
+    let make = { (target: String) in
+      try toolchain("make", ["-C", folder.path, target, "LINKGEN=\(try builtLinkGen().path)"])
+    }
+    let (buildStatus, buildOutput) = try make("build")
+    #expect(buildStatus == 0, "\(buildOutput)")
+    let (testStatus, testOutput) = try make("test")
     #expect(testStatus == 0, "\(testOutput)")
-    #expect(testOutput.contains("theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() passed"), "\(testOutput)")
-    #expect(testOutput.contains("Test run with 9 tests"), "the two new domains' tests ran too:\n\(testOutput)")
-    // The starter's feature on the framework: its TestStore test and its recorded scenario pass as shipped.
-    #expect(testOutput.contains("anAddLaterArrivesWhenItsTimeComesOnVirtualTime() passed"), "\(testOutput)")
+    #expect(testOutput.contains("Generated/ is up to date"), "make test checks first:\n\(testOutput)")
+    for test in [
+      "theWorldRunsItsCommandsAndRestoresItsSlices", "theTestWorldRunsTheSameCommands",
+      "theRecordingMockSeesEveryCallAndAnswersAsTold", "anAddLaterArrivesWhenItsTimeComesOnVirtualTime",
+    ] {
+      #expect(testOutput.contains("\(test)() passed"), "\(test):\n\(testOutput)")
+    }
     #expect(testOutput.contains("each leaf matches its recording"), "\(testOutput)")
-    // And its replay lane, with the framework's driver, as `make replay` runs it.
+    #expect(!testOutput.contains("Greeter"), "\(testOutput)")
+    let generated = folder.appendingPathComponent("Generated")
+    let world = try String(contentsOf: generated.appendingPathComponent("App/AppWorld+Links.swift"), encoding: .utf8)
+    #expect(world.contains("HasMutableLoans") && world.contains("LinkLiveNotifier") && !world.contains("Greeter"))
+    let testWorld = try String(
+      contentsOf: generated.appendingPathComponent("AppTests/AppTestWorld+Links.swift"), encoding: .utf8)
+    #expect(testWorld.contains("HasMutableBooks") && testWorld.contains("LinkFakeNotifier"), "\(testWorld)")
+    let snapshot = try String(contentsOf: generated.appendingPathComponent("App/AppSnapshot.swift"), encoding: .utf8)
+    #expect(snapshot.contains("public var loans: LoansState"), "the snapshot covers the new slices")
+
+    // The starter's replay lane, with the framework's driver, as `make replay` runs it.
     let (laneStatus, laneOutput) = try toolchain(
       "python3",
       [
         frameworkFolder.appendingPathComponent("Tools/replay_lane.py").path, "--server",
         folder.appendingPathComponent(".build/debug/app-replay").path, "--recordings",
-        folder.appendingPathComponent("Recordings").path,
+        folder.appendingPathComponent(FeatureCheck.recordingsFolder).path,
       ])
     #expect(laneStatus == 0, "\(laneOutput)")
     #expect(laneOutput.contains("1 recordings, 3 steps sent: 1 passed, 0 failed"), "\(laneOutput)")
-    let world = try String(
-      contentsOf: folder.appendingPathComponent("Generated/App/AppWorld+Links.swift"), encoding: .utf8)
-    #expect(world.contains("HasMutableLoyalty") && world.contains("LinkLiveCoupons"))
-    let snapshot = try String(
-      contentsOf: folder.appendingPathComponent("Generated/App/AppSnapshot.swift"), encoding: .utf8)
-    #expect(snapshot.contains("public var loyalty: LoyaltyState"), "the snapshot covers the new slice")
+
+    // The plugin, from linkgen's own package as docs/adopting.md adds it.
+    let umbrella = try String(contentsOf: packageFile, encoding: .utf8)
+    try umbrella.replacingOccurrences(
+      of: "  dependencies: [.package(path: serviceLinker)],",
+      with: "  dependencies: [.package(path: serviceLinker), .package(path: \"\(linkgenPackage.path)\")],"
+    ).write(to: packageFile, atomically: true, encoding: .utf8)
+    let (checkStatus, checkOutput) = try swift([
+      "package", "--package-path", folder.path, "--allow-writing-to-package-directory", "linkgen", "check",
+    ])
+    #expect(checkStatus == 0 && checkOutput.contains("Generated/ is up to date"), "\(checkOutput)")
     // A second init there changes nothing.
-    let again = LinkGenCommand(
-      arguments: ["init", "--root", folder.path], standardOutput: { _ in }, standardError: { _ in })
-    #expect(again.run() == .failure)
+    #expect(linkgen(["init"]).0 == .failure)
   }
 
   /// docs/access-map.md is what `linkgen map` makes of this repository's built

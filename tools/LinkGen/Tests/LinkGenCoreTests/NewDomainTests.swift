@@ -3,6 +3,12 @@ import LinkGenCore
 import Testing
 
 let rootPackage = """
+  struct DomainPackage {
+    let name: String
+    let uses: [String]
+    var testing = false
+  }
+
   let domainPackages: [DomainPackage] = [
     DomainPackage(name: "Menu", uses: []),
     // linkgen:domains-end (new domains go above this line)
@@ -61,6 +67,7 @@ let commentedManifest = """
     atPath: root.url.appendingPathComponent("Packages/Loyalty/Sources/Loyalty/Generated").path)
   #expect(link == "../../../../Generated/Loyalty")
   try root.linkGeneratedFolders()  // the world's module, which this partial repository lacks
+  try root.write("Packages/Menu/Package.swift", "targets: [.target(name: \"Menu\")]\n")  // and the listed Menu's
   #expect(root.run(["check"]).0 == .success)
 }
 
@@ -74,8 +81,15 @@ let commentedManifest = """
     Issue.record("Rewards is not a service")
     return
   }
-  #expect(service.links.map(\.name) == ["Fake", "Live"])
+  // Live and Fake, and the generated mock's Recording and Witness (mock: true).
+  #expect(service.links.map(\.name) == ["Fake", "Live", "Recording", "Witness"])
   #expect(root.exists("Generated/Rewards/LinkLiveRewards.swift"))
+  #expect(root.exists("Generated/RewardsTesting/RewardsServiceMock.swift"))
+  #expect(
+    try FileManager.default.destinationOfSymbolicLink(
+      atPath: root.url.appendingPathComponent("Packages/Rewards/Sources/RewardsTesting/Generated").path)
+      == "../../../../Generated/RewardsTesting")
+  #expect(root.read("Packages/Rewards/Package.swift")!.contains(".library(name: \"RewardsTesting\""))
   #expect(root.exists("Packages/Rewards/Sources/Rewards/LiveRewards.swift"))
   #expect(root.exists("Packages/Rewards/Sources/Rewards/FakeRewards.swift"))
 }
@@ -283,4 +297,60 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
       """))
   #expect(root.run(["remove-domain", "Rewards"]).0 == .success)
   #expect(!root.read("codegen.yaml")!.contains("Rewards"))
+}
+
+@Test func aServiceNeedsAnUmbrellaThatBuildsItsTestingLibrary() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  let umbrella = "let domainPackages: [DomainPackage] = [\n  // linkgen:domains-end\n]\n"
+  try root.write("Package.swift", umbrella)
+  let (status, _, errors) = root.run(["new-domain", "Rewards", "--kind", "service"])
+  #expect(status == .failure)
+  #expect(errors.contains("Package.swift's DomainPackage has no 'testing' field"), "\(errors)")
+  #expect(root.read("Package.swift") == umbrella)
+  #expect(!root.exists("Packages/Rewards"))
+  // With the field, the service is listed with it.
+  try root.write("Package.swift", rootPackage)
+  #expect(root.run(["new-domain", "Rewards", "--kind", "service"]).0 == .success)
+  #expect(root.read("Package.swift")!.contains("  DomainPackage(name: \"Rewards\", uses: [], testing: true),\n"))
+}
+
+/// `--world A,B:Fake`: a service goes into two worlds at once, linked `Live`
+/// (stored in the first world's struct) and `Fake` (nothing stored: the second
+/// world's struct is not touched); each package listing gains it.
+@Test func aServiceGoesIntoSeveralWorldsEachWithTheLinkNamedForIt() throws {
+  let root = try rootWithWorlds()
+  let scenarioWorld = root.read("Packages/ShopApp/Sources/ShopFeatures/ScenarioWorld.swift")!
+  let (status, output, errors) = root.run([
+    "new-domain", "Rewards", "--kind", "service", "--world", "ShopWorld,ScenarioWorld:Fake",
+  ])
+  #expect(status == .success, "\(errors)")
+  #expect(output.contains("to worlds 'ShopWorld', 'ScenarioWorld:Fake'"), "\(output)")
+  let manifest = try ManifestDecoder.decode(root.read("codegen.yaml")!)
+  let links = Dictionary(uniqueKeysWithValues: manifest.worlds.map { ($0.name, $0.links) })
+  #expect(links == ["ShopWorld": ["Rewards": "Live"], "ScenarioWorld": ["Rewards": "Fake"]])
+  #expect(manifest.worlds.allSatisfy { $0.domains == ["Menu", "Rewards"] })
+  #expect(root.read("Packages/ShopApp/Sources/ShopApp/ShopWorld.swift")!.contains("public var liveRewards"))
+  #expect(root.read("Packages/ShopApp/Sources/ShopFeatures/ScenarioWorld.swift") == scenarioWorld)
+  let umbrella = root.read("Package.swift")!
+  #expect(umbrella.contains("  \"Rewards\",\n  // linkgen:ScenarioWorld-domains-end"), "\(umbrella)")
+  #expect(root.exists("Generated/ShopFeatures/ScenarioWorld+Links.swift"))
+  #expect(root.read("Generated/ShopFeatures/ScenarioWorld+Links.swift")!.contains("LinkFakeRewards"))
+  // remove-domain gives the tree back.
+  #expect(root.run(["remove-domain", "Rewards"]).0 == .success)
+  #expect(root.read("Packages/ShopApp/Sources/ShopFeatures/ScenarioWorld.swift") == scenarioWorld)
+}
+
+@Test(arguments: [
+  (["Rewards", "--kind", "service", "--world", "ShopWorld:Mock"], "a world's link is 'Live' or 'Fake', not 'Mock'"),
+  (["Rewards", "--world", "ShopWorld:Fake"], "only a service is linked; a state domain takes no ':Fake'"),
+])
+func aWorldsLinkIsLiveOrFakeAndOnlyForAService(arguments: [String], message: String) throws {
+  let root = try rootWithWorlds()
+  let before = root.read("codegen.yaml")
+  let (status, _, errors) = root.run(["new-domain"] + arguments)
+  #expect(status == .failure)
+  #expect(errors.contains(message), "\(errors)")
+  #expect(root.read("codegen.yaml") == before)
+  #expect(!root.exists("Packages/Rewards"))
 }

@@ -63,9 +63,10 @@ public struct LinkGenCommand {
     """,
     "check": """
     OVERVIEW: Exit 1 when Generated/ differs from what the manifest produces, when a
-    world is named outside its composition root, or when a feature's scenario file or
-    recordings (Tests/Recordings/<feature>/<fixture>.json) do not match 'features:'.
-    Writes nothing.
+    world is named outside its composition root, when a feature's scenario file or
+    recordings (Tests/Recordings/<feature>/<fixture>.json) do not match 'features:', or
+    when the root Package.swift's DomainPackage(name:, uses:, testing:) listing and a
+    domain's own Packages/NAME/Package.swift disagree. Writes nothing.
 
     USAGE: linkgen check [--manifest <path>] [--root <dir>]
 
@@ -77,18 +78,21 @@ public struct LinkGenCommand {
     sources, one read, one command, one test, the link to Generated/NAME), list it in
     the root Package.swift, and regenerate. All or nothing.
 
-    With --world, the world composes it too (a service links its Live implementation), and
-    the files the world is built from gain it at their marker lines: '// linkgen:WORLD-domains-end'
-    in the package manifests, '// linkgen:WORLD-storage-end' in the world's struct.
+    With --world, each world named composes it too (a service links its Live implementation),
+    and the files the world is built from gain it at their marker lines: '// linkgen:WORLD-domains-end'
+    in the package manifests, '// linkgen:WORLD-storage-end' in the world's struct. A new slice
+    also goes to every world that shares the named world's snapshot. 'World:Fake' links a
+    service's stateless fake in that world (a test world) instead of Live. A service gets a
+    NAMETesting library (a recording mock and a closure witness) its test uses.
 
     With --uses, its package depends on those domains (by path, in its own manifest and
     in the root Package.swift's listing).
 
-    USAGE: linkgen new-domain <name> [--kind state|service] [--world <World>] [--uses <A,B>] [--manifest <path>] [--root <dir>]
+    USAGE: linkgen new-domain <name> [--kind state|service] [--world <A,B>] [--uses <A,B>] [--manifest <path>] [--root <dir>]
 
     OPTIONS:
       --kind <kind>       state (default) or service
-      --world <World>     a world to add the domain to
+      --world <A,B:Fake>  worlds to add the domain to (a production world and a test world, say)
       --uses <A,B>        domains its package depends on
     \(commonOptions)
     """,
@@ -192,7 +196,7 @@ public struct LinkGenCommand {
           return .success
         }
         return try newDomain(
-          options.positional[0], kind: options.kind, world: options.world, uses: options.uses, workspace)
+          options.positional[0], kind: options.kind, worlds: options.worlds, uses: options.uses, workspace)
       }
     } catch let error as DiagnosticError {
       standardError(error.rendered(file: workspace.displayPath))
@@ -244,6 +248,8 @@ public struct LinkGenCommand {
           + "module's \(isTest ? "test " : "")sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
           + "\(place)/Generated', and give that package a '\(folder)' \(isTest ? "test target" : "target")")
     }
+    let umbrella = UmbrellaCheck(root: workspace.root).problems()
+    for problem in umbrella { standardError(problem) }
     let features = FeatureCheck(root: workspace.root, manifest: manifest).diagnostics()
     if !features.isEmpty { standardError(DiagnosticError(features).rendered(file: workspace.displayPath)) }
     if !differences.isEmpty {
@@ -251,7 +257,9 @@ public struct LinkGenCommand {
       for difference in differences { standardError("  \(difference)") }
       standardError("run 'make generate' to update it")
     }
-    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty && features.isEmpty {
+    if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty && features.isEmpty
+      && umbrella.isEmpty
+    {
       let recorded = manifest.features.isEmpty ? "" : "; every feature's recordings are there"
       standardOutput("linkgen: Generated/ is up to date; the perimeter holds\(recorded)")
       return .success
@@ -315,13 +323,14 @@ public struct LinkGenCommand {
   }
 
   private func newDomain(
-    _ name: String, kind: ScaffoldKind, world: String?, uses: [String], _ workspace: Workspace
+    _ name: String, kind: ScaffoldKind, worlds: [String], uses: [String], _ workspace: Workspace
   ) throws -> Status {
     let summary = try DomainScaffolder(workspace: workspace).addDomain(
-      named: name, kind: kind, world: world, uses: uses)
+      named: name, kind: kind, worlds: worlds, uses: uses)
+    let named = worlds.map { "'\($0)'" }.joined(separator: ", ")
     standardOutput(
       "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name))"
-        + (world.map { " to world '\($0)'" } ?? "") + "; "
+        + (worlds.isEmpty ? "" : " to world\(worlds.count == 1 ? "" : "s") \(named)") + "; "
         + "\(summary.written.count) written, \(summary.deleted.count) deleted")
     return .success
   }
@@ -337,7 +346,7 @@ struct Options {
   var modules: String?
   var output: String?
   var name: String?
-  var world: String?
+  var worlds: [String] = []
   var framework: String?
   var uses: [String] = []
 
@@ -355,12 +364,8 @@ struct Options {
       case "--framework" where allowsName: framework = try Self.value(for: argument, from: &remaining)
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
-      case "--world" where allowsKind: world = try Self.value(for: argument, from: &remaining)
-      case "--uses" where allowsKind:
-        for used in try Self.value(for: argument, from: &remaining).split(separator: ",") {
-          let name = used.trimmingCharacters(in: .whitespaces)
-          if !name.isEmpty, !uses.contains(name) { uses.append(name) }  // each once, in order
-        }
+      case "--world" where allowsKind: worlds = try Self.list(for: argument, from: &remaining, adding: worlds)
+      case "--uses" where allowsKind: uses = try Self.list(for: argument, from: &remaining, adding: uses)
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {
@@ -373,6 +378,18 @@ struct Options {
         positional.append(argument)
       }
     }
+  }
+
+  /// `listed` and the names of a comma-separated value, each once, in order.
+  private static func list(for option: String, from remaining: inout ArraySlice<String>, adding listed: [String])
+    throws -> [String]
+  {
+    var names = listed
+    for item in try value(for: option, from: &remaining).split(separator: ",") {
+      let name = item.trimmingCharacters(in: .whitespaces)
+      if !name.isEmpty, !names.contains(name) { names.append(name) }
+    }
+    return names
   }
 
   private static func value(for option: String, from remaining: inout ArraySlice<String>) throws -> String {

@@ -4,8 +4,8 @@
 public struct FeatureSpec: Equatable, Sendable {
   /// The feature's name, as requests and `Tests/Recordings/<name>/` use it.
   public var name: String
-  /// The world its steps run in.
-  public var world: String
+  /// The manifest's world its steps run in; nil when it runs on a world of its own.
+  public var world: String?
   /// The Swift file of its scenarios, relative to the repository root.
   public var scenario: String
   /// Its recordings' names: `Tests/Recordings/<name>/<fixture>.json` each.
@@ -36,7 +36,7 @@ public struct FeatureSpec: Equatable, Sendable {
   }
 
   /// Creates a feature.
-  public init(name: String, world: String, scenario: String, fixtures: [String], locations: Locations) {
+  public init(name: String, world: String?, scenario: String, fixtures: [String], locations: Locations) {
     self.name = name
     self.world = world
     self.scenario = scenario

@@ -38,7 +38,7 @@ struct ParsedManifest {
   struct FeatureSource {
     var feature: FeatureSpec
     /// Where `world:` names the world.
-    var worldLocation: SourceLocation
+    var worldLocation: SourceLocation?
   }
   var domains: [DomainSource]
   var worlds: [WorldSource]
@@ -130,6 +130,8 @@ struct NodeReader {
   // MARK: Features
 
   static let featureKeys = ["fixtures", "scenario", "world"]
+  /// The keys every feature has; `world` is optional (a feature may run on a world of its own).
+  static let requiredFeatureKeys = ["fixtures", "scenario"]
 
   /// A fixture's name: slugs joined by dots (`a-filled-tab.the-card-is-declined`).
   static func isFixtureName(_ text: String) -> Bool {
@@ -146,7 +148,7 @@ struct NodeReader {
       valid = false
     }
     guard let fields = fields(of: entry.value, allowed: Self.featureKeys, in: context) else { return nil }
-    for key in Self.featureKeys where fields[key] == nil {
+    for key in Self.requiredFeatureKeys where fields[key] == nil {
       error("missing required key '\(key)' in \(context)", entry.keyLocation)
       valid = false
     }
@@ -189,7 +191,7 @@ struct NodeReader {
         valid = false
       }
     }
-    guard valid, let world, let scenario, let worldField = fields["world"], let scenarioField = fields["scenario"],
+    guard valid, world != nil || fields["world"] == nil, let scenario, let scenarioField = fields["scenario"],
       let fixturesField = fields["fixtures"]
     else { return nil }
     let locations = FeatureSpec.Locations(
@@ -197,7 +199,7 @@ struct NodeReader {
       fixtures: fixtureLocations)
     return ParsedManifest.FeatureSource(
       feature: FeatureSpec(name: entry.key, world: world, scenario: scenario, fixtures: fixtures, locations: locations),
-      worldLocation: worldField.value.location)
+      worldLocation: fields["world"]?.value.location)
   }
 
   // MARK: Domains

@@ -34,10 +34,13 @@ struct ManifestValidator {
     for world in parsed.worlds { check(world, domains: domains) }
     checkSnapshots(parsed.worlds, domains: domains)
     let worlds = Set(parsed.worlds.map(\.world.name))
-    for source in parsed.features where !worlds.contains(source.feature.world) {
+    for source in parsed.features {
+      guard let world = source.feature.world, let location = source.worldLocation, !worlds.contains(world) else {
+        continue
+      }
       error(
-        "feature '\(source.feature.name)' runs in world '\(source.feature.world)', which 'worlds' does not declare"
-          + Suggestion.hint(for: source.feature.world, in: worlds.sorted()), source.worldLocation)
+        "feature '\(source.feature.name)' runs in world '\(world)', which 'worlds' does not declare"
+          + Suggestion.hint(for: world, in: worlds.sorted()), location)
     }
   }
 

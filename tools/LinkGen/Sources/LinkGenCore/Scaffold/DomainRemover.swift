@@ -51,6 +51,7 @@ public struct DomainRemover {
     ]
     var typeNames: Set<String> = [
       "\(name)State", "\(name)Service", "Live\(name)", "Fake\(name)", "Has\(name)", "HasMutable\(name)",
+      "\(name)ServiceMock", "\(name)ServiceWitness", "LinkRecording\(name)", "LinkWitness\(name)",
     ]
     // The domain's reads and commands are extension members of the world, used without an import
     // (`world.noteLoyalty(5)`): those whose names carry the domain's name are looked for too.
@@ -73,7 +74,7 @@ public struct DomainRemover {
       if isManifest {
         lines.removeAll { line in
           let trimmed = line.trimmingCharacters(in: .whitespaces)
-          return listings.contains(trimmed) || (trimmed.hasPrefix(umbrellaLine) && trimmed.hasSuffix("]),"))
+          return listings.contains(trimmed) || (trimmed.hasPrefix(umbrellaLine) && trimmed.hasSuffix("),"))
         }
       } else {
         lines.removeAll { declarations.contains($0.trimmingCharacters(in: .whitespaces)) }
@@ -85,11 +86,13 @@ public struct DomainRemover {
       // What is left must not use the domain.
       let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
       let tokens = SwiftTokens(edited)
-      for module in tokens.imports where module.text == name {
-        inUse.append("\(relative):\(module.line):\(module.column): imports '\(name)'")
+      for module in tokens.imports where module.text == name || module.text == "\(name)Testing" {
+        inUse.append("\(relative):\(module.line):\(module.column): imports '\(module.text)'")
       }
       for token in tokens.tokens {
-        if isManifest, token.kind == .string, token.text == name || token.text.hasSuffix("/\(name)") {
+        if isManifest, token.kind == .string,
+          token.text == name || token.text == "\(name)Testing" || token.text.hasSuffix("/\(name)")
+        {
           inUse.append("\(relative):\(token.line):\(token.column): names '\(token.text)'")
         } else if token.kind == .identifier, typeNames.contains(token.text) {
           inUse.append("\(relative):\(token.line):\(token.column): uses '\(token.text)'")

@@ -11,10 +11,12 @@ public struct DomainScaffolder {
   /// A scaffolder for the repository `workspace` describes.
   public init(workspace: Workspace) { self.workspace = workspace }
 
-  /// Adds domain `name` of `kind`, and with `world`, wires it into that world
-  /// (`WorldWiring`); returns the generation summary.
+  /// Adds domain `name` of `kind`, and wires it into each of `worlds`
+  /// (`WorldWiring`): a world is named alone, or as `World:Fake` to link a new
+  /// service's stateless fake there instead of its `Live` implementation.
+  /// Returns the generation summary.
   public func addDomain(
-    named name: String, kind: ScaffoldKind, world worldName: String? = nil, uses: [String] = []
+    named name: String, kind: ScaffoldKind, worlds worldNames: [String] = [], uses: [String] = []
   ) throws -> GeneratedTree.Summary {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError(problem) }
     guard name.first?.isUppercase == true else {
@@ -30,32 +32,47 @@ public struct DomainScaffolder {
     // Everything is computed and checked before the first write.
     let oldManifest = try workspace.readManifestText()
     var newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
-    var wiring: WorldWiring?
     var swiftEdits: [URL: String] = [:]
-    if let worldName {
-      let worlds = try ManifestDecoder.decode(oldManifest).worlds
+    var wired: Set<String> = []
+    let worlds = try ManifestDecoder.decode(oldManifest).worlds
+    // The world's snapshot (its `snapshot`, `restore`, generic code over its slices)
+    // applies to every world with at least its slices: a new slice goes to all of them,
+    // or they would silently stop being such worlds.
+    let stateNames = Set(
+      try ManifestDecoder.decode(oldManifest).domains.filter { if case .state = $0.kind { true } else { false } }
+        .map(\.name))
+    let states = { (world: World) in Set(world.domains).intersection(stateNames) }
+    for named in worldNames {
+      let parts = named.split(separator: ":", maxSplits: 1).map(String.init)
+      let worldName = parts.first ?? named
+      var link = ScaffoldLink.live
+      if parts.count == 2 {
+        guard let picked = ScaffoldLink(rawValue: parts[1]) else {
+          throw LinkGenError(
+            "'--world \(named)': a world's link is 'Live' or 'Fake', not '\(parts[1])'"
+              + Suggestion.hint(for: parts[1], in: ScaffoldLink.allCases.map(\.rawValue)))
+        }
+        guard kind == .service else {
+          throw LinkGenError("'--world \(named)': only a service is linked; a state domain takes no ':\(parts[1])'")
+        }
+        link = picked
+      }
       guard let world = worlds.first(where: { $0.name == worldName }) else {
         throw LinkGenError(
           "no world '\(worldName)' in the manifest\(Suggestion.hint(for: worldName, in: worlds.map(\.name).sorted()))")
       }
-      let wired = WorldWiring(root: workspace.root, world: world, domain: name, kind: kind)
-      newManifest = try wired.addingToWorld(in: newManifest)
-      swiftEdits = try wired.swiftEdits()
-      wiring = wired
-      // The world's snapshot (its `snapshot`, `restore`, generic code over its slices)
-      // applies to every world with at least its slices: a new slice goes to all of them,
-      // or they would silently stop being such worlds.
-      let stateNames = Set(
-        try ManifestDecoder.decode(oldManifest).domains.filter { if case .state = $0.kind { true } else { false } }
-          .map(\.name))
-      let states = { (world: World) in Set(world.domains).intersection(stateNames) }
+      var targets = [(world, true)]
       if kind == .state, world.snapshot != nil {
-        for twin in worlds where twin.name != world.name && states(twin).isSuperset(of: states(world)) {
-          let twinWiring = WorldWiring(
-            root: workspace.root, world: twin, domain: name, kind: kind, requiresPackageMarker: false)
-          newManifest = try twinWiring.addingToWorld(in: newManifest)
-          swiftEdits = try twinWiring.swiftEdits(onTopOf: swiftEdits)
+        targets += worlds.filter { $0.name != world.name && states($0).isSuperset(of: states(world)) }.map {
+          ($0, false)
         }
+      }
+      for (target, isNamed) in targets where !wired.contains(target.name) {
+        wired.insert(target.name)
+        let wiring = WorldWiring(
+          root: workspace.root, world: target, domain: name, kind: kind, link: link, requiresPackageMarker: isNamed)
+        newManifest = try wiring.addingToWorld(in: newManifest)
+        swiftEdits = try wiring.swiftEdits(onTopOf: swiftEdits)
       }
     }
     let manifest = try ManifestDecoder.decode(newManifest)
@@ -77,7 +94,7 @@ public struct DomainScaffolder {
     }
     // The worlds being wired get their dependency from the edits below; every other world is checked now.
     let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems().filter {
-      wiring == nil || !($0.hasPrefix("world '") && $0.contains("' composes '\(name)'"))
+      wired.isEmpty || !($0.hasPrefix("world '") && $0.contains("' composes '\(name)'"))
     }
     guard placement.isEmpty else { throw LinkGenError(placement.joined(separator: "\nerror: ")) }
     if let world = manifest.worlds.first(where: { $0.module == name }) {
@@ -89,7 +106,7 @@ public struct DomainScaffolder {
     {
       throw LinkGenError("Package.swift already names '\(name)' (a target or product); choose another name")
     }
-    let newRootPackage = try oldRootPackage.map { try addingPackage(name, uses: uses, to: $0) }
+    let newRootPackage = try oldRootPackage.map { try addingPackage(name, kind: kind, uses: uses, to: $0) }
     var oldSwift: [URL: String] = [:]
     for url in swiftEdits.keys { oldSwift[url] = try String(contentsOf: url, encoding: .utf8) }
     // The umbrella may hold the domains marker and worlds' markers (the named
@@ -98,7 +115,7 @@ public struct DomainScaffolder {
       let key = swiftEdits.keys.first(where: { $0.standardizedFileURL == rootPackage.standardizedFileURL }),
       let listed = swiftEdits[key]
     {
-      swiftEdits[key] = try addingPackage(name, uses: uses, to: listed)
+      swiftEdits[key] = try addingPackage(name, kind: kind, uses: uses, to: listed)
     }
 
     do {
@@ -107,9 +124,11 @@ public struct DomainScaffolder {
         try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: url, options: .atomic)
       }
-      try manager.createSymbolicLink(
-        atPath: package.appendingPathComponent("Sources/\(name)/Generated").path,
-        withDestinationPath: "../../../../\(Generator.outputFolder)/\(name)")
+      for (path, destination) in templates.links.sorted(by: { $0.key < $1.key }) {
+        let url = package.appendingPathComponent(path)
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
+      }
       try Data(newManifest.utf8).write(to: workspace.manifest, options: .atomic)
       if let newRootPackage { try Data(newRootPackage.utf8).write(to: rootPackage, options: .atomic) }
       for (url, text) in swiftEdits.sorted(by: { $0.key.path < $1.key.path }) {
@@ -132,8 +151,9 @@ public struct DomainScaffolder {
     }
   }
 
-  /// The root manifest with `name` listed before the marker line.
-  private func addingPackage(_ name: String, uses: [String], to text: String) throws -> String {
+  /// The root manifest with `name` listed before the marker line; a service is
+  /// listed with `testing: true`, so that the umbrella builds its `<Name>Testing` library.
+  private func addingPackage(_ name: String, kind: ScaffoldKind, uses: [String], to text: String) throws -> String {
     let newline = text.contains("\r\n") ? "\r\n" : "\n"
     var lines = text.components(separatedBy: newline)
     guard
@@ -145,7 +165,17 @@ public struct DomainScaffolder {
     }
     let indent = String(lines[marker].prefix { $0 == " " })
     let listed = uses.map { "\"\($0)\"" }.joined(separator: ", ")
-    lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: [\(listed)]),", at: marker)
+    var testing = ""
+    if kind == .service {
+      guard SwiftTokens(text).tokens.contains(where: { $0.kind == .identifier && $0.text == "testing" }) else {
+        throw LinkGenError(
+          "Package.swift's DomainPackage has no 'testing' field, and service '\(name)' has a generated "
+            + "\(name)Testing library for the umbrella to build: add 'var testing = false' to struct DomainPackage "
+            + "and a '<Name>Testing' target for each package with 'testing: true' (docs/adopting.md)")
+      }
+      testing = ", testing: true"
+    }
+    lines.insert("\(indent)DomainPackage(name: \"\(name)\", uses: [\(listed)]\(testing)),", at: marker)
     return lines.joined(separator: newline)
   }
 }

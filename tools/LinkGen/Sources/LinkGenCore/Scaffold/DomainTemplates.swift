@@ -24,8 +24,25 @@ struct DomainTemplates {
         "  links:",
         "    Live: { impl: Live\(name), stores: live\(name) }",
         "    Fake: { impl: Fake\(name) }",
+        "  mock: true",
+        "  requirements:",
+        "    describe: { parameters: [\"_ value: Int\"], returns: String }",
+        "    record: { parameters: [\"_ value: Int\"], mutating: true }",
       ]
     }
+  }
+
+  /// The generated testing library of a service (`mock: true`): its recording mock and closure witness.
+  var testingModule: String { "\(name)Testing" }
+
+  /// Relative path (inside `Packages/<name>/`) → symbolic link target: each
+  /// module's `Generated` folder, pointing into the repository's `Generated/`.
+  var links: [String: String] {
+    var links = ["Sources/\(name)/Generated": "../../../../\(Generator.outputFolder)/\(name)"]
+    if kind == .service {
+      links["Sources/\(testingModule)/Generated"] = "../../../../\(Generator.outputFolder)/\(testingModule)"
+    }
+    return links
   }
 
   /// Relative path (inside `Packages/<name>/`) → contents.
@@ -60,23 +77,49 @@ struct DomainTemplates {
   }
 
   var packageManifest: String {
-    """
-    // swift-tools-version: 6.2
-    // The \(name) domain. Builds alone: `make build PKG=\(name)`.
-    import PackageDescription
+    switch kind {
+    case .state:
+      return """
+        // swift-tools-version: 6.2
+        // The \(name) domain. Builds alone: `make build PKG=\(name)`.
+        import PackageDescription
 
-    let package = Package(
-      name: "\(name)",
-      platforms: [.macOS(.v15)],
-      products: [.library(name: "\(name)", targets: ["\(name)"])],\(dependencyLines)
-      targets: [
-        .target(name: "\(name)"\(targetDependencies)),
-        .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
-      ],
-      swiftLanguageModes: [.v6]
-    )
+        let package = Package(
+          name: "\(name)",
+          platforms: [.macOS(.v15)],
+          products: [.library(name: "\(name)", targets: ["\(name)"])],\(dependencyLines)
+          targets: [
+            .target(name: "\(name)"\(targetDependencies)),
+            .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
+          ],
+          swiftLanguageModes: [.v6]
+        )
 
-    """
+        """
+    case .service:
+      return """
+        // swift-tools-version: 6.2
+        // The \(name) service. Builds alone: `make build PKG=\(name)`.
+        import PackageDescription
+
+        let package = Package(
+          name: "\(name)",
+          platforms: [.macOS(.v15)],
+          products: [
+            .library(name: "\(name)", targets: ["\(name)"]),
+            // The generated recording mock and closure witness (Generated/\(testingModule)), for tests.
+            .library(name: "\(testingModule)", targets: ["\(testingModule)"]),
+          ],\(dependencyLines)
+          targets: [
+            .target(name: "\(name)"\(targetDependencies)),
+            .target(name: "\(testingModule)", dependencies: ["\(name)"]),
+            .testTarget(name: "\(name)Tests", dependencies: ["\(name)", "\(testingModule)"]),
+          ],
+          swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
   }
 
   // MARK: State slice
@@ -226,6 +269,7 @@ struct DomainTemplates {
   var serviceTest: String {
     """
     import \(name)
+    import \(testingModule)
     import Testing
 
     /// A world linking the stateful implementation.
@@ -248,6 +292,20 @@ struct DomainTemplates {
       var world = Fake\(name)World()
       world.note\(name)(4)
       #expect(world.\(property)Label(for: 4) == "fake 4")
+    }
+
+    /// A world linking the generated recording mock (`\(testingModule)`).
+    struct Mocked\(name)World: LinkRecording\(name) {
+      var \(property)Mock = \(name)ServiceMock()
+    }
+
+    @Test func theRecordingMockSeesEveryCallAndAnswersAsTold() {
+      let mock = \(name)ServiceMock()
+      mock.describeHandler = { "told \\($0)" }
+      var world = Mocked\(name)World(\(property)Mock: mock)
+      world.note\(name)(4)
+      #expect(world.\(property)Label(for: 9) == "told 9")
+      #expect(mock.calls == [.record(4), .describe(9)])
     }
 
     """

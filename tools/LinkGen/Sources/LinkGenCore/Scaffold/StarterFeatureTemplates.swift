@@ -127,12 +127,13 @@ enum StarterFeatureTemplates {
     import Testing
     import VirtualTime
 
-    /// `Recordings/<feature>/<fixture>.json` at the repository's root: `make test`
-    /// compares each leaf with its file, `make record` rewrites them.
+    /// `Tests/Recordings/<feature>/<fixture>.json` at the repository's root, where
+    /// `linkgen check` looks for them: `make test` compares each leaf with its
+    /// file, `make record` rewrites them.
     let recordings = RecordingStore(
       root: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Recordings"))
+        .appendingPathComponent("Tests/Recordings"))
 
     /// Counting's behaviour as a tree: each leaf is a test case and a recording.
     let countingScenarios = [

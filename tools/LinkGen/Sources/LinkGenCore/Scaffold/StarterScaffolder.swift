@@ -38,8 +38,7 @@ public struct StarterScaffolder {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError("'--name': \(problem)") }
     let manager = FileManager.default
     try manager.createDirectory(at: root, withIntermediateDirectories: true)
-    let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk", "Recordings"].filter
-    {
+    let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk", "Tests"].filter {
       manager.fileExists(atPath: root.appendingPathComponent($0).path)
     }
     guard taken.isEmpty else {
@@ -55,10 +54,12 @@ public struct StarterScaffolder {
       "Packages/App/Package.swift": templates.appPackage,
       "Packages/App/Sources/App/AppWorld.swift": templates.appWorld,
       "Packages/App/Tests/AppTests/AppWorldTests.swift": templates.appTest,
+      "Packages/App/Tests/AppTests/AppTestWorld.swift": templates.testWorld,
       "Packages/App/Sources/AppFeatures/Counting.swift": StarterFeatureTemplates.feature,
       "Packages/App/Sources/app-replay/main.swift": StarterFeatureTemplates.replayServer,
       "Packages/App/Tests/AppFeaturesTests/CountingTests.swift": StarterFeatureTemplates.tests,
-      "Recordings/counting/\(StarterFeatureTemplates.fixture).json": StarterFeatureTemplates.recording,
+      "\(FeatureCheck.recordingsFolder)/counting/\(StarterFeatureTemplates.fixture).json": StarterFeatureTemplates
+        .recording,
     ]
     // An existing Makefile or .gitignore is the user's: only the fragment is added.
     if !manager.fileExists(atPath: root.appendingPathComponent("Makefile").path) {
@@ -67,8 +68,13 @@ public struct StarterScaffolder {
     if !manager.fileExists(atPath: root.appendingPathComponent(".gitignore").path) {
       files[".gitignore"] = templates.gitignore
     }
+    var links = [
+      "Packages/App/Sources/App/Generated": "../../../../\(Generator.outputFolder)/App",
+      "Packages/App/Tests/AppTests/Generated": "../../../../\(Generator.outputFolder)/AppTests",
+    ]
     for domain in [StarterTemplates.state, StarterTemplates.service] {
       for (path, text) in domain.files { files["Packages/\(domain.name)/\(path)"] = text }
+      for (path, destination) in domain.links { links["Packages/\(domain.name)/\(path)"] = destination }
     }
     let manifest = try ManifestDecoder.decode(templates.manifest)
     var created: [URL] = []
@@ -80,10 +86,10 @@ public struct StarterScaffolder {
         try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url, options: .atomic)
       }
-      for module in ["Counter", "Greeter", "App"] {
-        try manager.createSymbolicLink(
-          atPath: root.appendingPathComponent("Packages/\(module)/Sources/\(module)/Generated").path,
-          withDestinationPath: "../../../../\(Generator.outputFolder)/\(module)")
+      for (path, destination) in links.sorted(by: { $0.key < $1.key }) {
+        let url = root.appendingPathComponent(path)
+        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
       }
       created.append(root.appendingPathComponent(Generator.outputFolder))
       let summary = try GeneratedTree(root: root).apply(Generator.files(for: manifest))

@@ -1,8 +1,11 @@
 /// The text of `linkgen init`'s starter repository: one state domain
-/// (`Counter`), one service (`Greeter`, with a stateful and a stateless link),
-/// one world (`AppWorld`, in the `App` package), an umbrella `Package.swift`,
+/// (`Counter`), one service (`Greeter`, with a stateful and a stateless link,
+/// and a generated `GreeterTesting` library), two worlds (`AppWorld`, in the
+/// `App` package, and `AppTestWorld`, in its tests), an umbrella `Package.swift`,
 /// and a Makefile fragment. The domain packages come from the same templates
-/// as `linkgen new-domain`, so a starter grows the way this repository does.
+/// as `linkgen new-domain`, and the worlds are written as `new-domain --world`
+/// writes them, so a starter grows, and shrinks (`remove-domain`), the way this
+/// repository does.
 struct StarterTemplates {
   /// The umbrella package's name.
   let name: String
@@ -29,6 +32,20 @@ struct StarterTemplates {
         domains: [Counter, Greeter]
         links: { Greeter: Live }
         snapshot: AppSnapshot
+      AppTestWorld:
+        module: AppTests
+        doc: "The tests' world: the app's slices, each service's stateless fake."
+        domains: [Counter, Greeter]
+        links: { Greeter: Fake }
+
+    # Behaviour pinned by scenarios: each fixture is recorded in
+    # \(FeatureCheck.recordingsFolder)/<feature>/<fixture>.json (`make record` writes them);
+    # `linkgen check` holds this list to the files.
+    features:
+      counting:
+        scenario: Packages/App/Tests/AppFeaturesTests/CountingTests.swift
+        fixtures:
+          - \(StarterFeatureTemplates.fixture)
 
     """
   }
@@ -40,15 +57,17 @@ struct StarterTemplates {
     // `swift build --package-path Packages/<Name>` builds one package on its own.
     import PackageDescription
 
-    /// A domain package under Packages/: its name and the domains it imports.
+    /// A domain package under Packages/: its name, the domains it imports, and whether
+    /// it has a `<Name>Testing` library (a service's generated mock and witness).
     struct DomainPackage {
       let name: String
       let uses: [String]
+      var testing = false
     }
 
     let domainPackages: [DomainPackage] = [
       DomainPackage(name: "Counter", uses: []),
-      DomainPackage(name: "Greeter", uses: []),
+      DomainPackage(name: "Greeter", uses: [], testing: true),
       // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
     ]
 
@@ -65,19 +84,29 @@ struct StarterTemplates {
       platforms: [.macOS(.v15)],
       dependencies: [.package(path: serviceLinker)],
       targets: domainPackages.flatMap { domain -> [Target] in
-        [
+        let testing: [Target.Dependency] = domain.testing ? [.target(name: "\(domain.name)Testing")] : []
+        return [
           .target(
             name: domain.name, dependencies: domain.uses.map { .target(name: $0) },
             path: "Packages/\(domain.name)/Sources/\(domain.name)"),
           .testTarget(
-            name: "\(domain.name)Tests", dependencies: [.target(name: domain.name)],
+            name: "\(domain.name)Tests", dependencies: [.target(name: domain.name)] + testing,
             path: "Packages/\(domain.name)/Tests/\(domain.name)Tests"),
         ]
+          + (domain.testing
+            ? [
+              .target(
+                name: "\(domain.name)Testing", dependencies: [.target(name: domain.name)],
+                path: "Packages/\(domain.name)/Sources/\(domain.name)Testing")
+            ] : [])
       } + [
         // The composition root: the only module that names AppWorld.
         .target(
           name: "App", dependencies: domainPackages.map { .target(name: $0.name) }, path: "Packages/App/Sources/App"),
-        .testTarget(name: "AppTests", dependencies: ["App"], path: "Packages/App/Tests/AppTests"),
+        // Its tests, and AppTestWorld.
+        .testTarget(
+          name: "AppTests", dependencies: ["App"] + domainPackages.map { .target(name: $0.name) },
+          path: "Packages/App/Tests/AppTests"),
         // The app's features on the framework, their replay server and their tests.
         .target(
           name: "AppFeatures", dependencies: ["Counter", framework("CanonicalJSON"), framework("FeatureKit")],
@@ -111,6 +140,13 @@ struct StarterTemplates {
       // linkgen:AppWorld-domains-end
     ]
 
+    /// The domains AppTestWorld composes, in the tests (`--world AppTestWorld` adds to it).
+    let testDomains = [
+      "Counter",
+      "Greeter",
+      // linkgen:AppTestWorld-domains-end
+    ]
+
     /// A product of the Service Linker framework.
     func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "ServiceLinker") }
 
@@ -118,10 +154,11 @@ struct StarterTemplates {
       name: "App",
       platforms: [.macOS(.v15)],
       products: [.library(name: "App", targets: ["App"]), .executable(name: "app-replay", targets: ["app-replay"])],
-      dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "\#(framework)")],
+      dependencies: Set(domains + testDomains).sorted().map { .package(path: "../\($0)") }
+        + [.package(path: "\#(framework)")],
       targets: [
         .target(name: "App", dependencies: domains.map { .product(name: $0, package: $0) }),
-        .testTarget(name: "AppTests", dependencies: ["App"]),
+        .testTarget(name: "AppTests", dependencies: ["App"] + testDomains.map { .product(name: $0, package: $0) }),
         .target(
           name: "AppFeatures",
           dependencies: [.product(name: "Counter", package: "Counter"), framework("CanonicalJSON"), framework("FeatureKit")]),
@@ -147,16 +184,30 @@ struct StarterTemplates {
     /// its snapshot (`AppSnapshot`).
     public struct AppWorld {
       /// The Counter slice.
-      public var counter: CounterState
+      public var counter = CounterState()
       /// The Greeter service's stateful implementation, kept in the world.
-      public var liveGreeter: LiveGreeter
+      public var liveGreeter = LiveGreeter()
       // linkgen:AppWorld-storage-end (`linkgen new-domain NAME --world AppWorld` declares new slices above)
 
-      /// A world with the given slice and service state.
-      public init(counter: CounterState = CounterState(), liveGreeter: LiveGreeter = LiveGreeter()) {
-        self.counter = counter
-        self.liveGreeter = liveGreeter
-      }
+      /// A world with every slice and stored service at its start.
+      public init() {}
+    }
+
+    """
+  }
+
+  var testWorld: String {
+    """
+    import Counter
+
+    /// The tests' world: AppWorld's slices, and each service's stateless fake,
+    /// which needs no storage (`linkgen new-domain NAME --kind service --world
+    /// AppWorld,AppTestWorld:Fake` links one). Its capabilities are generated
+    /// (`Generated/AppTests/AppTestWorld+Links.swift`).
+    struct AppTestWorld {
+      /// The Counter slice.
+      public var counter = CounterState()
+      // linkgen:AppTestWorld-storage-end (`linkgen new-domain NAME --world AppTestWorld` declares new slices above)
     }
 
     """
@@ -168,15 +219,20 @@ struct StarterTemplates {
     import Counter
     import Testing
 
-    @Test func theWorldRunsEveryDomainsCommandsAndRestoresItsSlices() {
-      var world = AppWorld(counter: CounterState(counts: ["ada": 2]))
-      world.noteGreeter(5)
-      #expect(world.greeterLabel(for: 1) == "1 after 1 recorded")
+    @Test func theWorldRunsItsCommandsAndRestoresItsSlices() {
+      var world = AppWorld()
+      world.counter = CounterState(counts: ["ada": 2])
       let saved = world.snapshot
       world.addCounter(3, for: "ada")
       #expect(world.counterCount(for: "ada") == 5)
       world.restore(saved)
       #expect(world.counterCount(for: "ada") == 2)
+    }
+
+    @Test func theTestWorldRunsTheSameCommands() {
+      var world = AppTestWorld()
+      world.addCounter(1, for: "ada")
+      #expect(world.counterCount(for: "ada") == 1)
     }
 
     """
@@ -206,18 +262,18 @@ struct StarterTemplates {
     test: check ## Every test.
     \t$(SWIFT) test
 
-    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld] [USES=Counter,Greeter].
+    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld,AppTestWorld:Fake] [USES=Counter].
     \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
 
     remove-domain: ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
     \t$(LINKGEN) remove-domain $(NAME)
 
-    record: ## Run every scenario and (re)write its recording under Recordings/ (review the diff).
+    record: ## Run every scenario and (re)write its recording under Tests/Recordings/ (review the diff).
     \tRECORD_SCENARIOS=1 $(SWIFT) test --filter AppFeaturesTests
 
     replay: ## Send every recorded step through app-replay and compare the bytes.
     \t$(SWIFT) build --product app-replay
-    \tpython3 $(SERVICE_LINKER)/Tools/replay_lane.py --server .build/debug/app-replay --recordings Recordings
+    \tpython3 $(SERVICE_LINKER)/Tools/replay_lane.py --server .build/debug/app-replay --recordings Tests/Recordings
 
     map: ## Build, then write docs/access-map.md: who reads and writes each slice.
     \t$(SWIFT) build

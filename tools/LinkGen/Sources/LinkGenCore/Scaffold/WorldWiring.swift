@@ -2,7 +2,7 @@ import Foundation
 
 /// What `linkgen new-domain NAME --world WORLD` changes besides the domain's own
 /// package: the world in `codegen.yaml` composes the domain (and links a
-/// service's `Live` implementation), and the files the world is built from
+/// service's `Live` implementation, or its stateless `Fake`), and the files the world is built from
 /// gain it at their marker lines, never anywhere else:
 ///
 /// - `// linkgen:WORLD-domains-end` in a `Package.swift` (the world's package,
@@ -18,6 +18,8 @@ struct WorldWiring {
   let world: World
   let domain: String
   let kind: ScaffoldKind
+  /// The link a service gets in this world: `Live` (stored in the world) or `Fake` (no storage).
+  var link = ScaffoldLink.live
   /// False for a world wired along with the one named (it uses the same
   /// snapshot): its package manifests are listed when they have its marker,
   /// and may not (a test target of the umbrella, listed with the named world).
@@ -44,14 +46,16 @@ struct WorldWiring {
     }
     edits.append((domains.value.span.start.line, { lines in try Self.append(self.domain, to: domains, in: &lines) }))
     if kind == .service {
+      let pick = link.rawValue
       if let links = fields.first(where: { $0.key == "links" }) {
-        edits.append((links.value.span.start.line, { lines in try Self.link(self.domain, in: links, in: &lines) }))
+        edits.append(
+          (links.value.span.start.line, { lines in try Self.link(self.domain, to: pick, in: links, in: &lines) }))
       } else {
         // No `links:` yet: one line after the world's last field, at its fields' indent.
         let last = fields.map { max($0.value.span.lastLine, $0.keyLocation.line) }.max() ?? fieldsSpan.lastLine
         let indent = String(repeating: " ", count: (fields.first?.keyLocation.column ?? 1) - 1)
         if fields.first.map({ $0.keyLocation.line > entry.keyLocation.line }) == true {
-          edits.append((last + 1, { lines in lines.insert("\(indent)links: { \(self.domain): Live }", at: last) }))
+          edits.append((last + 1, { lines in lines.insert("\(indent)links: { \(self.domain): \(pick) }", at: last) }))
         } else {
           // `World: { module: M, domains: [A] }` on one line: the pick goes inside its braces.
           edits.append(
@@ -59,7 +63,7 @@ struct WorldWiring {
               entry.keyLocation.line,
               { lines in
                 try Self.insertInFlow(
-                  ", links: { \(self.domain): Live }", alone: " links: { \(self.domain): Live } ", closing: "}",
+                  ", links: { \(self.domain): \(pick) }", alone: " links: { \(self.domain): \(pick) } ", closing: "}",
                   at: entry, in: &lines, what: "world '\(self.world.name)'")
               }
             ))
@@ -82,17 +86,18 @@ struct WorldWiring {
     try insertInFlow(", \(name)", alone: name, closing: "]", at: entry, in: &lines, what: "'domains' list")
   }
 
-  /// Adds `name: Live` to a `{ A: B }` mapping on one line, or to a block mapping.
-  private static func link(_ name: String, in entry: YAMLEntry, in lines: inout [String]) throws {
+  /// Adds `name: pick` to a `{ A: B }` mapping on one line, or to a block mapping.
+  private static func link(_ name: String, to pick: String, in entry: YAMLEntry, in lines: inout [String]) throws {
     if case .mapping(let picks, _) = entry.value, let first = picks.first,
       first.keyLocation.line > entry.keyLocation.line
     {
       let indent = String(repeating: " ", count: first.keyLocation.column - 1)
       lines.insert(
-        "\(indent)\(name): Live", at: ManifestEditor.blockLines(of: picks.last!.keyLocation, in: lines).upperBound)
+        "\(indent)\(name): \(pick)", at: ManifestEditor.blockLines(of: picks.last!.keyLocation, in: lines).upperBound)
       return
     }
-    try insertInFlow(", \(name): Live", alone: " \(name): Live ", closing: "}", at: entry, in: &lines, what: "'links'")
+    try insertInFlow(
+      ", \(name): \(pick)", alone: " \(name): \(pick) ", closing: "}", at: entry, in: &lines, what: "'links'")
   }
 
   /// Inserts `text` after the last item of a one-line flow collection that ends
@@ -138,6 +143,8 @@ struct WorldWiring {
     for url in manifests {
       edits[url] = try listing(in: text(of: url))
     }
+    // A stateless fake is stored nowhere: the world's struct does not change.
+    if kind == .service, link == .fake { return edits }
     let structs = files(holding: storageMarker).filter { !$0.lastPathComponent.hasSuffix("Package.swift") }
     guard let worldFile = structs.first, structs.count == 1 else {
       throw LinkGenError(
