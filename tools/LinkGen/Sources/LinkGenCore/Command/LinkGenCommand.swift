@@ -66,7 +66,9 @@ public struct LinkGenCommand {
     world is named outside its composition root, when a feature's scenario file or
     recordings (Tests/Recordings/<feature>/<fixture>.json) do not match 'features:', or
     when the root Package.swift's DomainPackage(name:, uses:, testing:) listing and a
-    domain's own Packages/NAME/Package.swift disagree. Writes nothing.
+    domain's own Packages/NAME/Package.swift disagree, or when a mocked service's
+    'requirements:' and its protocol declare different methods (reported at the
+    requirement in the manifest). Writes nothing.
 
     USAGE: linkgen check [--manifest <path>] [--root <dir>]
 
@@ -248,6 +250,11 @@ public struct LinkGenCommand {
           + "module's \(isTest ? "test " : "")sources, e.g. 'ln -s ../../../../\(Generator.outputFolder)/\(folder) "
           + "\(place)/Generated', and give that package a '\(folder)' \(isTest ? "test target" : "target")")
     }
+    let drift = RequirementDrift(
+      root: workspace.root, manifest: manifest, manifestText: try workspace.readManifestText()
+    )
+    .diagnostics()
+    if !drift.isEmpty { standardError(DiagnosticError(drift).rendered(file: workspace.displayPath)) }
     let umbrella = UmbrellaCheck(root: workspace.root).problems()
     for problem in umbrella { standardError(problem) }
     let features = FeatureCheck(root: workspace.root, manifest: manifest).diagnostics()
@@ -258,7 +265,7 @@ public struct LinkGenCommand {
       standardError("run 'make generate' to update it")
     }
     if differences.isEmpty && violations.isEmpty && unlinked.isEmpty && placement.isEmpty && features.isEmpty
-      && umbrella.isEmpty
+      && umbrella.isEmpty && drift.isEmpty
     {
       let recorded = manifest.features.isEmpty ? "" : "; every feature's recordings are there"
       standardOutput("linkgen: Generated/ is up to date; the perimeter holds\(recorded)")

@@ -109,44 +109,19 @@ struct UmbrellaCheck {
     for match in text.matches(of: declaration) where match.range.lowerBound >= inside {
       // Its arguments run to the parenthesis that closes them.
       guard let open = text[match.range].firstIndex(of: "(") else { continue }
-      let close = closing(of: open, in: text, opening: "(", closing: ")")
+      let close = SourceText.closing(of: open, in: text)
       inside = close
       let arguments = text[match.range.upperBound..<close]
       var dependencies: Set<String> = []
       if let list = arguments.firstMatch(of: /dependencies:\s*\[/) {
-        let end = closing(of: arguments.index(before: list.range.upperBound), in: text, opening: "[", closing: "]")
+        let end = SourceText.closing(of: arguments.index(before: list.range.upperBound), in: text)
         // `.product(name: "A", package: "A")`: the product's name, not its package's.
         let listed = text[list.range.upperBound..<end].replacing(/package:\s*"\w+"/, with: "")
         dependencies = Set(listed.matches(of: /"(\w+)"/).map { String($0.output.1) })
       }
-      let (line, column) = position(of: text.index(after: match.range.lowerBound), in: text)
+      let (line, column) = SourceText.position(of: text.index(after: match.range.lowerBound), in: text)
       targets.append(Target(name: String(match.output.1), dependencies: dependencies, line: line, column: column))
     }
     return targets
-  }
-
-  /// The index of the bracket that closes the one at `open` (or the end of the text).
-  private static func closing(of open: String.Index, in text: String, opening: Character, closing: Character)
-    -> String.Index
-  {
-    var depth = 0
-    var index = open
-    while index < text.endIndex {
-      if text[index] == opening { depth += 1 }
-      if text[index] == closing {
-        depth -= 1
-        if depth == 0 { return index }
-      }
-      index = text.index(after: index)
-    }
-    return text.endIndex
-  }
-
-  /// The 1-based line and column of `index`.
-  private static func position(of index: String.Index, in text: String) -> (Int, Int) {
-    let prefix = text[..<index]
-    let line = prefix.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-    let start = prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex
-    return (line, prefix.distance(from: start, to: prefix.endIndex) + 1)
   }
 }
