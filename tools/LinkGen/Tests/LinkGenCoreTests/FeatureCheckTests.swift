@@ -125,3 +125,27 @@ private let featureManifest = """
       "5:1: error: Tests/Recordings/README.md is not a feature's folder; only folders of recordings belong there",
     ])
 }
+
+/// A scenario file that uses Swift Testing's macros without importing it would
+/// give one compiler error per use; check gives one line, at the feature.
+@Test func aScenarioFileThatUsesTestWithoutImportingTestingIsOneError() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", featureManifest)
+  for file in ["menu/pricing.a-latte", "menu/pricing.an-espresso", "board/empty"] {
+    try root.write("Tests/Recordings/\(file).json", "{}\n")
+  }
+  // In a comment or a string, `@Test` is not a use.
+  try root.write("Tests/BoardScenarios.swift", "// @Test is Swift Testing's\nlet note = \"#expect\"\n")
+  try root.write(
+    "Tests/MenuScenarios.swift", "import ScenarioTesting\n\n@Suite struct MenuScenarios {\n  @Test func leaf() {}\n}\n")
+  let manifest = try ManifestDecoder.decode(featureManifest)
+  #expect(
+    FeatureCheck(root: root.url, manifest: manifest).diagnostics().map(\.description) == [
+      "8:15: error: scenario file 'Tests/MenuScenarios.swift' uses @Suite (line 3, column 1) but does not "
+        + "'import Testing'; add the import"
+    ])
+  try root.write(
+    "Tests/MenuScenarios.swift",
+    "import ScenarioTesting\nimport Testing\n\n@Suite struct MenuScenarios {\n  @Test func leaf() {}\n}\n")
+  #expect(FeatureCheck(root: root.url, manifest: manifest).diagnostics() == [])
+}

@@ -31,6 +31,9 @@ public struct FeatureCheck {
             "scenario file '\(feature.scenario)' of feature '\(feature.name)' "
               + (exists ? "is a folder, not a file" : "does not exist"),
             at: feature.locations.scenario))
+      } else if let problem = Self.missingTestingImport(in: root.appendingPathComponent(feature.scenario)) {
+        // Without the import, each macro use is its own compiler error; one line here says why.
+        found.append(Diagnostic("scenario file '\(feature.scenario)' \(problem)", at: feature.locations.scenario))
       }
       if let owner = scenarioOwners[feature.scenario] {
         found.append(
@@ -86,5 +89,18 @@ public struct FeatureCheck {
       }
     }
     return found
+  }
+
+  /// Why a scenario file would not compile for want of `import Testing`: it uses
+  /// `@Test`, `@Suite`, `#expect` or `#require` (in code, not in a comment or a
+  /// string) and does not import the module; nil when it is fine.
+  static func missingTestingImport(in file: URL) -> String? {
+    guard let text = try? String(contentsOf: file, encoding: .utf8),
+      !SwiftTokens(text).imports.contains(where: { $0.text == "Testing" })
+    else { return nil }
+    let code = SourceText.blankingComments(text)
+    guard let use = code.firstMatch(of: /(@Test|@Suite|#expect|#require)\b/) else { return nil }
+    let (line, column) = SourceText.position(of: use.range.lowerBound, in: code)
+    return "uses \(use.output.1) (line \(line), column \(column)) but does not 'import Testing'; add the import"
   }
 }

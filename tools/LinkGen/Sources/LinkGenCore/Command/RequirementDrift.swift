@@ -98,7 +98,7 @@ struct RequirementDrift {
     let folder = root.appendingPathComponent("Packages/\(domain)/Sources/\(domain)")
     for url in SwiftFiles.under(folder) where !url.path.contains("/Generated/") {
       guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
-      let code = Self.blankingComments(text)
+      let code = SourceText.blankingComments(text)
       guard let pattern = try? Regex("\\bprotocol\\s+\(name)\\b"), let declaration = code.firstMatch(of: pattern),
         let open = code[declaration.range.upperBound...].firstIndex(of: "{")
       else { continue }
@@ -161,53 +161,5 @@ struct RequirementDrift {
     let last = text[start...]
     if !last.allSatisfy(\.isWhitespace) { parts.append(last) }
     return parts
-  }
-
-  /// `text` with every comment and string literal's contents replaced by spaces (newlines kept), so
-  /// brackets and keywords inside them are not read as code and positions stay right.
-  static func blankingComments(_ text: String) -> String {
-    var result = ""
-    var characters = Array(text)[...]
-    while let character = characters.first {
-      if character == "/", characters.dropFirst().first == "/" {
-        while let next = characters.first, next != "\n" {
-          result.append(" ")
-          characters = characters.dropFirst()
-        }
-      } else if character == "/", characters.dropFirst().first == "*" {
-        var depth = 0
-        repeat {
-          let pair = String(characters.prefix(2))
-          if pair == "/*" || pair == "*/" {
-            depth += pair == "/*" ? 1 : -1
-            result.append("  ")
-            characters = characters.dropFirst(2)
-          } else {
-            result.append(characters.first == "\n" ? "\n" : " ")
-            characters = characters.dropFirst()
-          }
-        } while depth > 0 && !characters.isEmpty
-      } else if character == "\"" {
-        result.append("\"")
-        characters = characters.dropFirst()
-        while let next = characters.first, next != "\"", next != "\n" {
-          if next == "\\", characters.count > 1 {
-            result.append("  ")
-            characters = characters.dropFirst(2)
-          } else {
-            result.append(" ")
-            characters = characters.dropFirst()
-          }
-        }
-        if characters.first == "\"" {
-          result.append("\"")
-          characters = characters.dropFirst()
-        }
-      } else {
-        result.append(character)
-        characters = characters.dropFirst()
-      }
-    }
-    return result
   }
 }
