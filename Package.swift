@@ -136,11 +136,12 @@ let package = Package(
     // journal's environment (docs/journal.md).
     .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO"),
     // The till's commands as data, their records, inverses and undo history:
-    // generic over any world with the slices, and free of the journal, so
-    // that scenarios and `kiosk-replay` run them without linking the composition root.
+    // generic over any world with the slices, and free of the journal's files
+    // (it takes only the record writer from Journal), so that scenarios and
+    // `kiosk-replay` run them without linking the composition root.
     .target(
       name: "KioskCommands",
-      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock"],
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"],
       path: "Packages/KioskApp/Sources/KioskCommands",
       swiftSettings: paymentFeatures
     ),

@@ -32,10 +32,11 @@ let package = Package(
   ],
   dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "../ServiceLinker")],
   targets: [
-    // The till's commands, records, inverses and undo history, free of the journal.
+    // The till's commands, records, inverses and undo history, free of the
+    // journal's files: from Journal it takes only the record writer.
     .target(
       name: "KioskCommands",
-      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock"].map { .product(name: $0, package: $0) },
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"].map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
     .target(

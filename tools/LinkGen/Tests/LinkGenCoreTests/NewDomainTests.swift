@@ -247,8 +247,13 @@ func newDomainRefusesNamesThatCannotCompile(name: String, message: String) throw
 /// listing in the umbrella gains it, the domains list as well as the worlds'.
 @Test func newDomainListsItInEveryWorldsListingOfTheUmbrellaTwinsIncluded() throws {
   let root = try rootWithWorlds()
-  let (status, _, errors) = root.run(["new-domain", "Loyalty", "--world", "ShopWorld"])
+  let (status, output, errors) = root.run(["new-domain", "Loyalty", "--world", "ShopWorld"])
   #expect(status == .success, "\(errors)")
+  // The message names every world it changed, the twin too.
+  #expect(
+    output.hasPrefix(
+      "linkgen: added state domain 'Loyalty' (Packages/Loyalty) to world 'ShopWorld' and 'ScenarioWorld', which "
+        + "shares its snapshot; "), "\(output)")
   let umbrella = root.read("Package.swift")!
   #expect(umbrella.contains("  DomainPackage(name: \"Loyalty\", uses: []),\n  // linkgen:domains-end"))
   #expect(umbrella.contains("  \"Loyalty\",\n  // linkgen:ShopWorld-domains-end"))

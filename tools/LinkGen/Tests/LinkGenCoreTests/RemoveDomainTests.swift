@@ -186,3 +186,33 @@ func removeDomainUndoesNewDomainByteForByte(kind: String) throws {
   try root.write("codegen.yaml", manifest)
   #expect(root.run(["remove-domain", "Loyalty"]).0 == .success)
 }
+
+/// Work in the package that new-domain did not write (a file added, a file
+/// changed) is not deleted silently: remove-domain lists it and changes
+/// nothing, unless --force. Build products are not work.
+@Test func removeDomainKeepsWorkInThePackageUnlessForced() throws {
+  let root = try rootWithWorlds()
+  try root.write("Packages/Menu/Package.swift", "targets: [.target(name: \"Menu\")]\n")
+  let (added, _, addErrors) = root.run([
+    "new-domain", "Loyalty", "--kind", "service", "--uses", "Menu", "--world", "ShopWorld",
+  ])
+  #expect(added == .success, "\(addErrors)")
+  try root.write("Packages/Loyalty/.build/debug/Loyalty.o", "built")
+  try root.write("Packages/Loyalty/Sources/Loyalty/Points.swift", "// the domain's logic\n")
+  let service = "Packages/Loyalty/Sources/Loyalty/LoyaltyService.swift"
+  try root.write(service, root.read(service)! + "// changed\n")
+  let before = texts(root)
+  let (status, _, errors) = root.run(["remove-domain", "Loyalty"])
+  #expect(status == .failure)
+  #expect(
+    errors == """
+      error: Packages/Loyalty holds work new-domain did not write, which removing it would delete (nothing was changed):
+        Packages/Loyalty/Sources/Loyalty/LoyaltyService.swift: changed
+        Packages/Loyalty/Sources/Loyalty/Points.swift: added
+      move it out first, or run 'linkgen remove-domain Loyalty --force' to delete it too
+      """)
+  #expect(texts(root) == before)
+  let (forced, _, forcedErrors) = root.run(["remove-domain", "Loyalty", "--force"])
+  #expect(forced == .success, "\(forcedErrors)")
+  #expect(!root.exists("Packages/Loyalty"))
+}

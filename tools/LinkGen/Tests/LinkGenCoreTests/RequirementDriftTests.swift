@@ -44,6 +44,22 @@ private let protocolFile = "Packages/Rewards/Sources/Rewards/RewardsService.swif
       + "'requirements' of service 'Rewards' does not list; add it here, or remove it from the protocol"
   ),
   (
+    "  mutating func record(_ value: Int)\n", "  mutating func record(_ value: Int)\n  var total: Int { get }\n",
+    "codegen.yaml:13:5: error: protocol RewardsService declares property 'total' at \(protocolFile):7:3; service "
+      + "'Rewards' is mocked (mock: true), and its mock and witness implement only the methods under 'requirements'"
+  ),
+  (
+    "  mutating func record(_ value: Int)\n",
+    "  mutating func record(_ value: Int)\n  subscript(i: Int) -> Int { get }\n",
+    "protocol RewardsService declares a subscript at \(protocolFile):7:3"
+  ),
+  (
+    "  mutating func record(_ value: Int)\n",
+    "  mutating func record(_ value: Int)\n  mutating func record(_ text: String)\n",
+    "codegen.yaml:13:5: error: protocol RewardsService declares mutating func record(_:) at \(protocolFile):7:3, which "
+      + "'requirements' of service 'Rewards' does not list"
+  ),
+  (
     "  /// Takes note of `value`.\n  mutating func record(_ value: Int)\n", "",
     "codegen.yaml:15:7: error: requirement 'record' of service 'Rewards' (mutating func record(_:)) is not declared "
       + "by protocol RewardsService; remove it here, or add it to the protocol"

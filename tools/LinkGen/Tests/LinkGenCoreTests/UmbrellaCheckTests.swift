@@ -49,6 +49,11 @@ private func agreeingRoot() throws -> TemporaryRoot {
     "DomainPackage(name: \"Books\", uses: []),\n  DomainPackage(name: \"Shelves\", uses: [])",
     "error: domain 'Shelves' has no Packages/Shelves/Package.swift"
   ),
+  (
+    "Package.swift", "  DomainPackage(name: \"Books\", uses: []),\n", "",
+    "error: domain 'Books' has its own Packages/Books/Package.swift, but the umbrella's DomainPackage listing leaves it "
+      + "out, so the umbrella does not build it"
+  ),
 ])
 func checkFailsAtThePlaceWhereTheUmbrellaAndAPackageDisagree(
   file: String, listed: String, drifted: String, message: String

@@ -106,11 +106,13 @@ public struct LinkGenCommand {
 
     Refused, with nothing changed, while anything else still uses the domain: an import
     of it, one of its types, or another package manifest naming it (each listed as
-    file:line:column).
+    file:line:column). Refused too while Packages/NAME holds a file new-domain did not
+    write, or one changed since (each listed), unless --force: deleting it loses that work.
 
-    USAGE: linkgen remove-domain <name> [--manifest <path>] [--root <dir>]
+    USAGE: linkgen remove-domain <name> [--force] [--manifest <path>] [--root <dir>]
 
     OPTIONS:
+      --force             delete Packages/NAME even with files changed or added in it
     \(commonOptions)
     """,
     "init": """
@@ -191,7 +193,8 @@ public struct LinkGenCommand {
           return .usage
         }
         if command == "remove-domain" {
-          let summary = try DomainRemover(workspace: workspace).removeDomain(named: options.positional[0])
+          let summary = try DomainRemover(workspace: workspace).removeDomain(
+            named: options.positional[0], force: options.force)
           standardOutput(
             "linkgen: removed domain '\(options.positional[0])' (Packages/\(options.positional[0])); "
               + "\(summary.written.count) written, \(summary.deleted.count) deleted")
@@ -255,7 +258,7 @@ public struct LinkGenCommand {
     )
     .diagnostics()
     if !drift.isEmpty { standardError(DiagnosticError(drift).rendered(file: workspace.displayPath)) }
-    let umbrella = UmbrellaCheck(root: workspace.root).problems()
+    let umbrella = UmbrellaCheck(root: workspace.root, domains: manifest.domains.map(\.name)).problems()
     for problem in umbrella { standardError(problem) }
     let features = FeatureCheck(root: workspace.root, manifest: manifest).diagnostics()
     if !features.isEmpty { standardError(DiagnosticError(features).rendered(file: workspace.displayPath)) }
@@ -332,12 +335,18 @@ public struct LinkGenCommand {
   private func newDomain(
     _ name: String, kind: ScaffoldKind, worlds: [String], uses: [String], _ workspace: Workspace
   ) throws -> Status {
-    let summary = try DomainScaffolder(workspace: workspace).addDomain(
+    let (summary, wired) = try DomainScaffolder(workspace: workspace).addDomain(
       named: name, kind: kind, worlds: worlds, uses: uses)
+    let asked = worlds.map { $0.split(separator: ":").first.map(String.init) ?? $0 }
+    let twins = wired.filter { !asked.contains($0) }
     let named = worlds.map { "'\($0)'" }.joined(separator: ", ")
     standardOutput(
       "linkgen: added \(kind.rawValue) domain '\(name)' (Packages/\(name))"
-        + (worlds.isEmpty ? "" : " to world\(worlds.count == 1 ? "" : "s") \(named)") + "; "
+        + (worlds.isEmpty ? "" : " to world\(worlds.count == 1 ? "" : "s") \(named)")
+        + (twins.isEmpty
+          ? ""
+          : " and \(twins.map { "'\($0)'" }.joined(separator: ", ")), which share\(twins.count == 1 ? "s" : "") its snapshot")
+        + "; "
         + "\(summary.written.count) written, \(summary.deleted.count) deleted")
     return .success
   }
@@ -356,6 +365,7 @@ struct Options {
   var worlds: [String] = []
   var framework: String?
   var uses: [String] = []
+  var force = false
 
   init(
     _ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false,
@@ -373,6 +383,7 @@ struct Options {
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: worlds = try Self.list(for: argument, from: &remaining, adding: worlds)
       case "--uses" where allowsKind: uses = try Self.list(for: argument, from: &remaining, adding: uses)
+      case "--force" where allowsPositional == true && !allowsKind: force = true
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {

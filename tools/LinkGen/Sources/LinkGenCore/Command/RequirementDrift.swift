@@ -6,7 +6,9 @@ import Foundation
 /// each method's selector (`charge(_:key:)`), `mutating`, `async` and whether it
 /// throws. Types are left to the compiler (the generated
 /// `<Protocol>+Requirements.swift` check), which knows that `Int` and
-/// `Swift.Int` are one type. The protocol is looked for as `protocol <Name>` in
+/// `Swift.Int` are one type. A property or subscript in the protocol is
+/// reported too: the generated mock and witness implement methods only. The
+/// protocol is looked for as `protocol <Name>` in
 /// the domain's own sources (`Packages/<Domain>/Sources/<Domain>`); a service
 /// whose protocol is not found there is not checked.
 struct RequirementDrift {
@@ -34,6 +36,14 @@ struct RequirementDrift {
     var place: String
   }
 
+  /// What a protocol declares that linkgen compares: its methods, and the
+  /// properties and subscripts a mock cannot implement.
+  struct Declarations {
+    var methods: [Declared]
+    /// `property 'name'` or `a subscript`, each with its place.
+    var others: [(what: String, place: String)]
+  }
+
   /// Every drift, located in the manifest.
   func diagnostics() -> [Diagnostic] {
     guard let parsed = try? YAMLParser.parse(manifestText), case .mapping(let top, _)? = parsed.root,
@@ -46,9 +56,18 @@ struct RequirementDrift {
         let entry = domainEntries.first(where: { $0.key == domain.name }), case .mapping(let fields, _) = entry.value,
         let requirementsEntry = fields.first(where: { $0.key == "requirements" }),
         case .mapping(let requirementEntries, _) = requirementsEntry.value,
-        let declared = declarations(of: service.protocolName, in: domain.name)
+        let declarations = declarations(of: service.protocolName, in: domain.name)
       else { continue }
+      let declared = declarations.methods
+      for other in declarations.others {
+        found.append(
+          Diagnostic(
+            "protocol \(service.protocolName) declares \(other.what) at \(other.place); service '\(domain.name)' "
+              + "is mocked (mock: true), and its mock and witness implement only the methods under 'requirements'",
+            at: requirementsEntry.keyLocation))
+      }
       var unmatched = declared
+      var reported: Set<String> = []
       for requirement in service.requirements {
         let shape = Self.shape(of: requirement)
         let location =
@@ -66,6 +85,7 @@ struct RequirementDrift {
                 + "protocol \(service.protocolName); remove it here, or add it to the protocol",
               at: location))
         } else {
+          reported.formUnion(sameName.map(\.place))
           let listed = sameName.map { "\($0.shape.description) at \($0.place)" }.joined(separator: "; ")
           found.append(
             Diagnostic(
@@ -74,8 +94,7 @@ struct RequirementDrift {
               at: location))
         }
       }
-      let keys = Set(service.requirements.map(\.name))
-      for method in unmatched where !keys.contains(method.name) {
+      for method in unmatched where !reported.contains(method.place) {
         found.append(
           Diagnostic(
             "protocol \(service.protocolName) declares \(method.shape.description) at \(method.place), which "
@@ -93,8 +112,8 @@ struct RequirementDrift {
       isMutating: requirement.isMutating, isAsync: requirement.isAsync, throwsErrors: requirement.throwing != .none)
   }
 
-  /// The methods of `protocol <name>` in the domain's sources, or nil when no file declares it.
-  func declarations(of name: String, in domain: String) -> [Declared]? {
+  /// What `protocol <name>` in the domain's sources declares, or nil when no file declares it.
+  func declarations(of name: String, in domain: String) -> Declarations? {
     let folder = root.appendingPathComponent("Packages/\(domain)/Sources/\(domain)")
     for url in SwiftFiles.under(folder) where !url.path.contains("/Generated/") {
       guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
@@ -104,9 +123,14 @@ struct RequirementDrift {
       else { continue }
       let close = SourceText.closing(of: open, in: code)
       let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1))
-      return Self.methods(in: code, from: open, to: close).map { method in
+      let methods = Self.methods(in: code, from: open, to: close).map { method in
         Declared(shape: method.shape, name: method.name, place: "\(relative):\(method.line):\(method.column)")
       }
+      let others = code[open..<close].matches(of: /\b(?:var\s+(\w+)|subscript\b)/).map { match in
+        let (line, column) = SourceText.position(of: match.range.lowerBound, in: code)
+        return (match.output.1.map { "property '\($0)'" } ?? "a subscript", "\(relative):\(line):\(column)")
+      }
+      return Declarations(methods: methods, others: others)
     }
     return nil
   }

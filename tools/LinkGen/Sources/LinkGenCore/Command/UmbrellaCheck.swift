@@ -10,6 +10,8 @@ import Foundation
 /// edit to one of them. An umbrella with no `DomainPackage` list is not checked.
 struct UmbrellaCheck {
   let root: URL
+  /// The manifest's domains: each with a package of its own must be listed.
+  var domains: [String] = []
 
   /// A domain as the umbrella lists it.
   struct Listing {
@@ -26,7 +28,19 @@ struct UmbrellaCheck {
       return []
     }
     var problems: [String] = []
-    for listing in Self.listings(in: umbrella) {
+    let listings = Self.listings(in: umbrella)
+    if let first = listings.first {
+      let listed = Set(listings.map(\.name))
+      for domain in domains where !listed.contains(domain) {
+        let path = "Packages/\(domain)/Package.swift"
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path) else { continue }
+        problems.append(
+          "Package.swift:\(first.line):\(first.column): error: domain '\(domain)' has its own \(path), but the "
+            + "umbrella's DomainPackage listing leaves it out, so the umbrella does not build it; list it as "
+            + "DomainPackage(name: \"\(domain)\", uses: [...])")
+      }
+    }
+    for listing in listings {
       let at = "Package.swift:\(listing.line):\(listing.column)"
       let path = "Packages/\(listing.name)/Package.swift"
       guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else {

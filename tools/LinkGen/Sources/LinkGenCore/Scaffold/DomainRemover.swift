@@ -15,8 +15,9 @@ public struct DomainRemover {
   /// A remover for the repository `workspace` describes.
   public init(workspace: Workspace) { self.workspace = workspace }
 
-  /// Removes domain `name`; returns the generation summary.
-  public func removeDomain(named name: String) throws -> GeneratedTree.Summary {
+  /// Removes domain `name`; returns the generation summary. Refused while its
+  /// package holds work `new-domain` did not write (`changedWork`), unless `force`.
+  public func removeDomain(named name: String, force: Bool = false) throws -> GeneratedTree.Summary {
     let manager = FileManager.default
     let root = workspace.root
     let oldManifest = try workspace.readManifestText()
@@ -112,6 +113,15 @@ public struct DomainRemover {
     }
     // The manifest without it must still hold.
     let remaining = try ManifestDecoder.decode(newManifest)
+    if !force, let domain = manifest.domains.first(where: { $0.name == name }) {
+      let changed = changedWork(in: package, of: domain)
+      guard changed.isEmpty else {
+        throw LinkGenError(
+          "Packages/\(name) holds work new-domain did not write, which removing it would delete (nothing was changed):\n"
+            + changed.map { "  \($0)" }.joined(separator: "\n")
+            + "\nmove it out first, or run 'linkgen remove-domain \(name) --force' to delete it too")
+      }
+    }
 
     // The package folder is moved aside first and deleted last, so a failure can put it back.
     let aside = root.appendingPathComponent("Packages/.\(name).removing")
@@ -137,6 +147,68 @@ public struct DomainRemover {
       _ = try? GeneratedTree(root: root).apply(Generator.files(for: manifest))
       throw (error as? LinkGenError)
         ?? LinkGenError("remove-domain failed and was rolled back: \((error as NSError).localizedDescription)")
+    }
+  }
+
+  /// The files of the package `new-domain` did not write as they are: each
+  /// added or changed file and link, `path: added` or `path: changed`. Build
+  /// products (`.build`, `.swiftpm`) are not work. A domain of a kind
+  /// `new-domain` does not scaffold (a resource) was written by hand: all of it is work.
+  func changedWork(in package: URL, of domain: Domain) -> [String] {
+    let manager = FileManager.default
+    let kind: ScaffoldKind?
+    switch domain.kind {
+    case .state: kind = .state
+    case .service: kind = .service
+    default: kind = nil
+    }
+    let uses =
+      UmbrellaCheck.listings(
+        in: (try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+      )
+      .first { $0.name == domain.name }.map { Array($0.uses).sorted() } ?? []
+    // The listing keeps no order: the package manifest new-domain wrote is matched in any order of its uses.
+    let candidates =
+      kind.map { kind in
+        Self.orders(of: uses).map { DomainTemplates(name: domain.name, kind: kind, uses: $0) }
+      } ?? []
+    guard let enumerator = manager.enumerator(atPath: package.path) else { return [] }
+    var changed: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      let url = package.appendingPathComponent(relative)
+      let first = relative.split(separator: "/").first.map(String.init) ?? relative
+      if [".build", ".swiftpm"].contains(first) {
+        enumerator.skipDescendants()
+        continue
+      }
+      if let destination = try? manager.destinationOfSymbolicLink(atPath: url.path) {
+        if candidates.first?.links[relative] != destination {
+          changed.append("Packages/\(domain.name)/\(relative): added")
+        }
+        enumerator.skipDescendants()
+        continue
+      }
+      var isFolder: ObjCBool = false
+      guard manager.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+      let expected = candidates.compactMap { $0.files[relative] }
+      if expected.isEmpty {
+        changed.append("Packages/\(domain.name)/\(relative): added")
+      } else if let text = try? String(contentsOf: url, encoding: .utf8), expected.contains(text) {
+        continue
+      } else {
+        changed.append("Packages/\(domain.name)/\(relative): changed")
+      }
+    }
+    return changed.sorted()
+  }
+
+  /// Every order of `names` (a domain uses few), or just the one when there are many.
+  private static func orders(of names: [String]) -> [[String]] {
+    guard names.count > 1, names.count <= 4 else { return [names] }
+    return names.indices.flatMap { index in
+      var rest = names
+      let first = rest.remove(at: index)
+      return orders(of: rest).map { [first] + $0 }
     }
   }
 }

@@ -14,26 +14,33 @@ public struct DomainScaffolder {
   /// Adds domain `name` of `kind`, and wires it into each of `worlds`
   /// (`WorldWiring`): a world is named alone, or as `World:Fake` to link a new
   /// service's stateless fake there instead of its `Live` implementation.
-  /// Returns the generation summary.
+  /// Returns the generation summary and every world wired, in order: those
+  /// named, and those that share a named world's snapshot.
   public func addDomain(
     named name: String, kind: ScaffoldKind, worlds worldNames: [String] = [], uses: [String] = []
-  ) throws -> GeneratedTree.Summary {
+  ) throws -> (summary: GeneratedTree.Summary, worlds: [String]) {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError(problem) }
     guard name.first?.isUppercase == true else {
       throw LinkGenError("a domain name starts with a capital letter, like 'Loyalty'")
     }
     let manager = FileManager.default
     let package = workspace.root.appendingPathComponent("Packages/\(name)")
+    // Everything is computed and checked before the first write.
+    let oldManifest = try workspace.readManifestText()
+    let old = try ManifestDecoder.decode(oldManifest)
+    // A domain named as a world would put the world's name in the domain's package, outside its root.
+    if let world = old.worlds.first(where: { $0.name == name }) {
+      throw LinkGenError("'\(name)' is the name of a world (in module \(world.module)); choose another name")
+    }
+    if uses.contains(name) { throw LinkGenError("'--uses': a domain cannot use itself ('\(name)')") }
+    let templates = DomainTemplates(name: name, kind: kind, uses: uses)
+
+    var newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
     guard !manager.fileExists(atPath: package.path) else {
       throw LinkGenError("'Packages/\(name)' already exists")
     }
-    let templates = DomainTemplates(name: name, kind: kind, uses: uses)
-
-    // Everything is computed and checked before the first write.
-    let oldManifest = try workspace.readManifestText()
-    var newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)
     var swiftEdits: [URL: String] = [:]
-    var wired: Set<String> = []
+    var wired: [String] = []
     let worlds = try ManifestDecoder.decode(oldManifest).worlds
     // The world's snapshot (its `snapshot`, `restore`, generic code over its slices)
     // applies to every world with at least its slices: a new slice goes to all of them,
@@ -68,7 +75,7 @@ public struct DomainScaffolder {
         }
       }
       for (target, isNamed) in targets where !wired.contains(target.name) {
-        wired.insert(target.name)
+        wired.append(target.name)
         let wiring = WorldWiring(
           root: workspace.root, world: target, domain: name, kind: kind, link: link, requiresPackageMarker: isNamed)
         newManifest = try wiring.addingToWorld(in: newManifest)
@@ -136,7 +143,7 @@ public struct DomainScaffolder {
       }
       let problems = WorldPlacement(root: workspace.root, manifest: manifest).problems()
       guard problems.isEmpty else { throw LinkGenError(problems.joined(separator: "\nerror: ")) }
-      return try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
+      return (try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest)), wired)
     } catch {
       // Put everything back the way it was.
       try? manager.removeItem(at: package)

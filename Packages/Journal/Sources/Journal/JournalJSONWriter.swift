@@ -1,0 +1,132 @@
+import Foundation
+
+/// Writes JSON bytes exactly as the journal's `JSONEncoder` (sorted keys) writes
+/// the same values, without going through `Encodable`: a hand-written
+/// `JournalEncodable` entry uses it to skip the encoder's cost (most of a
+/// command's), and the journal's bytes do not change. The caller writes each
+/// object's keys in sorted order and omits a key whose optional value is nil,
+/// as synthesized `Codable` does; tests compare its bytes with the encoder's
+/// over random entries.
+public struct JournalJSONWriter: Sendable {
+  /// The bytes written so far.
+  public var bytes: [UInt8] = []
+  /// Whether the next key or value in the current container follows another.
+  @usableFromInline var needsComma = false
+
+  /// An empty writer.
+  @inlinable public init() { bytes.reserveCapacity(160) }
+
+  /// Opens an object: `{`.
+  @inlinable public mutating func beginObject() {
+    separate()
+    bytes.append(UInt8(ascii: "{"))
+    needsComma = false
+  }
+
+  /// Closes the object: `}`.
+  @inlinable public mutating func endObject() {
+    bytes.append(UInt8(ascii: "}"))
+    needsComma = true
+  }
+
+  /// Writes `"name":`; the value follows. Keys are plain ASCII names, written as given.
+  @inlinable public mutating func key(_ name: StaticString) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
+  /// Writes `"name":` and an object of the one key `raw`: how a synthesized
+  /// `Codable` struct of one `Int` (an id) is written.
+  @inlinable public mutating func rawID(_ name: StaticString, _ value: Int) {
+    key(name)
+    beginObject()
+    key("raw")
+    int(value)
+    endObject()
+  }
+
+  /// A string, escaped as `JSONEncoder` escapes it: `"`, `\` and `/` behind a
+  /// backslash, the common control characters by name, the others as
+  /// `\u00XX`; everything else as its UTF-8.
+  @inlinable public mutating func string(_ text: String) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    var text = text
+    text.withUTF8 { utf8 in
+      var start = 0
+      for index in utf8.indices {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+        else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        start = index + 1
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)]])
+          bytes.append(hex[Int(byte & 0x0F)])
+        }
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+    bytes.append(UInt8(ascii: "\""))
+    needsComma = true
+  }
+
+  /// An integer, in decimal digits.
+  @inlinable public mutating func int(_ value: Int) {
+    separate()
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
+    needsComma = true
+  }
+
+  /// A `Decimal`, as `JSONEncoder` writes one: its `description`.
+  @inlinable public mutating func decimal(_ value: Decimal) {
+    separate()
+    bytes.append(contentsOf: value.description.utf8)
+    needsComma = true
+  }
+
+  /// A finite `Double`, as `JSONEncoder` writes one: its shortest round-trip
+  /// digits, without a `.0` for a whole number. False, writing nothing, when
+  /// the encoder's form is not known to be that (not finite, or far from 1).
+  @inlinable public mutating func double(_ value: Double) -> Bool {
+    guard value.isFinite, value == 0 || (value.magnitude >= 1e-4 && value.magnitude < 1e15) else { return false }
+    separate()
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    bytes.append(contentsOf: text.utf8)
+    needsComma = true
+    return true
+  }
+
+  @inlinable mutating func separate() {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+  }
+}
+
+/// An entry that writes its own journal bytes (`JournalJSONWriter`), the same
+/// bytes `JSONEncoder` would write, so appending it costs a fraction of the encoder.
+public protocol JournalEncodable: Encodable {
+  /// Writes the entry; false, having written anything, when this entry is one
+  /// it leaves to `JSONEncoder` (the journal then encodes it that way).
+  func writeJournal(to writer: inout JournalJSONWriter) -> Bool
+}

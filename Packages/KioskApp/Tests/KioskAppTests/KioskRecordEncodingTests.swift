@@ -1,0 +1,85 @@
+import Foundation
+import Journal
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+import _ServiceLinkerTestSupport
+
+/// A random record of every kind the writer writes, with values a till makes
+/// and values it would not (control characters, slashes, far-off times).
+private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
+  let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\u{01}", "é", "😀", "_", "0"]
+  func text() -> String {
+    var scalars = String.UnicodeScalarView()
+    for _ in 0..<Int.random(in: 0...10, using: &random) { scalars.append(alphabet.randomElement(using: &random)!) }
+    return String(scalars)
+  }
+  func money() -> Decimal {
+    Decimal(
+      sign: .plus, exponent: -Int.random(in: 0...3, using: &random),
+      significand: Decimal(Int.random(in: 0...99_999, using: &random)))
+  }
+  let tab = Tab.ID(raw: Int.random(in: 1...1_000_000, using: &random))
+  let key = IdempotencyKey(
+    journalSalt: random.next(), sequence: UInt64.random(in: 1...9_999, using: &random), tab: tab.raw)
+  let item = Item.ID(raw: Int.random(in: 1...12, using: &random))
+  switch Int.random(in: 0..<9, using: &random) {
+  case 0: return .opened(tab: tab, customer: text())
+  case 1: return .added(item: item, tab: tab)
+  case 2: return .removed(item: item, tab: tab)
+  case 3:
+    let refund = Bool.random(using: &random)
+    return .paymentIntent(
+      PaymentIntent(
+        kind: refund ? .refund : .charge, key: key, tab: tab, amount: money(), charge: refund ? text() : nil))
+  case 4: return .paymentAbandoned(key: key, reason: text())
+  case 5:
+    let seconds =
+      Bool.random(using: &random)
+      ? Double.random(in: 7e8...9e8, using: &random) : Double(Int.random(in: 0...900_000_000, using: &random))
+    return .settled(
+      Receipt(
+        tab: tab, total: money(), chargedAt: Date(timeIntervalSinceReferenceDate: seconds), reference: text(),
+        key: Bool.random(using: &random) ? key : nil))
+  case 6:
+    return .restocked(
+      ingredient: Ingredient.allCases.randomElement(using: &random)!, count: Int.random(in: -5...500, using: &random))
+  case 7:
+    return .undone(refund: Bool.random(using: &random) ? text() : nil, key: Bool.random(using: &random) ? key : nil)
+  default: return .opened(tab: tab, customer: "Ada")
+  }
+}
+
+/// The journal's bytes for a record do not depend on which path wrote them:
+/// every record the writer takes is the bytes the encoder gives, so journals
+/// written before the writer, and by it, read the same.
+@Test func everyRecordTheWriterTakesIsTheEncodersBytes() throws {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys]
+  var random = SeededGenerator(seed: 25)
+  var taken = 0
+  for _ in 0..<5_000 {
+    let record = randomRecord(&random)
+    var writer = JournalJSONWriter()
+    let expected = Array(try encoder.encode(record))
+    guard record.writeJournal(to: &writer) else {
+      Issue.record("the writer left a \(record) to the encoder")
+      continue
+    }
+    taken += 1
+    #expect(
+      writer.bytes == expected,
+      "\(String(decoding: writer.bytes, as: UTF8.self)) against \(String(decoding: expected, as: UTF8.self))")
+  }
+  #expect(taken == 5_000)
+}
+
+/// The day's first and last records are the encoder's.
+@Test func theDaysFirstAndLastRecordsAreLeftToTheEncoder() {
+  var writer = JournalJSONWriter()
+  #expect(!KioskRecord.dayClosed(day: 3, archive: "kiosk.day-3.journal").writeJournal(to: &writer))
+  #expect(!KioskRecord.initialized(menu: MenuState(), stock: StockState()).writeJournal(to: &writer))
+}
