@@ -84,6 +84,33 @@ public struct JournalJSONWriter: Sendable {
     needsComma = true
   }
 
+  /// `true` or `false`.
+  @inlinable public mutating func bool(_ value: Bool) {
+    separate()
+    bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    needsComma = true
+  }
+
+  /// A value already written as JSON (by this writer or by `JSONEncoder`), as it is.
+  @inlinable public mutating func raw(_ json: some Collection<UInt8>) {
+    separate()
+    bytes.append(contentsOf: json)
+    needsComma = true
+  }
+
+  /// Opens an array: `[`.
+  @inlinable public mutating func beginArray() {
+    separate()
+    bytes.append(UInt8(ascii: "["))
+    needsComma = false
+  }
+
+  /// Closes the array: `]`.
+  @inlinable public mutating func endArray() {
+    bytes.append(UInt8(ascii: "]"))
+    needsComma = true
+  }
+
   /// An integer, in decimal digits.
   @inlinable public mutating func int(_ value: Int) {
     separate()

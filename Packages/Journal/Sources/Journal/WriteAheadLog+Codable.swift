@@ -36,6 +36,12 @@ extension WriteAheadLog {
     try appendCheckpoint(encode(entry))
   }
 
+  /// Appends `entry`, which writes its own bytes, as a checkpoint record, syncs it and indexes it.
+  @discardableResult
+  public mutating func appendCheckpoint(_ entry: some JournalEncodable) throws(JournalError) -> UInt64 {
+    try appendCheckpoint(encode(entry))
+  }
+
   /// The recovered records decoded as `Entry`, in order.
   public func recoveredEntries<Entry: Decodable>(as type: Entry.Type) throws(JournalError) -> [Entry] {
     try recovery.decodedEntries(as: type)

@@ -3,7 +3,7 @@ extension KeyedEncodingContainer {
   /// decoding reads for keys that are neither `String` nor `Int` (key, value,
   /// key, value…): the bytes then depend only on the value, never on hash
   /// order, which is what the canonical state and its digest need.
-  public mutating func encodeSorted<DictionaryKey: Encodable, Value: Encodable>(
+  @inlinable public mutating func encodeSorted<DictionaryKey: Encodable, Value: Encodable>(
     _ dictionary: [DictionaryKey: Value], forKey key: Key,
     by areInIncreasingOrder: (DictionaryKey, DictionaryKey) -> Bool
   ) throws {
