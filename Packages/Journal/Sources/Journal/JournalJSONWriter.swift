@@ -16,6 +16,19 @@ public struct JournalJSONWriter: Sendable {
   /// An empty writer.
   @inlinable public init() { bytes.reserveCapacity(160) }
 
+  /// The encoder whose bytes the writer reproduces, and which the journal uses
+  /// for whatever does not write itself: sorted keys, the default strategies.
+  public static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+
+  /// Whether `double` writes `value` (or leaves it to the encoder).
+  @inlinable public static func writes(_ value: Double) -> Bool {
+    value.isFinite && (value == 0 || (value.magnitude >= 1e-4 && value.magnitude < 1e15))
+  }
+
   /// Opens an object: `{`.
   @inlinable public mutating func beginObject() {
     separate()
@@ -136,7 +149,7 @@ public struct JournalJSONWriter: Sendable {
   /// digits, without a `.0` for a whole number. False, writing nothing, when
   /// the encoder's form is not known to be that (not finite, or far from 1).
   @inlinable public mutating func double(_ value: Double) -> Bool {
-    guard value.isFinite, value == 0 || (value.magnitude >= 1e-4 && value.magnitude < 1e15) else { return false }
+    guard Self.writes(value) else { return false }
     separate()
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
@@ -153,7 +166,7 @@ public struct JournalJSONWriter: Sendable {
 /// An entry that writes its own journal bytes (`JournalJSONWriter`), the same
 /// bytes `JSONEncoder` would write, so appending it costs a fraction of the encoder.
 public protocol JournalEncodable: Encodable {
-  /// Writes the entry; false, having written anything, when this entry is one
+  /// Writes the entry; false, having written nothing, when this entry is one
   /// it leaves to `JSONEncoder` (the journal then encodes it that way).
   func writeJournal(to writer: inout JournalJSONWriter) -> Bool
 }

@@ -39,11 +39,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   let encoder = makeEncoder()
 
   /// The journal's JSON encoding: sorted keys, so the same entry is the same bytes.
-  static func makeEncoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return encoder
-  }
+  static func makeEncoder() -> JSONEncoder { JournalJSONWriter.makeEncoder() }
   /// The journal file.
   public private(set) var path: String
   /// The random salt in the journal's header: tells this journal from any other.

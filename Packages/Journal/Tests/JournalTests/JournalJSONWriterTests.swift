@@ -30,8 +30,8 @@ private struct Sample: Encodable {
 }
 
 @Test func theWriterGivesTheEncodersBytesForStringsNumbersAndTimes() throws {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
+  // The journal's own encoder: the writer must give its bytes.
+  let encoder = JournalJSONWriter.makeEncoder()
   // Fresh values each run, as the journal's other random tests; a failure prints the value.
   var random = SystemRandomNumberGenerator()
   // Every control character, the escaped ones, and text beyond ASCII.

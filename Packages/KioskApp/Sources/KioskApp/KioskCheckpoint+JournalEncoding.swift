@@ -21,16 +21,18 @@ extension KioskCheckpoint: JournalEncodable {
   public func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
     var light = self
     light.state.tabs = Self.placeholder
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let bytes = try? Array(encoder.encode(light)) else { return false }
+    guard let bytes = try? Array(JournalJSONWriter.makeEncoder().encode(light)) else { return false }
     let found = Self.occurrences(of: Self.placeholderBytes, in: bytes)
     guard found.count == 1, let at = found.first else { return false }
-    // The encoder's bytes up to `"tabs":` (its comma included), the tabs, then the rest.
-    writer.bytes.append(contentsOf: bytes[..<at])
-    writer.bytes.append(contentsOf: #""tabs":"#.utf8)
-    state.tabs.writeJournal(to: &writer)
-    writer.bytes.append(contentsOf: bytes[(at + Self.placeholderBytes.count)...])
+    // The encoder's bytes up to `"tabs":` (its comma included), the tabs, then the rest: one value.
+    var tabs = JournalJSONWriter()
+    state.tabs.writeJournal(to: &tabs)
+    var checkpoint = Array(bytes[..<at])
+    checkpoint.reserveCapacity(bytes.count + tabs.bytes.count)
+    checkpoint.append(contentsOf: #""tabs":"#.utf8)
+    checkpoint.append(contentsOf: tabs.bytes)
+    checkpoint.append(contentsOf: bytes[(at + Self.placeholderBytes.count)...])
+    writer.raw(checkpoint)
     return true
   }
 

@@ -12,6 +12,13 @@ import Tabs
 /// the bytes with the encoder's over random records.
 extension KioskRecord: JournalEncodable {
   public func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
+    // What is left to the encoder is decided before anything is written.
+    switch self {
+    case .initialized, .dayClosed: return false
+    case .settled(let receipt) where !JournalJSONWriter.writes(receipt.chargedAt.timeIntervalSinceReferenceDate):
+      return false
+    default: break
+    }
     writer.beginObject()
     switch self {
     case .initialized, .dayClosed:
@@ -61,7 +68,7 @@ extension KioskRecord: JournalEncodable {
       writer.key("_0")
       writer.beginObject()
       writer.key("chargedAt")
-      guard writer.double(receipt.chargedAt.timeIntervalSinceReferenceDate) else { return false }
+      _ = writer.double(receipt.chargedAt.timeIntervalSinceReferenceDate)  // checked above
       if let key = receipt.key {
         writer.key("key")
         writer.string(key.raw)

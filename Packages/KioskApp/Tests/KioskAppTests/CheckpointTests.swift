@@ -160,8 +160,8 @@ func everyCheckpointWrittenIsTheEncodersBytes(seed: UInt64) async throws {
     for name in ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace"] { _ = try shell.openTab(for: name) }
     try await runRandomCommands(shell, count: 120, random: &random)
   }
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
+  // The journal's own encoder: the writer must give its bytes.
+  let encoder = JournalJSONWriter.makeEncoder()
   let recovery = try DurableJournal.read(path: journal.path)
   var compared = 0
   for index in 0..<recovery.count where recovery.isCheckpoint(index) {
@@ -171,6 +171,13 @@ func everyCheckpointWrittenIsTheEncodersBytes(seed: UInt64) async throws {
     let expected = Array(try encoder.encode(checkpoint))
     #expect(writer.bytes == expected, "seed \(seed), record \(index)")
     #expect(try JSONDecoder().decode(KioskCheckpoint.self, from: Data(writer.bytes)) == checkpoint)
+    // Written after another value, it is still one element of valid JSON.
+    var list = JournalJSONWriter()
+    list.beginArray()
+    list.int(1)
+    #expect(checkpoint.writeJournal(to: &list))
+    list.endArray()
+    #expect(list.bytes == Array("[1,".utf8) + expected + Array("]".utf8))
     compared += 1
   }
   #expect(compared > 0)

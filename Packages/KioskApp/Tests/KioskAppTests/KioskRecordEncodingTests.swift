@@ -57,8 +57,8 @@ private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
 /// every record the writer takes is the bytes the encoder gives, so journals
 /// written before the writer, and by it, read the same.
 @Test func everyRecordTheWriterTakesIsTheEncodersBytes() throws {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
+  // The journal's own encoder: the writer must give its bytes.
+  let encoder = JournalJSONWriter.makeEncoder()
   var random = SeededGenerator(seed: 25)
   var taken = 0
   for _ in 0..<5_000 {
@@ -77,9 +77,43 @@ private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
   #expect(taken == 5_000)
 }
 
-/// The day's first and last records are the encoder's.
+/// The day's first and last records, and a receipt time far from the present,
+/// are the encoder's; a record left to it writes nothing.
 @Test func theDaysFirstAndLastRecordsAreLeftToTheEncoder() {
   var writer = JournalJSONWriter()
   #expect(!KioskRecord.dayClosed(day: 3, archive: "kiosk.day-3.journal").writeJournal(to: &writer))
   #expect(!KioskRecord.initialized(menu: MenuState(), stock: StockState()).writeJournal(to: &writer))
+  let far = Receipt(
+    tab: Tab.ID(raw: 1), total: 4, chargedAt: Date(timeIntervalSinceReferenceDate: 1e16), reference: "r")
+  #expect(!KioskRecord.settled(far).writeJournal(to: &writer))
+  #expect(writer.bytes.isEmpty)
+}
+
+/// The writers list each type's stored properties by hand: one added to a type
+/// they write would be left out of the journal, so this fails first, naming it.
+@Test func theWritersKnowEveryStoredPropertyOfWhatTheyWrite() {
+  func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+  let key = IdempotencyKey("k")
+  let tab = Tab.ID(raw: 1)
+  let written: [(value: Any, properties: [String], writer: String)] = [
+    (
+      Receipt(tab: tab, total: 1, chargedAt: Date(), reference: "r", key: key),
+      ["tab", "total", "chargedAt", "reference", "key"], "KioskRecord+JournalEncoding.swift"
+    ),
+    (
+      PaymentIntent(kind: .charge, key: key, tab: tab, amount: 1), ["kind", "key", "tab", "amount", "charge"],
+      "KioskRecord+JournalEncoding.swift"
+    ),
+    (
+      ProcessorLedger.Entry(kind: .charge, key: key, reference: "r", amount: 1),
+      ["kind", "key", "reference", "amount", "charge"], "ProcessorLedger+JournalEncoding.swift"
+    ),
+    (Tab(customer: "Ada"), ["customer", "lines", "settled"], "KioskCheckpoint+JournalEncoding.swift"),
+    (TabsState(), ["open", "nextID"], "KioskCheckpoint+JournalEncoding.swift"),
+    (key, ["raw"], "every writer"), (tab, ["raw"], "every writer"),
+    (Item.ID(raw: 1), ["raw"], "KioskRecord+JournalEncoding.swift"),
+  ]
+  for (value, properties, writer) in written {
+    #expect(labels(value) == properties, "\(type(of: value)) changed its stored properties: write them in \(writer)")
+  }
 }

@@ -13,8 +13,8 @@ import Testing
   ProcessorLedger.Entry(kind: .charge, key: IdempotencyKey(""), reference: "é\n", amount: 0),
 ])
 func aLedgerEntryIsWrittenAsTheEncoderWritesIt(entry: ProcessorLedger.Entry) throws {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
+  // The journal's own encoder: the writer must give its bytes.
+  let encoder = JournalJSONWriter.makeEncoder()
   var writer = JournalJSONWriter()
   #expect(entry.writeJournal(to: &writer))
   #expect(String(decoding: writer.bytes, as: UTF8.self) == String(decoding: try encoder.encode(entry), as: UTF8.self))
