@@ -56,6 +56,11 @@ public struct JournalJSONWriter: Sendable {
   /// `Codable` struct of one `Int` (an id) is written.
   @inlinable public mutating func rawID(_ name: StaticString, _ value: Int) {
     key(name)
+    rawID(value)
+  }
+
+  /// `{"raw":N}`: an id, as a synthesized `Codable` struct of one `Int` is written.
+  @inlinable public mutating func rawID(_ value: Int) {
     beginObject()
     key("raw")
     int(value)

@@ -59,21 +59,13 @@ extension TabsState {
     writer.key("open")
     writer.beginArray()
     for (id, tab) in open.sorted(by: { $0.key.raw < $1.key.raw }) {
-      writer.beginObject()
-      writer.key("raw")
-      writer.int(id.raw)
-      writer.endObject()
+      writer.rawID(id.raw)
       writer.beginObject()
       writer.key("customer")
       writer.string(tab.customer)
       writer.key("lines")
       writer.beginArray()
-      for line in tab.lines {
-        writer.beginObject()
-        writer.key("raw")
-        writer.int(line.raw)
-        writer.endObject()
-      }
+      for line in tab.lines { writer.rawID(line.raw) }
       writer.endArray()
       writer.key("settled")
       writer.bool(tab.settled)
