@@ -175,3 +175,11 @@ public protocol JournalEncodable: Encodable {
   /// it leaves to `JSONEncoder` (the journal then encodes it that way).
   func writeJournal(to writer: inout JournalJSONWriter) -> Bool
 }
+
+/// An entry that can read its own journal bytes, those `JournalEncodable`
+/// writes, faster than `JSONDecoder`; it answers nil for anything it does not
+/// read exactly, and the journal then decodes those bytes with `JSONDecoder`.
+public protocol JournalDecodable: Decodable {
+  /// The entry in `bytes`, or nil to leave them to `JSONDecoder`.
+  static func readJournal(_ bytes: ArraySlice<UInt8>) -> Self?
+}

@@ -107,6 +107,14 @@ extension JournalRecovery {
       throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
     }
   }
+
+  /// Record `index` as `Entry` reads it itself, or decoded when it leaves the bytes to `JSONDecoder`.
+  public func decodedEntry<Entry: JournalDecodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
+    if let entry = Entry.readJournal(payload(index)) { return entry }
+    do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
+      throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
+    }
+  }
 }
 
 extension JournalError {

@@ -118,7 +118,9 @@ public enum KioskJournalReader {
           if let lost = record.lost {
             .lost(lost)
           } else if record.isCheckpoint {
-            .checkpoint(try decoder.decode(KioskCheckpoint.self, from: data))
+            .checkpoint(
+              try KioskCheckpoint.readJournal(Array(record.payload)[...])
+                ?? decoder.decode(KioskCheckpoint.self, from: data))
           } else {
             .record(try decoder.decode(KioskRecord.self, from: data))
           }
