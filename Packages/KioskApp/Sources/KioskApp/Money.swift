@@ -13,3 +13,22 @@ public func money(_ amount: Decimal) -> String {
   let padded = String(repeating: "0", count: max(0, 3 - digits.count)) + digits
   return "\(negative ? "-" : "")\(padded.dropLast(2)).\(padded.suffix(2))"
 }
+
+/// `money`, remembered: a board formats every tab's total, and a day's tabs
+/// share a few dozen totals, so each distinct amount is formatted once.
+/// `money` depends only on the amount's value (equal amounts, as `4.5` and
+/// `4.50`, give one text), so the text remembered is the text `money` gives.
+public struct MoneyTexts {
+  private var texts: [Decimal: String] = [:]
+
+  /// An empty memory.
+  public init() {}
+
+  /// `money(amount)`, formatted the first time only.
+  public mutating func text(_ amount: Decimal) -> String {
+    if let known = texts[amount] { return known }
+    let text = money(amount)
+    texts[amount] = text
+    return text
+  }
+}

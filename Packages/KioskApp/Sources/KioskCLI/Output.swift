@@ -45,10 +45,11 @@ func timestamp(_ date: Date) -> String {
   date.formatted(.iso8601)
 }
 
-/// `#1 Ada: Latte, Espresso — 7.50 (settled)`.
-func boardLine(_ entry: BoardEntry) -> String {
+/// `#1 Ada: Latte, Espresso — 7.50 (settled)`; `total` is the total's text when the caller has it.
+func boardLine(_ entry: BoardEntry, total: String? = nil) -> String {
   let items = entry.items.isEmpty ? "nothing yet" : entry.items.joined(separator: ", ")
-  return "#\(entry.tab.raw) \(entry.customer): \(items) — \(money(entry.total))\(entry.settled ? " (settled)" : "")"
+  return
+    "#\(entry.tab.raw) \(entry.customer): \(items) — \(total ?? money(entry.total))\(entry.settled ? " (settled)" : "")"
 }
 
 /// What reconciliation did with one intent, as a warning on stderr.

@@ -72,12 +72,19 @@ enum ReadCommands {
     let entries = view.board
     let open = entries.filter { !$0.settled }.reduce(Decimal.zero) { $0 + $1.total }
     let settled = entries.filter(\.settled).reduce(Decimal.zero) { $0 + $1.total }
-    return BoardOutput(
-      tabs: entries.map {
+    var texts = MoneyTexts()
+    var rows: [BoardOutput.Row] = []
+    var lines: [String] = []
+    rows.reserveCapacity(entries.count)
+    lines.reserveCapacity(entries.count)
+    for entry in entries {
+      let total = texts.text(entry.total)
+      rows.append(
         BoardOutput.Row(
-          tab: $0.tab.raw, customer: $0.customer, items: $0.items, total: money($0.total), settled: $0.settled)
-      },
-      openTotal: money(open), settledTotal: money(settled), lines: entries.map(boardLine))
+          tab: entry.tab.raw, customer: entry.customer, items: entry.items, total: total, settled: entry.settled))
+      lines.append(boardLine(entry, total: total))
+    }
+    return BoardOutput(tabs: rows, openTotal: money(open), settledTotal: money(settled), lines: lines)
   }
 
   /// One line of `history`: the day, the record's number in its day's file, and the record in words.
