@@ -154,6 +154,20 @@ if command -v valgrind >/dev/null; then
     echo "The same \`open\` end to end through \`kiosk shell\` (parse, run, journal, print): $shellOpen instructions"
     echo "per open (the whole process, 400 opens less 200, after a day of 1,000 records). Goal (issue 25): at most 15,000."
   } >> "$tmp/report.md"
+  # `kiosk board` over a long day: a day of 30,000 records and a checkpoint
+  # (a writing command takes one), read and printed by a reader.
+  mkdir -p "$tmp/board"
+  "$bench" --make-history "$tmp/board/kiosk.journal" --days 1 --per-day 30000
+  .build/release/kiosk --journal "$tmp/board/kiosk.journal" restock milk 1 > /dev/null
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.board" "$tmp/kiosk-stripped" \
+    --journal "$tmp/board/kiosk.journal" board > "$tmp/board.txt" 2> /dev/null
+  boardTabs=$(grep -c '^#' "$tmp/board.txt")
+  boardIr=$(total "$tmp/cg.board")
+  {
+    echo
+    echo "\`kiosk board\` over a day of 30,000 records ($boardTabs tabs, from its checkpoint): $boardIr instructions, the"
+    echo "whole process, $(( boardIr / (boardTabs > 0 ? boardTabs : 1) )) per tab (46,000 per tab when issue 25 was filed)."
+  } >> "$tmp/report.md"
   # What a checkpoint costs, and its share of each command: the shell writes
   # the next checkpoint only after max(1,000 records, as many bytes of records
   # as the checkpoint itself), so a command pays at most about one byte of
