@@ -103,14 +103,16 @@ extension JournalRecovery {
 
   /// Record `index` decoded as `Entry`.
   public func decodedEntry<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
-    do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
-      throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
-    }
+    try jsonDecoded(index, as: type)
   }
 
   /// Record `index` as `Entry` reads it itself, or decoded when it leaves the bytes to `JSONDecoder`.
   public func decodedEntry<Entry: JournalDecodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
     if let entry = Entry.readJournal(payload(index)) { return entry }
+    return try jsonDecoded(index, as: type)
+  }
+
+  private func jsonDecoded<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
     do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
       throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
     }

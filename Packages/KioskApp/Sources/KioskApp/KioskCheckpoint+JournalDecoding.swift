@@ -17,7 +17,6 @@ extension KioskCheckpoint: JournalDecodable {
   static let tabsStart = Array(#""tabs":{"nextID":"#.utf8)
 
   public static func readJournal(_ bytes: ArraySlice<UInt8>) -> KioskCheckpoint? {
-    let bytes = Array(bytes)
     let found = occurrences(of: tabsStart, in: bytes)
     guard found.count == 1, let at = found.first else { return nil }
     let valueStart = at + 7  // after `"tabs":`
@@ -36,7 +35,8 @@ extension KioskCheckpoint: JournalDecodable {
 /// nothing else: `{"nextID":N,"open":[{"raw":I},{"customer":"…","lines":[{"raw":L},…],"settled":B},…]}`,
 /// no whitespace, strings with the encoder's escapes. Nil on anything else.
 struct TabsReader {
-  let bytes: [UInt8]
+  /// The bytes; indices are theirs (a slice's start need not be 0).
+  let bytes: ArraySlice<UInt8>
   /// The next byte to read.
   var index: Int
 
@@ -78,7 +78,7 @@ struct TabsReader {
   /// Reads `text` when it comes next.
   mutating func literal(_ text: StaticString) -> Bool {
     let count = text.utf8CodeUnitCount
-    guard index + count <= bytes.count else { return false }
+    guard index + count <= bytes.endIndex else { return false }
     let matches = text.withUTF8Buffer { expected in
       expected.indices.allSatisfy { bytes[index + $0] == expected[$0] }
     }
@@ -89,11 +89,11 @@ struct TabsReader {
   /// An integer as the encoder writes one: an optional minus, digits, no leading zero.
   mutating func int() -> Int? {
     var cursor = index
-    let negative = cursor < bytes.count && bytes[cursor] == UInt8(ascii: "-")
+    let negative = cursor < bytes.endIndex && bytes[cursor] == UInt8(ascii: "-")
     if negative { cursor += 1 }
     let digitsStart = cursor
     var magnitude = 0
-    while cursor < bytes.count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
+    while cursor < bytes.endIndex, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
       let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
       let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[cursor] - UInt8(ascii: "0")))
       guard !overflow, !overflow2 else { return nil }
@@ -109,10 +109,10 @@ struct TabsReader {
   /// A string as the encoder writes one: UTF-8, with `\"`, `\\`, `\/`, `\b`,
   /// `\f`, `\n`, `\r`, `\t` and `\u00XX` (a control character) escaped.
   mutating func string() -> String? {
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
     var cursor = index + 1
     var text: [UInt8] = []
-    while cursor < bytes.count {
+    while cursor < bytes.endIndex {
       let byte = bytes[cursor]
       if byte == UInt8(ascii: "\"") {
         guard let decoded = String(validating: text, as: UTF8.self) else { return nil }
@@ -125,7 +125,7 @@ struct TabsReader {
         cursor += 1
         continue
       }
-      guard cursor + 1 < bytes.count else { return nil }
+      guard cursor + 1 < bytes.endIndex else { return nil }
       switch bytes[cursor + 1] {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(bytes[cursor + 1])
       case UInt8(ascii: "b"): text.append(0x08)
@@ -135,7 +135,8 @@ struct TabsReader {
       case UInt8(ascii: "t"): text.append(0x09)
       case UInt8(ascii: "u"):
         // Only the encoder's `\u00XX`, for a control character.
-        guard cursor + 5 < bytes.count, bytes[cursor + 2] == UInt8(ascii: "0"), bytes[cursor + 3] == UInt8(ascii: "0"),
+        guard cursor + 5 < bytes.endIndex, bytes[cursor + 2] == UInt8(ascii: "0"),
+          bytes[cursor + 3] == UInt8(ascii: "0"),
           let high = Self.hex(bytes[cursor + 4]), let low = Self.hex(bytes[cursor + 5]), high < 2
         else { return nil }
         text.append(high << 4 | low)

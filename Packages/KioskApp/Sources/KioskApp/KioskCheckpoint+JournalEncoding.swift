@@ -22,7 +22,7 @@ extension KioskCheckpoint: JournalEncodable {
     var light = self
     light.state.tabs = Self.placeholder
     guard let bytes = try? Array(JournalJSONWriter.makeEncoder().encode(light)) else { return false }
-    let found = Self.occurrences(of: Self.placeholderBytes, in: bytes)
+    let found = Self.occurrences(of: Self.placeholderBytes, in: bytes[...])
     guard found.count == 1, let at = found.first else { return false }
     // The encoder's bytes up to `"tabs":` (its comma included), the tabs, then the rest: one value.
     var tabs = JournalJSONWriter()
@@ -37,11 +37,11 @@ extension KioskCheckpoint: JournalEncodable {
   }
 
   /// Where `pattern` starts in `bytes`, each time.
-  static func occurrences(of pattern: [UInt8], in bytes: [UInt8]) -> [Int] {
+  static func occurrences(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> [Int] {
     guard let first = pattern.first, bytes.count >= pattern.count else { return [] }
     var found: [Int] = []
-    var index = 0
-    while let start = bytes[index...].firstIndex(of: first), start + pattern.count <= bytes.count {
+    var index = bytes.startIndex
+    while let start = bytes[index...].firstIndex(of: first), start + pattern.count <= bytes.endIndex {
       if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { found.append(start) }
       index = start + 1
     }

@@ -111,19 +111,17 @@ public enum KioskJournalReader {
   ) throws -> StreamSummary {
     let decoder = JSONDecoder()
     return try DurableJournal.stream(path: path, endingAt: end, progress: progress) { record in
-      let data = Data(record.payload)
       let entry: Entry
       do {
-        entry =
-          if let lost = record.lost {
-            .lost(lost)
-          } else if record.isCheckpoint {
-            .checkpoint(
-              try KioskCheckpoint.readJournal(Array(record.payload)[...])
-                ?? decoder.decode(KioskCheckpoint.self, from: data))
-          } else {
-            .record(try decoder.decode(KioskRecord.self, from: data))
-          }
+        if let lost = record.lost {
+          entry = .lost(lost)
+        } else if record.isCheckpoint {
+          let bytes = Array(record.payload)
+          entry = .checkpoint(
+            try KioskCheckpoint.readJournal(bytes[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(bytes)))
+        } else {
+          entry = .record(try decoder.decode(KioskRecord.self, from: Data(record.payload)))
+        }
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")
       }

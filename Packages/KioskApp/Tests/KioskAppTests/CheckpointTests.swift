@@ -144,6 +144,19 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
   }
 }
 
+/// A day of random commands after tabs for `customers` (names the encoder
+/// escapes), with a checkpoint every few records, read back whole.
+@MainActor
+private func randomDayWithCheckpoints(seed: UInt64, customers: [String]) async throws -> JournalRecovery {
+  var random = SeededGenerator(seed: seed)
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  shell.checkpointInterval = Int.random(in: 3...9, using: &random)
+  for name in customers { _ = try shell.openTab(for: name) }
+  try await runRandomCommands(shell, count: 120, random: &random)
+  return try DurableJournal.read(path: journal.path)
+}
+
 /// A checkpoint writes its own bytes (the tabs by hand, the rest through the
 /// encoder): for every checkpoint of a random day, the writer gives the bytes
 /// `JSONEncoder` gives for the same value, and they decode to it. (The undo
@@ -152,17 +165,10 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
 @MainActor
 @Test(arguments: [UInt64(21), 22, 23])
 func everyCheckpointWrittenIsTheEncodersBytes(seed: UInt64) async throws {
-  var random = SeededGenerator(seed: seed)
-  let journal = try TemporaryJournal()
-  do {
-    let shell = try journal.openShell()
-    shell.checkpointInterval = Int.random(in: 3...9, using: &random)
-    for name in ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace"] { _ = try shell.openTab(for: name) }
-    try await runRandomCommands(shell, count: 120, random: &random)
-  }
+  let recovery = try await randomDayWithCheckpoints(
+    seed: seed, customers: ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace"])
   // The journal's own encoder: the writer must give its bytes.
   let encoder = JournalJSONWriter.makeEncoder()
-  let recovery = try DurableJournal.read(path: journal.path)
   var compared = 0
   for index in 0..<recovery.count where recovery.isCheckpoint(index) {
     let checkpoint = try JSONDecoder().decode(KioskCheckpoint.self, from: Data(recovery.payload(index)))
@@ -188,15 +194,8 @@ func everyCheckpointWrittenIsTheEncodersBytes(seed: UInt64) async throws {
 @MainActor
 @Test(arguments: [UInt64(31), 32, 33])
 func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
-  var random = SeededGenerator(seed: seed)
-  let journal = try TemporaryJournal()
-  do {
-    let shell = try journal.openShell()
-    shell.checkpointInterval = Int.random(in: 3...9, using: &random)
-    for name in ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace é"] { _ = try shell.openTab(for: name) }
-    try await runRandomCommands(shell, count: 120, random: &random)
-  }
-  let recovery = try DurableJournal.read(path: journal.path)
+  let recovery = try await randomDayWithCheckpoints(
+    seed: seed, customers: ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace é"])
   var compared = 0
   for index in 0..<recovery.count where recovery.isCheckpoint(index) {
     let payload = recovery.payload(index)

@@ -68,13 +68,7 @@ private let protocolFile = "Packages/Rewards/Sources/Rewards/RewardsService.swif
 func aProtocolThatDriftsIsReportedAtTheRequirementInTheManifest(
   declared: String, drifted: String, message: String
 ) throws {
-  let root = try serviceRoot()
-  let text = try #require(root.read(protocolFile))
-  #expect(text.contains(declared), "\(text)")
-  try root.write(protocolFile, text.replacingOccurrences(of: declared, with: drifted))
-  let (status, _, errors) = root.run(["check"])
-  #expect(status == .failure)
-  #expect(errors.contains(message), "\(errors)")
+  try expectCheckFails(in: serviceRoot(), editing: protocolFile, replacing: declared, with: drifted, saying: message)
 }
 
 /// Comments, strings and closure types in the protocol are read as Swift reads them.

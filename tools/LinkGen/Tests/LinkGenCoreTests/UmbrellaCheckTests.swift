@@ -58,13 +58,7 @@ private func agreeingRoot() throws -> TemporaryRoot {
 func checkFailsAtThePlaceWhereTheUmbrellaAndAPackageDisagree(
   file: String, listed: String, drifted: String, message: String
 ) throws {
-  let root = try agreeingRoot()
-  let text = try #require(root.read(file))
-  #expect(text.contains(listed), "\(text)")
-  try root.write(file, text.replacingOccurrences(of: listed, with: drifted))
-  let (status, _, errors) = root.run(["check"])
-  #expect(status == .failure)
-  #expect(errors.contains(message), "\(errors)")
+  try expectCheckFails(in: agreeingRoot(), editing: file, replacing: listed, with: drifted, saying: message)
 }
 
 /// A dependency written `.target(name:)` is a dependency, not a target of its own.

@@ -98,7 +98,7 @@ public struct FeatureCheck {
     guard let text = try? String(contentsOf: file, encoding: .utf8),
       !SwiftTokens(text).imports.contains(where: { $0.text == "Testing" })
     else { return nil }
-    let code = SourceText.blankingComments(text)
+    let code = SwiftTokens.code(of: text)
     guard let use = code.firstMatch(of: /(@Test|@Suite|#expect|#require)\b/) else { return nil }
     let (line, column) = SourceText.position(of: use.range.lowerBound, in: code)
     return "uses \(use.output.1) (line \(line), column \(column)) but does not 'import Testing'; add the import"

@@ -170,7 +170,8 @@ public struct LinkGenCommand {
     do {
       options = try Options(
         Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map",
-        allowsName: command == "init", allowsPositional: ["new-domain", "remove-domain"].contains(command))
+        allowsName: command == "init", allowsPositional: ["new-domain", "remove-domain"].contains(command),
+        allowsForce: command == "remove-domain")
     } catch {
       standardError("error: \(error)")
       return .usage
@@ -231,15 +232,16 @@ public struct LinkGenCommand {
   }
 
   private func check(_ workspace: Workspace) throws -> Status {
-    let manifest = try workspace.loadManifest()
-    let differences = GeneratedTree(root: workspace.root).differences(from: Generator.files(for: manifest))
+    let manifestText = try workspace.readManifestText()
+    let manifest = try ManifestDecoder.decode(manifestText)
+    let files = Generator.files(for: manifest)
+    let differences = GeneratedTree(root: workspace.root).differences(from: files)
     let violations = PerimeterCheck(
       root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name))
     ).violations()
     for violation in violations { standardError(violation.description) }
     let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems()
     for problem in placement { standardError("error: \(problem)") }
-    let files = Generator.files(for: manifest)
     let folders = Set(files.keys.map { $0.split(separator: "/")[1] }.map(String.init))
     let unlinked = GeneratedWiring(root: workspace.root).unlinkedFolders(among: folders)
     let layout = unlinked.isEmpty ? nil : SourceModules(root: workspace.root)
@@ -254,7 +256,7 @@ public struct LinkGenCommand {
           + "\(place)/Generated', and give that package a '\(folder)' \(isTest ? "test target" : "target")")
     }
     let drift = RequirementDrift(
-      root: workspace.root, manifest: manifest, manifestText: try workspace.readManifestText()
+      root: workspace.root, manifest: manifest, manifestText: manifestText
     )
     .diagnostics()
     if !drift.isEmpty { standardError(DiagnosticError(drift).rendered(file: workspace.displayPath)) }
@@ -369,7 +371,7 @@ struct Options {
 
   init(
     _ arguments: [String], allowsKind: Bool, allowsMapOptions: Bool = false, allowsName: Bool = false,
-    allowsPositional: Bool? = nil
+    allowsPositional: Bool? = nil, allowsForce: Bool = false
   ) throws {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -383,7 +385,7 @@ struct Options {
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: worlds = try Self.list(for: argument, from: &remaining, adding: worlds)
       case "--uses" where allowsKind: uses = try Self.list(for: argument, from: &remaining, adding: uses)
-      case "--force" where allowsPositional == true && !allowsKind: force = true
+      case "--force" where allowsForce: force = true
       case "--kind" where allowsKind:
         let text = try Self.value(for: argument, from: &remaining)
         guard let value = ScaffoldKind(rawValue: text) else {

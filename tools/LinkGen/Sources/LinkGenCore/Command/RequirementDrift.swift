@@ -117,7 +117,7 @@ struct RequirementDrift {
     let folder = root.appendingPathComponent("Packages/\(domain)/Sources/\(domain)")
     for url in SwiftFiles.under(folder) where !url.path.contains("/Generated/") {
       guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
-      let code = SourceText.blankingComments(text)
+      let code = SwiftTokens.code(of: text)
       guard let pattern = try? Regex("\\bprotocol\\s+\(name)\\b"), let declaration = code.firstMatch(of: pattern),
         let open = code[declaration.range.upperBound...].firstIndex(of: "{")
       else { continue }

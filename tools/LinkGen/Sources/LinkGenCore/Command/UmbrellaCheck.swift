@@ -16,7 +16,8 @@ struct UmbrellaCheck {
   /// A domain as the umbrella lists it.
   struct Listing {
     var name: String
-    var uses: Set<String>
+    /// The domains it uses, in the order written.
+    var uses: [String]
     var testing: Bool
     var line: Int
     var column: Int
@@ -52,10 +53,10 @@ struct UmbrellaCheck {
         problems.append("\(path):1:1: error: no target named '\(listing.name)' (the umbrella lists it at \(at))")
         continue
       }
-      if own.dependencies != listing.uses {
+      if own.dependencies != Set(listing.uses) {
         problems.append(
           "\(path):\(own.line):\(own.column): error: target '\(listing.name)' depends on \(Self.list(own.dependencies)), "
-            + "but the umbrella \(at) says it uses \(Self.list(listing.uses)); make the two lists name the same modules"
+            + "but the umbrella \(at) says it uses \(Self.list(Set(listing.uses))); make the two lists name the same modules"
         )
       }
       let testing = "\(listing.name)Testing"
@@ -92,7 +93,7 @@ struct UmbrellaCheck {
       if next < tokens.count, tokens[next].kind == .identifier, tokens[next].text == "uses" {
         next += 1
         while next < tokens.count, tokens[next].kind == .string {
-          listing.uses.insert(tokens[next].text)
+          listing.uses.append(tokens[next].text)
           next += 1
         }
       }

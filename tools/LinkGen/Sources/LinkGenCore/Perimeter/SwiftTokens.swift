@@ -16,6 +16,8 @@ struct SwiftTokens {
   }
 
   private(set) var tokens: [Token] = []
+  /// The comments and string literals, as ranges of the source's unicode scalars.
+  private(set) var notCode: [Range<Int>] = []
 
   init(_ source: String) {
     let scalars = Array(source.unicodeScalars)
@@ -39,8 +41,10 @@ struct SwiftTokens {
 
     while index < scalars.count {
       let scalar = scalars[index]
+      let start = index
       if scalar == "/", at(1) == "/" {
         while index < scalars.count, scalars[index] != "\n" { advance() }
+        notCode.append(start..<index)
       } else if scalar == "/", at(1) == "*" {
         var depth = 0
         repeat {
@@ -54,6 +58,7 @@ struct SwiftTokens {
             advance()
           }
         } while depth > 0 && index < scalars.count
+        notCode.append(start..<index)
       } else if scalar == "#" || scalar == "\"" {
         // A string literal: raw (`#"…"#`), multi-line (`"""…"""`) or plain.
         var hashes = 0
@@ -107,6 +112,7 @@ struct SwiftTokens {
           advance()
         }
         tokens.append(Token(kind: .string, text: String(text), line: startLine, column: startColumn))
+        notCode.append(start..<index)
       } else if scalar == "`", let next = at(1), isHead(next) {
         advance()
         let (startLine, startColumn) = (line, column)
@@ -132,6 +138,19 @@ struct SwiftTokens {
         advance()
       }
     }
+  }
+
+  /// `source` with its comments and string literals (interpolations included)
+  /// replaced by spaces, its newlines kept: what is left is code, at the same
+  /// lines, for the checks that look for declarations with patterns.
+  static func code(of source: String) -> String {
+    var scalars = Array(source.unicodeScalars)
+    for range in SwiftTokens(source).notCode {
+      for index in range where scalars[index] != "\n" { scalars[index] = " " }
+    }
+    var code = String.UnicodeScalarView()
+    code.append(contentsOf: scalars)
+    return String(code)
   }
 
   /// `import X` (also `@testable import X`, `import struct X.Y`): each imported module.

@@ -166,12 +166,9 @@ public struct DomainRemover {
       UmbrellaCheck.listings(
         in: (try? String(contentsOf: workspace.root.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
       )
-      .first { $0.name == domain.name }.map { Array($0.uses).sorted() } ?? []
-    // The listing keeps no order: the package manifest new-domain wrote is matched in any order of its uses.
-    let candidates =
-      kind.map { kind in
-        Self.orders(of: uses).map { DomainTemplates(name: domain.name, kind: kind, uses: $0) }
-      } ?? []
+      .first { $0.name == domain.name }?.uses ?? []
+    // What new-domain wrote, with the uses in the order the umbrella lists them (it writes both alike).
+    let written = kind.map { DomainTemplates(name: domain.name, kind: $0, uses: uses) }
     guard let enumerator = manager.enumerator(atPath: package.path) else { return [] }
     var changed: [String] = []
     while let relative = enumerator.nextObject() as? String {
@@ -182,7 +179,7 @@ public struct DomainRemover {
         continue
       }
       if let destination = try? manager.destinationOfSymbolicLink(atPath: url.path) {
-        if candidates.first?.links[relative] != destination {
+        if written?.links[relative] != destination {
           changed.append("Packages/\(domain.name)/\(relative): added")
         }
         enumerator.skipDescendants()
@@ -190,25 +187,16 @@ public struct DomainRemover {
       }
       var isFolder: ObjCBool = false
       guard manager.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-      let expected = candidates.compactMap { $0.files[relative] }
-      if expected.isEmpty {
+      guard let expected = written?.files[relative] else {
         changed.append("Packages/\(domain.name)/\(relative): added")
-      } else if let text = try? String(contentsOf: url, encoding: .utf8), expected.contains(text) {
+        continue
+      }
+      if let text = try? String(contentsOf: url, encoding: .utf8), text == expected {
         continue
       } else {
         changed.append("Packages/\(domain.name)/\(relative): changed")
       }
     }
     return changed.sorted()
-  }
-
-  /// Every order of `names` (a domain uses few), or just the one when there are many.
-  private static func orders(of names: [String]) -> [[String]] {
-    guard names.count > 1, names.count <= 4 else { return [names] }
-    return names.indices.flatMap { index in
-      var rest = names
-      let first = rest.remove(at: index)
-      return orders(of: rest).map { [first] + $0 }
-    }
   }
 }

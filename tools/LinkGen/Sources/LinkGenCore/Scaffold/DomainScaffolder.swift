@@ -41,13 +41,11 @@ public struct DomainScaffolder {
     }
     var swiftEdits: [URL: String] = [:]
     var wired: [String] = []
-    let worlds = try ManifestDecoder.decode(oldManifest).worlds
+    let worlds = old.worlds
     // The world's snapshot (its `snapshot`, `restore`, generic code over its slices)
     // applies to every world with at least its slices: a new slice goes to all of them,
     // or they would silently stop being such worlds.
-    let stateNames = Set(
-      try ManifestDecoder.decode(oldManifest).domains.filter { if case .state = $0.kind { true } else { false } }
-        .map(\.name))
+    let stateNames = Set(old.domains.filter { if case .state = $0.kind { true } else { false } }.map(\.name))
     let states = { (world: World) in Set(world.domains).intersection(stateNames) }
     for named in worldNames {
       let parts = named.split(separator: ":", maxSplits: 1).map(String.init)
@@ -126,16 +124,7 @@ public struct DomainScaffolder {
     }
 
     do {
-      for (path, contents) in templates.files.sorted(by: { $0.key < $1.key }) {
-        let url = package.appendingPathComponent(path)
-        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: url, options: .atomic)
-      }
-      for (path, destination) in templates.links.sorted(by: { $0.key < $1.key }) {
-        let url = package.appendingPathComponent(path)
-        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try manager.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
-      }
+      try ScaffoldFiles.write(templates.files, links: templates.links, under: package)
       try Data(newManifest.utf8).write(to: workspace.manifest, options: .atomic)
       if let newRootPackage { try Data(newRootPackage.utf8).write(to: rootPackage, options: .atomic) }
       for (url, text) in swiftEdits.sorted(by: { $0.key.path < $1.key.path }) {

@@ -77,20 +77,12 @@ public struct StarterScaffolder {
       for (path, destination) in domain.links { links["Packages/\(domain.name)/\(path)"] = destination }
     }
     let manifest = try ManifestDecoder.decode(templates.manifest)
-    var created: [URL] = []
+    // What a failure removes: each top-level file or folder written (none was there before).
+    var created = Set(files.keys.map { String($0.split(separator: "/")[0]) }).sorted().map {
+      root.appendingPathComponent($0)
+    }
     do {
-      for (path, text) in files.sorted(by: { $0.key < $1.key }) {
-        let url = root.appendingPathComponent(path)
-        let top = root.appendingPathComponent(String(path.split(separator: "/")[0]))
-        if !created.contains(top) { created.append(top) }
-        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url, options: .atomic)
-      }
-      for (path, destination) in links.sorted(by: { $0.key < $1.key }) {
-        let url = root.appendingPathComponent(path)
-        try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try manager.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
-      }
+      try ScaffoldFiles.write(files, links: links, under: root)
       created.append(root.appendingPathComponent(Generator.outputFolder))
       let summary = try GeneratedTree(root: root).apply(Generator.files(for: manifest))
       return (files.keys + summary.written).sorted()

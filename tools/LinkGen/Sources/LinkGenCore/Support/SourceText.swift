@@ -1,5 +1,6 @@
 /// Small readings of source text that the checks share: where a bracket closes,
-/// and the line and column of an index.
+/// and the line and column of an index. (Comments and strings are told from
+/// code by `SwiftTokens.code(of:)`.)
 enum SourceText {
   /// The index of the bracket that closes the one at `open` (`(`, `[` or `{`), or
   /// the end of the text when it is never closed.
@@ -30,53 +31,5 @@ enum SourceText {
     let line = prefix.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     let start = prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex
     return (line, prefix.distance(from: start, to: prefix.endIndex) + 1)
-  }
-
-  /// `text` with every comment and string literal's contents replaced by spaces (newlines kept), so
-  /// brackets and keywords inside them are not read as code and positions stay right.
-  static func blankingComments(_ text: String) -> String {
-    var result = ""
-    var characters = Array(text)[...]
-    while let character = characters.first {
-      if character == "/", characters.dropFirst().first == "/" {
-        while let next = characters.first, next != "\n" {
-          result.append(" ")
-          characters = characters.dropFirst()
-        }
-      } else if character == "/", characters.dropFirst().first == "*" {
-        var depth = 0
-        repeat {
-          let pair = String(characters.prefix(2))
-          if pair == "/*" || pair == "*/" {
-            depth += pair == "/*" ? 1 : -1
-            result.append("  ")
-            characters = characters.dropFirst(2)
-          } else {
-            result.append(characters.first == "\n" ? "\n" : " ")
-            characters = characters.dropFirst()
-          }
-        } while depth > 0 && !characters.isEmpty
-      } else if character == "\"" {
-        result.append("\"")
-        characters = characters.dropFirst()
-        while let next = characters.first, next != "\"", next != "\n" {
-          if next == "\\", characters.count > 1 {
-            result.append("  ")
-            characters = characters.dropFirst(2)
-          } else {
-            result.append(" ")
-            characters = characters.dropFirst()
-          }
-        }
-        if characters.first == "\"" {
-          result.append("\"")
-          characters = characters.dropFirst()
-        }
-      } else {
-        result.append(character)
-        characters = characters.dropFirst()
-      }
-    }
-    return result
   }
 }

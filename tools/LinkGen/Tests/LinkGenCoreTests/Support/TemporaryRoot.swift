@@ -1,5 +1,6 @@
 import Foundation
 import LinkGenCore
+import Testing
 
 /// A throwaway repository root: a manifest, `Generated/`, whatever a test writes.
 final class TemporaryRoot {
@@ -77,4 +78,17 @@ final class TemporaryRoot {
     ).run()
     return (status, output.joined(separator: "\n"), errors.joined(separator: "\n"))
   }
+}
+
+/// Replaces `old` (which must be there) with `new` in `file`, then expects
+/// `linkgen check` to fail with an error containing `message`.
+func expectCheckFails(
+  in root: TemporaryRoot, editing file: String, replacing old: String, with new: String, saying message: String
+) throws {
+  let text = try #require(root.read(file))
+  #expect(text.contains(old), "\(text)")
+  try root.write(file, text.replacingOccurrences(of: old, with: new))
+  let (status, _, errors) = root.run(["check"])
+  #expect(status == .failure)
+  #expect(errors.contains(message), "\(errors)")
 }
