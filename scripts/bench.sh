@@ -11,6 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "bench: building release" >&2
 swift build -c release --product kiosk-bench > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
+swift build -c release --product linkgen >> "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }
 bench=.build/release/kiosk-bench
 
 {
@@ -23,7 +24,7 @@ bench=.build/release/kiosk-bench
 } > "$tmp/report.md"
 
 echo "bench: timing (access, snapshots, journal, linkgen)" >&2
-"$bench" --manifest codegen.yaml >> "$tmp/report.md"
+"$bench" --manifest codegen.yaml --linkgen .build/release/linkgen >> "$tmp/report.md"
 
 if command -v valgrind >/dev/null; then
   echo "bench: callgrind" >&2

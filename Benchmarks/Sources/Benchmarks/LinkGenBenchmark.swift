@@ -92,9 +92,83 @@ enum LinkGenBenchmark {
     }
   }
 
+  /// The linkgen commands as a user runs them, on 1,000 domains composed by 20
+  /// worlds: the first `generate`, against `cp -r` of the folder it wrote (the
+  /// floor: the same files, created by the same file system); a no-op `generate`;
+  /// and `check`, against both. Each is a process, as a user runs it, when
+  /// `linkgen` (the built tool's path) is given; in this process otherwise. Best
+  /// of `rounds`, each into a fresh folder, `sync` before each phase.
+  static func commands(domains: Int, worlds: Int, rounds: Int, linkgen: String?) throws -> String {
+    let manifest = synthetic(domains: domains, worlds: worlds)
+    var first = Double.infinity
+    var copy = Double.infinity
+    var again = Double.infinity
+    var checked = Double.infinity
+    var files = 0
+    for _ in 0..<rounds {
+      let root = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-cli-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: root) }
+      try Data(manifest.utf8).write(to: root.appendingPathComponent("codegen.yaml"))
+      // Output is dropped: `check` reports the synthetic tree's unlinked folders, after doing all its work.
+      func run(_ command: String) throws -> Double {
+        sync()
+        let arguments = [command, "--root", root.path]
+        guard let linkgen else {
+          return timed {
+            _ = LinkGenCommand(arguments: arguments, standardOutput: { _ in }, standardError: { _ in }).run()
+          }
+        }
+        return try timed { _ = try runProcess(linkgen, arguments) }
+      }
+      first = min(first, try run("generate"))
+      again = min(again, try run("generate"))
+      checked = min(checked, try run("check"))
+      sync()
+      let copied = try timed {
+        let status = try runProcess(
+          "/bin/cp", ["-r", root.appendingPathComponent("Generated").path, root.path + "/copy"])
+        guard status == 0 else { throw CopyFailed(status: status) }
+      }
+      copy = min(copy, copied)
+      files = RepositoryScan(root: root, within: "Generated").generatedFiles.count
+    }
+    let rows = [
+      ["first `generate`", ms(first), ratio(first, copy)],
+      ["`cp -r` of what it wrote (\(files) files)", ms(copy), "1.00"],
+      ["no-op `generate`", ms(again), ratio(again, copy)],
+      ["`check`", ms(checked), ratio(checked, copy)],
+    ]
+    return markdownTable(
+      [
+        "\(format(Double(domains), decimals: 0)) domains × \(worlds) worlds\(linkgen == nil ? " (in process)" : "")",
+        "ms, best of \(rounds)",
+        "ratio to `cp -r`",
+      ],
+      rows)
+      + "\n\n`check` against the first `generate`: \(ratio(checked, first))x; against a no-op `generate`: "
+      + "\(ratio(checked, again))x."
+  }
+
+  /// Runs `executable` with `arguments`, output dropped; its exit status.
+  private static func runProcess(_ executable: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// `cp -r` exited with `status`.
+  struct CopyFailed: Error { var status: Int32 }
+
   /// A manifest of `domains` domains: a third state slices, a third services
-  /// with a stateful and a stateless link, a third resources, and one world.
-  static func synthetic(domains: Int) -> String {
+  /// with a stateful and a stateless link, a third resources, and `worlds`
+  /// worlds that each compose every domain.
+  static func synthetic(domains: Int, worlds: Int = 1) -> String {
     var lines = ["domains:"]
     var world: [String] = []
     var picks: [String] = []
@@ -114,10 +188,13 @@ enum LinkGenBenchmark {
       }
     }
     lines.append("worlds:")
-    lines.append("  BigWorld:")
-    lines.append("    module: BigApp")
-    lines.append("    domains: [\(world.joined(separator: ", "))]")
-    lines.append("    links: { \(picks.joined(separator: ", ")) }")
+    for index in 0..<worlds {
+      let suffix = worlds == 1 ? "" : "\(index)"
+      lines.append("  BigWorld\(suffix):")
+      lines.append("    module: BigApp\(suffix)")
+      lines.append("    domains: [\(world.joined(separator: ", "))]")
+      lines.append("    links: { \(picks.joined(separator: ", ")) }")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -2,12 +2,13 @@ import Foundation
 
 // `kiosk-bench`: every benchmark, as markdown on standard output.
 //
-//   kiosk-bench [--smoke] [--manifest codegen.yaml]
+//   kiosk-bench [--smoke] [--manifest codegen.yaml] [--linkgen PATH]   (PATH: the built linkgen, run as a process)
 //   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
 //   kiosk-bench --open-cost TABS --opens K             (K opens over TABS tabs, for callgrind)
 //   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
+//   kiosk-bench --linkgen-commands PATH                (the linkgen commands' table alone, for any linkgen build)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -49,6 +50,12 @@ if let tabs = option("--checkpoint-cost").flatMap(Int.init) {
   exit(0)
 }
 
+// `kiosk-bench --linkgen-commands PATH`: only the linkgen commands' table, PATH the linkgen to run (any build).
+if let linkgen = option("--linkgen-commands") {
+  print(try LinkGenBenchmark.commands(domains: 1_000, worlds: 20, rounds: 5, linkgen: linkgen))
+  exit(0)
+}
+
 let smoke = arguments.contains("--smoke")
 let scale = smoke ? 1 : 100
 
@@ -70,6 +77,13 @@ print()
 print("## linkgen\n")
 print(try LinkGenBenchmark.run(sizes: smoke ? [10] : [10, 100, 1_000, 10_000], realManifest: option("--manifest")))
 print()
+print("## linkgen: the commands, 1,000 domains × 20 worlds\n")
+print(
+  try LinkGenBenchmark.commands(
+    domains: smoke ? 30 : 1_000, worlds: smoke ? 2 : 20, rounds: smoke ? 1 : 5, linkgen: option("--linkgen")))
+print(
+  "\nGoals (issue 25): `generate` at most 3x `cp -r` of its output (on tmpfs in the issue; this machine has no"
+    + " tmpfs, so both write to the same ext4 disk), `check` at most 1.5x `generate`.\n")
 print("## linkgen: pathological shapes against linear ones")
 print()
 print(try LinkGenBenchmark.pathological(smoke: smoke))

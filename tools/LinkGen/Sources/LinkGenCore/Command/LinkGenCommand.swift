@@ -217,12 +217,14 @@ public struct LinkGenCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let manifest = try workspace.loadManifest()
-    let problems = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    // One walk of the tree, shared by the placement check and the writer.
+    let scan = RepositoryScan(root: workspace.root)
+    let problems = WorldPlacement(root: workspace.root, manifest: manifest, scan: scan).problems()
     guard problems.isEmpty else {
       for problem in problems { standardError("error: \(problem)") }
       return .failure
     }
-    let summary = try GeneratedTree(root: workspace.root).apply(Generator.files(for: manifest))
+    let summary = try GeneratedTree(root: workspace.root, scan: scan).apply(Generator.files(for: manifest))
     let elapsed = start.duration(to: clock.now)
     let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
     standardOutput(
@@ -235,15 +237,20 @@ public struct LinkGenCommand {
     let manifestText = try workspace.readManifestText()
     let manifest = try ManifestDecoder.decode(manifestText)
     let files = Generator.files(for: manifest)
-    let differences = GeneratedTree(root: workspace.root).differences(from: files)
-    let violations = PerimeterCheck(
-      root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name))
-    ).violations()
+    // One walk of the tree, shared by every check below.
+    let scan = RepositoryScan(root: workspace.root)
+    let differences = GeneratedTree(root: workspace.root, scan: scan).differences(from: files)
+    var perimeter = PerimeterCheck(
+      root: workspace.root, worlds: manifest.worlds, domainModules: Set(manifest.domains.map(\.name)), scan: scan)
+    // A generated file found up to date holds exactly the text just generated: the perimeter reads that text.
+    let outOfDate = Set(differences.map(\.path))
+    perimeter.knownTexts = files.filter { !outOfDate.contains($0.key) }
+    let violations = perimeter.violations()
     for violation in violations { standardError(violation.description) }
-    let placement = WorldPlacement(root: workspace.root, manifest: manifest).problems()
+    let placement = WorldPlacement(root: workspace.root, manifest: manifest, scan: scan).problems()
     for problem in placement { standardError("error: \(problem)") }
     let folders = Set(files.keys.map { $0.split(separator: "/")[1] }.map(String.init))
-    let unlinked = GeneratedWiring(root: workspace.root).unlinkedFolders(among: folders)
+    let unlinked = GeneratedWiring(root: workspace.root, scan: scan).unlinkedFolders(among: folders)
     let layout = unlinked.isEmpty ? nil : SourceModules(root: workspace.root)
     for folder in unlinked {
       // Point at the module's real folder when it exists: a test module's is under Tests/, not Sources/.
@@ -256,7 +263,7 @@ public struct LinkGenCommand {
           + "\(place)/Generated', and give that package a '\(folder)' \(isTest ? "test target" : "target")")
     }
     let drift = RequirementDrift(
-      root: workspace.root, manifest: manifest, manifestText: manifestText
+      root: workspace.root, manifest: manifest, manifestText: manifestText, scan: scan
     )
     .diagnostics()
     if !drift.isEmpty { standardError(DiagnosticError(drift).rendered(file: workspace.displayPath)) }

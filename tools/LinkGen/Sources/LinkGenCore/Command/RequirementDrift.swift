@@ -15,6 +15,8 @@ struct RequirementDrift {
   let root: URL
   let manifest: Manifest
   let manifestText: String
+  /// A walk of the tree made just before, or nil to walk the domain's sources here.
+  var scan: RepositoryScan? = nil
 
   /// What a caller sees of one method.
   struct Shape: Equatable {
@@ -46,7 +48,12 @@ struct RequirementDrift {
 
   /// Every drift, located in the manifest.
   func diagnostics() -> [Diagnostic] {
-    guard let parsed = try? YAMLParser.parse(manifestText), case .mapping(let top, _)? = parsed.root,
+    // The manifest is parsed again only to locate requirements: skipped when no service lists any.
+    let listsRequirements = manifest.domains.contains { domain in
+      guard case .service(let service) = domain.kind else { return false }
+      return !service.requirements.isEmpty
+    }
+    guard listsRequirements, let parsed = try? YAMLParser.parse(manifestText), case .mapping(let top, _)? = parsed.root,
       let domainsEntry = top.first(where: { $0.key == "domains" }),
       case .mapping(let domainEntries, _) = domainsEntry.value
     else { return [] }
@@ -114,8 +121,11 @@ struct RequirementDrift {
 
   /// What `protocol <name>` in the domain's sources declares, or nil when no file declares it.
   func declarations(of name: String, in domain: String) -> Declarations? {
-    let folder = root.appendingPathComponent("Packages/\(domain)/Sources/\(domain)")
-    for url in SwiftFiles.under(folder) where !url.path.contains("/Generated/") {
+    let folder = "Packages/\(domain)/Sources/\(domain)"
+    let files =
+      scan.map { scan in scan.swiftFiles.filter { $0.hasPrefix(folder + "/") }.map { root.appendingPathComponent($0) } }
+      ?? SwiftFiles.under(root.appendingPathComponent(folder))
+    for url in files where !url.path.contains("/Generated/") {
       guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
       let code = SwiftTokens.code(of: text)
       guard let pattern = try? Regex("\\bprotocol\\s+\(name)\\b"), let declaration = code.firstMatch(of: pattern),

@@ -6,13 +6,22 @@ import Foundation
 struct WorldPlacement {
   let root: URL
   let manifest: Manifest
+  /// A walk of the tree made just before, or nil to walk it here.
+  var scan: RepositoryScan? = nil
 
   /// Every problem, one line each, naming the file to fix.
   func problems() -> [String] {
     var problems: [String] = []
-    let generated = root.appendingPathComponent(Generator.outputFolder)
-    let existingFolders = Set((try? FileManager.default.contentsOfDirectory(atPath: generated.path)) ?? [])
-    let wiring = GeneratedWiring(root: root)
+    let scan = scan ?? RepositoryScan(root: root)
+    let prefix = Generator.outputFolder + "/"
+    let existingFolders = Set(
+      scan.generatedFolders.filter { !$0.dropFirst(prefix.count).contains("/") }.map {
+        String($0.dropFirst(prefix.count))
+      }
+        + scan.generatedFiles.filter { !$0.dropFirst(prefix.count).contains("/") }.map {
+          String($0.dropFirst(prefix.count))
+        })
+    let wiring = GeneratedWiring(root: root, scan: scan)
     let linked = existingFolders.subtracting(wiring.unlinkedFolders(among: existingFolders))
     for world in manifest.worlds {
       // A module name that is new, compiled by nothing, and one letter away from

@@ -33,6 +33,15 @@ enum FileSystem {
     return offset == bytes.count ? bytes : nil
   }
 
+  /// Whether `bytes` are exactly the UTF-8 of `text`, compared with `memcmp`.
+  static func same(_ bytes: [UInt8], _ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      utf8.count == bytes.count
+        && (utf8.isEmpty || bytes.withUnsafeBytes { memcmp($0.baseAddress!, utf8.baseAddress!, utf8.count) == 0 })
+    }
+  }
+
   /// Writes `bytes` to `path` through a temp file in the same folder and a rename.
   static func replace(_ path: String, with bytes: [UInt8]) throws {
     let temporary = path + ".linkgen-\(getpid())"

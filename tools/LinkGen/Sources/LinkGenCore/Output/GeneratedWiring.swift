@@ -7,27 +7,21 @@ import Foundation
 /// with the link to make.
 public struct GeneratedWiring {
   let root: URL
+  let scan: RepositoryScan
 
-  /// Checks the tree under `root`.
-  public init(root: URL) { self.root = root }
+  /// Checks the tree under `root`; `scan`, when given, is a walk of it made just before.
+  public init(root: URL, scan: RepositoryScan? = nil) {
+    self.root = root
+    self.scan = scan ?? RepositoryScan(root: root)
+  }
 
   /// The generated folders (`Generated/<Module>`) no symbolic link in the tree points to, sorted.
   public func unlinkedFolders(among folders: Set<String>) -> [String] {
     let generated = root.appendingPathComponent(Generator.outputFolder).standardizedFileURL.path
     var linked: Set<String> = []
-    let manager = FileManager.default
-    guard let enumerator = manager.enumerator(atPath: root.path) else { return folders.sorted() }
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name == ".build" || name == ".git" || relative.hasPrefix(Generator.outputFolder) {
-        enumerator.skipDescendants()
-        continue
-      }
-      guard enumerator.fileAttributes?[.type] as? FileAttributeType == .typeSymbolicLink,
-        let destination = try? manager.destinationOfSymbolicLink(atPath: root.appendingPathComponent(relative).path)
-      else { continue }
-      let target = root.appendingPathComponent(relative).deletingLastPathComponent()
-        .appendingPathComponent(destination).standardizedFileURL.path
+    for link in scan.links {
+      let target = root.appendingPathComponent(link.path).deletingLastPathComponent()
+        .appendingPathComponent(link.destination).standardizedFileURL.path
       if target.hasPrefix(generated + "/") { linked.insert(String(target.dropFirst(generated.count + 1))) }
     }
     return folders.subtracting(linked).sorted()

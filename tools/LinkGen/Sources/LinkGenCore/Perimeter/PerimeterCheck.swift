@@ -27,7 +27,13 @@ public struct PerimeterCheck {
   public static let scannedFolders = ["Packages", "Generated"]
 
   let root: URL
+  /// The walk of the tree the files are found in.
+  let scan: RepositoryScan
   let worlds: [World]
+  /// Texts already in memory, by relative path, known to be the files' bytes
+  /// (`check` passes the generated files it has just found up to date): read
+  /// from here instead of the disk.
+  var knownTexts: [String: String] = [:]
   /// Modules that are composition roots: they host a world and are not a
   /// domain's own module. A domain module may host a world of its own (the
   /// journal's environment), and depending on that domain is fine.
@@ -43,9 +49,10 @@ public struct PerimeterCheck {
   let testFolders: [String: String]
 
   /// A check of the tree under `root` for the worlds of a manifest whose
-  /// domains are `domainModules`.
-  public init(root: URL, worlds: [World], domainModules: Set<String> = []) {
+  /// domains are `domainModules`; `scan`, when given, is a walk of the tree made just before.
+  public init(root: URL, worlds: [World], domainModules: Set<String> = [], scan: RepositoryScan? = nil) {
     self.root = root
+    self.scan = scan ?? RepositoryScan(root: root)
     self.worlds = worlds
     compositionRoots = Set(worlds.map(\.module)).subtracting(domainModules)
     // One listing of each package's Sources/, whatever the number of worlds.
@@ -75,7 +82,9 @@ public struct PerimeterCheck {
     let worldsByName = Dictionary(worlds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for folder in Self.scannedFolders {
       for file in swiftFiles(under: folder) {
-        guard let text = try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8) else { continue }
+        guard
+          let text = knownTexts[file] ?? (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8))
+        else { continue }
         let tokens = SwiftTokens(text)
         for token in tokens.tokens where token.kind == .identifier {
           guard let world = worldsByName[token.text], !isInside(file, module: world.module) else { continue }
@@ -134,29 +143,7 @@ public struct PerimeterCheck {
   }
 
   /// `.swift` files below `folder`, not following symbolic links (a package's
-  /// `Generated` link is scanned once, under `Generated/`).
-  private func swiftFiles(under folder: String) -> [String] {
-    let base = root.appendingPathComponent(folder)
-    guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
-    var files: [String] = []
-    while let relative = enumerator.nextObject() as? String {
-      var type = enumerator.fileAttributes?[.type] as? FileAttributeType
-      if relative.hasPrefix(".build") || relative.contains("/.build") {
-        enumerator.skipDescendants()
-        continue
-      }
-      if type == .typeSymbolicLink {
-        // A linked folder (a package's `Generated`) is scanned where it lives; a
-        // linked file is compiled like any other, so it is read through the link.
-        let path = base.appendingPathComponent(relative).path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-          continue
-        }
-        type = .typeRegular
-      }
-      if type == .typeRegular, relative.hasSuffix(".swift") { files.append("\(folder)/\(relative)") }
-    }
-    return files
-  }
+  /// `Generated` link is scanned once, under `Generated/`); a linked file is
+  /// compiled like any other, so it is read through the link.
+  private func swiftFiles(under folder: String) -> [String] { scan.swiftFiles(under: folder) }
 }

@@ -36,8 +36,17 @@ struct SwiftTokens {
       }
     }
     func at(_ offset: Int) -> Unicode.Scalar? { index + offset < scalars.count ? scalars[index + offset] : nil }
-    func isHead(_ scalar: Unicode.Scalar) -> Bool { scalar == "_" || scalar.properties.isXIDStart }
-    func isBody(_ scalar: Unicode.Scalar) -> Bool { scalar == "_" || scalar.properties.isXIDContinue }
+    // ASCII answered without Unicode's property tables: nearly every scalar of
+    // Swift source is ASCII, and the lookups were most of a large `check`.
+    func isHead(_ scalar: Unicode.Scalar) -> Bool {
+      guard scalar.isASCII else { return scalar.properties.isXIDStart }
+      let value = scalar.value | 0x20  // folds upper case onto lower case
+      return scalar == "_" || (value >= 0x61 && value <= 0x7A)
+    }
+    func isBody(_ scalar: Unicode.Scalar) -> Bool {
+      guard scalar.isASCII else { return scalar.properties.isXIDContinue }
+      return isHead(scalar) || (scalar.value >= 0x30 && scalar.value <= 0x39)
+    }
 
     while index < scalars.count {
       let scalar = scalars[index]
@@ -116,27 +125,32 @@ struct SwiftTokens {
       } else if scalar == "`", let next = at(1), isHead(next) {
         advance()
         let (startLine, startColumn) = (line, column)
-        var text = String.UnicodeScalarView()
-        while let current = at(0), isBody(current) {
-          text.append(current)
-          advance()
-        }
+        let first = index
+        while let current = at(0), isBody(current) { advance() }
+        let text = Self.text(scalars[first..<index])
         if at(0) == "`" { advance() }
-        tokens.append(Token(kind: .identifier, text: String(text), line: startLine, column: startColumn))
+        tokens.append(Token(kind: .identifier, text: text, line: startLine, column: startColumn))
       } else if isHead(scalar) {
         let (startLine, startColumn) = (line, column)
-        var text = String.UnicodeScalarView()
-        while let current = at(0), isBody(current) {
-          text.append(current)
-          advance()
-        }
-        tokens.append(Token(kind: .identifier, text: String(text), line: startLine, column: startColumn))
-      } else if scalar.properties.isXIDContinue {
+        while let current = at(0), isBody(current) { advance() }
+        tokens.append(
+          Token(kind: .identifier, text: Self.text(scalars[start..<index]), line: startLine, column: startColumn))
+      } else if isBody(scalar) {
         // A number or the tail of one: not a name.
         while let current = at(0), isBody(current) { advance() }
       } else {
         advance()
       }
+    }
+  }
+
+  /// The text of an identifier: ASCII (nearly every one) written as bytes at
+  /// once, rather than appended scalar by scalar.
+  private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    guard scalars.allSatisfy(\.isASCII) else { return String(String.UnicodeScalarView(scalars)) }
+    return String(unsafeUninitializedCapacity: scalars.count) { buffer in
+      for (offset, scalar) in zip(buffer.indices, scalars) { buffer[offset] = UInt8(truncatingIfNeeded: scalar.value) }
+      return scalars.count
     }
   }
 
