@@ -202,6 +202,48 @@ if command -v valgrind >/dev/null; then
   printf '\nWith its share of checkpoints, an open at 25,000 tabs costs the ratio above against one at 250\n' >> "$tmp/report.md"
   printf '(the goal of 1.2 is met by the open itself; the checkpoints add what the table says).\n' >> "$tmp/report.md"
 fi
+# A day written through the command line's settle path: `kiosk shell` reading
+# `open`, `add` and `settle` for each tab (three commands a tab, each journaled
+# and synced, each settle charging the local processor), 30,000 commands
+# against 300,000, from an empty till.
+echo "bench: a day through kiosk settle (30,000 and 300,000 commands)" >&2
+python3 - "$tmp" .build/release/kiosk >> "$tmp/report.md" <<'PY'
+import os, subprocess, sys, tempfile, time
+folder, kiosk = sys.argv[1], sys.argv[2]
+def day(commands):
+    where = f"{folder}/settle-{commands}"
+    os.makedirs(where)
+    script = f"{where}/commands"
+    with open(script, "w") as out:
+        out.write("restock beans 100000000\nrestock cup 100000000\n")
+        for tab in range(1, (commands - 2) // 3 + 1):
+            out.write(f"open Guest{tab}\nadd {tab} 4\nsettle {tab}\n")
+    with open(script) as given, tempfile.NamedTemporaryFile("r") as measured:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", measured.name, kiosk, "--journal", f"{where}/kiosk.journal",
+                        "shell"], stdin=given, stdout=subprocess.DEVNULL, check=True)
+        seconds = time.perf_counter() - start
+        rss = int(measured.read().split()[-1])
+    receipts = subprocess.run([kiosk, "--journal", f"{where}/kiosk.journal", "board"], capture_output=True,
+                              check=True).stdout.count(b"settled")
+    return seconds, rss, receipts
+small = day(30_000)
+large = day(300_000)
+print()
+print("## A day through `kiosk settle`")
+print()
+print("`kiosk shell` fed `open`, `add` and `settle` for each tab of a day, from an empty till: every command")
+print("journaled and synced, every settle charging the local processor. One run each.")
+print()
+print("| commands | settled tabs | seconds | microseconds per command | peak RSS, MiB |")
+print("|---|---|---|---|---|")
+for commands, (seconds, rss, receipts) in ((30_000, small), (300_000, large)):
+    print(f"| {commands:,} | {receipts:,} | {seconds:.1f} | {seconds / commands * 1e6:.0f} | {rss / 1024:.1f} |")
+print()
+print(f"Ratio 300k / 30k: {large[0] / small[0]:.2f}x in time (goal, issue 25: at most 11x), "
+      f"{large[1] / small[1]:.2f}x in peak RSS.")
+PY
+
 # Startup of a reader (`kiosk board`): one day of 1,000 records, against 1,000
 # days of 1,000 records (999 closed, archived beside the live one).
 echo "bench: making 1,000 days of history" >&2
