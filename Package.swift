@@ -34,12 +34,15 @@ let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Payment", uses: ["Journal"], testing: true),
   DomainPackage(name: "Clock", uses: ["VirtualTime"], testing: true),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
+  DomainPackage(name: "HeadOffice", uses: ["CLibPQ"], testing: true),
   // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
 ]
 
-/// The domains KioskWorld composes (`linkgen new-domain NAME --world KioskWorld` adds to it).
+/// The domains the composition root's worlds compose: KioskWorld's, and HeadOffice for
+/// HeadOfficeWorld (`linkgen new-domain NAME --world KioskWorld` adds to it).
 let kioskDomains = [
   "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal",
+  "HeadOffice",
   // linkgen:KioskWorld-domains-end
 ]
 
@@ -154,7 +157,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "KioskCLI",
-      dependencies: ["KioskApp", "KioskCommands"],
+      dependencies: ["KioskApp", "KioskCommands", "HeadOffice"],
       path: "Packages/KioskApp/Sources/KioskCLI",
       swiftSettings: paymentFeatures
     ),
@@ -191,17 +194,19 @@ let package = Package(
       path: "Packages/KioskApp/Tests/ScenarioTests",
       swiftSettings: paymentFeatures
     ),
+    // A real PostgreSQL server for tests, started in a temporary folder (the head office's database).
+    .target(name: "PostgresTestServer", path: "Packages/HeadOffice/Sources/PostgresTestServer"),
     // End-to-end tests of the built `kiosk`.
     .testTarget(
       name: "KioskCLITests",
-      dependencies: ["KioskCLI", "Benchmarks", "_ServiceLinkerTestSupport"],
+      dependencies: ["KioskCLI", "Benchmarks", "_ServiceLinkerTestSupport", "PostgresTestServer"],
       path: "Packages/KioskApp/Tests/KioskCLITests",
       exclude: ["Golden"]
     ),
     // Cross-package tests: the generated TestWorld and the seed's tests.
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["KioskApp", "KioskCommands", "PaymentTesting", "ClockTesting"]
+      dependencies: ["KioskApp", "KioskCommands", "PaymentTesting", "ClockTesting", "PostgresTestServer"]
         + kioskDomains.map { .target(name: $0) },
       path: "Tests/IntegrationTests",
       swiftSettings: paymentFeatures
@@ -212,6 +217,13 @@ let package = Package(
       dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: paymentFeatures
+    ),
+    // libpq, PostgreSQL's C client, for the head office's database link.
+    .systemLibrary(
+      name: "CLibPQ",
+      path: "Packages/HeadOffice/Sources/CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
     // linkgen.
     .systemLibrary(

@@ -9,6 +9,10 @@ command -v swift >/dev/null || { echo "setup: error: swift is not on PATH (Swift
 missing=()
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
+# The head office's database: libpq to build, the server for the tests that start one.
+pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v psql >/dev/null || missing+=(postgresql-client)
 command -v python3 >/dev/null || missing+=(python3)
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -2,16 +2,18 @@
 // Change codegen.yaml and run `make generate` instead.
 
 import Clock
+import HeadOffice
 import Journal
 import Menu
 import Payment
 import Stock
 import Tabs
 
-/// The test world: mock payments, a frozen clock, a throwaway journal.
+/// The test world: mock payments, a frozen clock, a throwaway journal, and the real head office database (the seed's "real database, mock payment").
 ///
 /// The link map of `TestWorld`: every capability it grants and every implementation it picks.
 /// - Clock: `FixedClock` as `KioskClock`
+/// - HeadOffice: `PostgresHeadOffice` as `HeadOfficeService`, stored in `headOfficeDatabase`
 /// - Journal: resource `DurableJournal` in `journal`
 /// - Menu: state `MenuState` in `menu`, read and write
 /// - Payment: `MockGateway` as `PaymentGateway`
@@ -19,6 +21,7 @@ import Tabs
 /// - Tabs: state `TabsState` in `tabs`, read and write
 extension TestWorld:
   LinkFixedClock,
+  LinkPostgresHeadOffice,
   HasJournal,
   HasMutableMenu,
   LinkMockPayment,

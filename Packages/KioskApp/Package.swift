@@ -7,9 +7,11 @@ import PackageDescription
 // this package uses `HasPayment`, whose linked gateway may be `~Copyable`.
 let features: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAssociatedTypes")]
 
-/// The domains KioskWorld composes (`linkgen new-domain NAME --world KioskWorld` adds to it).
+/// The domains the package's worlds compose: KioskWorld's, and HeadOffice for HeadOfficeWorld
+/// (`linkgen new-domain NAME --world KioskWorld` adds to it).
 let domains = [
   "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal",
+  "HeadOffice",
   // linkgen:KioskWorld-domains-end
 ]
 
@@ -44,7 +46,10 @@ let package = Package(
       dependencies: ["KioskCommands"] + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
-    .executableTarget(name: "KioskCLI", dependencies: ["KioskApp", "KioskCommands"], swiftSettings: features),
+    .executableTarget(
+      name: "KioskCLI",
+      dependencies: ["KioskApp", "KioskCommands", .product(name: "HeadOffice", package: "HeadOffice")],
+      swiftSettings: features),
     // Scenarios and the replay server (docs/replay.md): the kiosk's commands on
     // the scenario world, which links the processor's recording mock.
     .target(
@@ -75,7 +80,10 @@ let package = Package(
       swiftSettings: features),
     .testTarget(
       name: "KioskCLITests",
-      dependencies: ["KioskCLI", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker")],
+      dependencies: [
+        "KioskCLI", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
+        .product(name: "PostgresTestServer", package: "HeadOffice"),
+      ],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

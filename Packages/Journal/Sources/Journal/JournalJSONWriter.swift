@@ -168,6 +168,18 @@ public struct JournalJSONWriter: Sendable {
   }
 }
 
+extension JournalJSONWriter {
+  /// The bytes a journal holds for `entry`: its own, or `encoder`'s (the
+  /// journal's, `makeEncoder()`) when it leaves this one to the encoder.
+  public static func bytes(of entry: some JournalEncodable, encoder: JSONEncoder = makeEncoder()) throws(JournalError)
+    -> [UInt8]
+  {
+    var writer = JournalJSONWriter()
+    if entry.writeJournal(to: &writer) { return writer.bytes }
+    do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
+  }
+}
+
 /// An entry that writes its own journal bytes (`JournalJSONWriter`), the same
 /// bytes `JSONEncoder` would write, so appending it costs a fraction of the encoder.
 public protocol JournalEncodable: Encodable {

@@ -53,9 +53,7 @@ extension WriteAheadLog {
 
   /// The entry's own bytes, or the encoder's when it leaves this one to it.
   func encode(_ entry: some JournalEncodable) throws(JournalError) -> [UInt8] {
-    var writer = JournalJSONWriter()
-    if entry.writeJournal(to: &writer) { return writer.bytes }
-    do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
+    try JournalJSONWriter.bytes(of: entry, encoder: encoder)
   }
 
   /// Writes back lost entries known again from elsewhere, each encoded as

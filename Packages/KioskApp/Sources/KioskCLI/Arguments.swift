@@ -23,10 +23,17 @@ struct GlobalOptions: Equatable {
   /// Records between checkpoints (`$KIOSK_CHECKPOINT_EVERY`), when not the default.
   var checkpointInterval: Int?
 
+  /// The till's name in the chain (`$KIOSK_TILL`), for `sync`.
+  var till: String?
+  /// The head office's libpq connection string (`$KIOSK_HEAD_OFFICE`), for `sync`.
+  var headOffice: String?
+
   /// The defaults, then the environment.
   init(environment: [String: String] = [:]) {
     if let path = environment["KIOSK_JOURNAL"], !path.isEmpty { journalPath = path }
     if let path = environment["KIOSK_PROCESSOR"], !path.isEmpty { processorPath = path }
+    if let name = environment["KIOSK_TILL"], !name.isEmpty { till = name }
+    if let conninfo = environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty { headOffice = conninfo }
     if let text = environment["KIOSK_CHECKPOINT_EVERY"], text.allSatisfy({ $0.isASCII && $0.isNumber }),
       let interval = Int(text), interval >= 1
     {

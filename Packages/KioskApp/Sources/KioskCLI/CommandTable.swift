@@ -128,6 +128,10 @@ struct CommandSpec {
       summary: "rename a damaged archive aside; history, verify and reconcile then leave its day out and say so",
       access: .own, run: { context, words in try SetAsideCommand.run(context.options, day: words[0]) }),
     CommandSpec(
+      name: "sync", arguments: [],
+      summary: "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once",
+      access: .own, run: { context, _ in try SyncCommand.run(context.options) }),
+    CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
       run: { context, _ in try await Demo(json: context.options.json).run() }),
     CommandSpec(
@@ -153,8 +157,9 @@ struct CommandSpec {
       $KIOSK_JOURNAL, or --journal PATH; the processor's ledger is JOURNAL.processor,
       or $KIOSK_PROCESSOR, or --processor PATH. A command that writes waits up to
       --wait SECONDS (default 2) for another process's lock; reading commands never wait.
-      Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 70 internal error,
-      74 journal error, 75 the payment processor did not answer (reconciled on the next run).
+      Exit status: 0 done, 64 usage error, 65 refused by the kiosk, 69 the head office did not
+      answer (sync), 70 internal error, 74 journal error, 75 the payment processor did not answer
+      (reconciled on the next run).
       """
   }
 }

@@ -1,3 +1,4 @@
+import HeadOffice
 import Journal
 import KioskApp
 import KioskCommands
@@ -14,6 +15,9 @@ enum ExitCode: Int32, CaseIterable {
   /// The kiosk refused the command (unknown tab or item, settled tab, shortage,
   /// declined payment, a payment mismatch); nothing changed.
   case domain = 65
+  /// The head office did not answer, or refused (`sync`): nothing was half
+  /// shipped, and the till goes on; run `sync` again later.
+  case headOfficeUnavailable = 69
   /// A bug: an error this program does not know how to classify.
   case software = 70
   /// The journal cannot be used: locked, missing, corrupt, unreadable, or a
@@ -62,8 +66,26 @@ struct KioskFailure: Error, Equatable {
       }
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)
     case let error as KioskDaysError: self.init(code: .journal, message: error.description)
+    case let stopped as HeadOfficeSync.Stopped: self.init(stopped)
     default: self.init(code: .software, message: "internal error, please report it: \(error)")
     }
+  }
+
+  /// A sync that stopped: the head office's fault (69; a conflict is a refusal, 65) or a damaged archive (74),
+  /// with what was shipped first and what is still behind.
+  private init(_ stopped: HeadOfficeSync.Stopped) {
+    let code: ExitCode =
+      switch stopped.headOffice {
+      case .conflict: .domain
+      case .some: .headOfficeUnavailable
+      case nil: .journal
+      }
+    let shipped = stopped.shipped.isEmpty ? "" : "shipped \(SyncCommand.days(stopped.shipped.map(\.day))), then "
+    let behind =
+      stopped.behind.isEmpty
+      ? ""
+      : "; \(SyncCommand.days(stopped.behind)) not at the head office yet (the till goes on; run 'kiosk sync' again)"
+    self.init(code: code, message: shipped + stopped.reason + behind)
   }
 
   private init(_ error: KioskError) {

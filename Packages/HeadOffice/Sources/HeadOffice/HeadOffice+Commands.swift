@@ -1,0 +1,12 @@
+extension HasHeadOffice where Self: ~Copyable {
+  /// Ships `day` to the linked head office, once. Writes: headOffice.
+  @inlinable public mutating func shipToHeadOffice(_ day: TillDay) throws(HeadOfficeError) -> Shipment {
+    try headOffice.ship(day)
+  }
+
+  /// The days of `till` the linked head office holds. Writes: headOffice (a
+  /// link may open its connection).
+  @inlinable public mutating func daysAtHeadOffice(of till: String) throws(HeadOfficeError) -> [Int] {
+    try headOffice.heldDays(of: till)
+  }
+}

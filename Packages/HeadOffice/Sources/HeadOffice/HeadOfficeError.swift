@@ -1,0 +1,24 @@
+/// Why the head office could not take or answer a request.
+public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// No head office is configured where one was asked for.
+  case notConfigured
+  /// The head office did not answer (down, unreachable, the connection dropped):
+  /// nothing was stored, so the request may be sent again.
+  case unreachable(String)
+  /// The head office holds this day of this till with another digest: the two
+  /// tills' records differ, and neither is overwritten.
+  case conflict(till: String, day: Int, held: String, shipped: String)
+  /// The head office refused the request for another reason.
+  case refused(String)
+
+  public var description: String {
+    switch self {
+    case .notConfigured: "no head office is configured"
+    case .unreachable(let reason): "the head office is unreachable: \(reason)"
+    case .conflict(let till, let day, let held, let shipped):
+      "the head office holds day \(day) of till '\(till)' with digest \(held), not \(shipped): "
+        + "two different days under one name; nothing was changed"
+    case .refused(let reason): "the head office refused: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/// The head office's tables. Created when missing, under a lock, so tills that
+/// connect at once for the first time do not race each other.
+enum HeadOfficeSchema {
+  /// The advisory lock every till takes while it creates the tables.
+  static let lock = "SELECT pg_advisory_xact_lock(7254311)"
+
+  /// The statements, in order; each creates only what is missing. Money is
+  /// `numeric(19, 4)`: exact, and as many decimals as a price may have.
+  static let statements = [
+    """
+    CREATE TABLE IF NOT EXISTS kiosk_days (
+      till text NOT NULL,
+      day integer NOT NULL CHECK (day >= 1),
+      digest text NOT NULL,
+      record_count integer NOT NULL,
+      charged numeric(19, 4) NOT NULL,
+      refunded numeric(19, 4) NOT NULL,
+      settled_tabs integer NOT NULL,
+      shipped_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (till, day)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS kiosk_records (
+      till text NOT NULL,
+      day integer NOT NULL,
+      sequence bigint NOT NULL,
+      kind text NOT NULL,
+      tab bigint,
+      amount numeric(19, 4),
+      body text NOT NULL,
+      PRIMARY KEY (till, day, sequence)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS kiosk_sales (
+      till text NOT NULL,
+      day integer NOT NULL,
+      item bigint NOT NULL,
+      name text NOT NULL,
+      count integer NOT NULL,
+      total numeric(19, 4) NOT NULL,
+      PRIMARY KEY (till, day, item)
+    )
+    """,
+  ]
+
+  /// Creates what is missing, in one transaction.
+  static func create(on connection: PostgresConnection) throws(PostgresConnection.Failure) {
+    try connection.execute("BEGIN")
+    do {
+      try connection.execute(lock)
+      for statement in statements { try connection.execute(statement) }
+      try connection.execute("COMMIT")
+    } catch {
+      _ = try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+}

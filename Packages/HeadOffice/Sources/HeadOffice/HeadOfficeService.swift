@@ -1,0 +1,12 @@
+/// Where a chain's tills send their closed days; each world links one implementation.
+///
+/// A day is stored exactly once per till: the first delivery stores it whole (its
+/// records, its Z report and its digest, in one transaction); any later delivery
+/// of the same day with the same digest changes nothing; one with another digest
+/// is refused. So a till may resend after any failure without doubling anything.
+public protocol HeadOfficeService {
+  /// Stores `day` unless the head office already holds it.
+  mutating func ship(_ day: TillDay) throws(HeadOfficeError) -> Shipment
+  /// The numbers of the days the head office holds for `till`, ascending.
+  mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int]
+}

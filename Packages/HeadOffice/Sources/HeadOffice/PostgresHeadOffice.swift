@@ -1,0 +1,130 @@
+/// The head office in a PostgreSQL database, through libpq. Kept in the world's
+/// storage: it connects on first use, creates its tables when missing, and
+/// connects again after a connection drops.
+///
+/// A day is shipped in one transaction, serialised per (till, day) by an
+/// advisory lock: either every row of the day is stored, with the day's own row
+/// last, or none is. So a till killed mid-ship, a dropped connection or a
+/// server restarted mid-transaction leaves nothing half stored, and the next
+/// attempt ships the day whole, once.
+public struct PostgresHeadOffice: HeadOfficeService {
+  /// The libpq connection string; nil when no head office is configured.
+  public let conninfo: String?
+  /// Rows per `INSERT`: libpq takes at most 65,535 parameters in a statement.
+  static let rowsPerInsert = 1_000
+  private var connection: PostgresConnection?
+
+  /// A head office reached with `conninfo` (nil: none is configured, and every request says so).
+  public init(conninfo: String?) {
+    self.conninfo = conninfo
+  }
+
+  /// Stores `day` once; see `HeadOfficeService`.
+  public mutating func ship(_ day: TillDay) throws(HeadOfficeError) -> Shipment {
+    let connection = try connected()
+    let outcome: Result<Shipment, HeadOfficeError>
+    do {
+      outcome = try store(day, on: connection)
+    } catch {
+      _ = try? connection.execute("ROLLBACK")
+      throw failure(error, on: connection)
+    }
+    return try outcome.get()
+  }
+
+  /// The days held for `till`, ascending.
+  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int] {
+    let connection = try connected()
+    do {
+      return try connection.execute("SELECT day FROM kiosk_days WHERE till = $1 ORDER BY day", [till])
+        .compactMap { $0[0].flatMap { Int($0) } }
+    } catch {
+      throw failure(error, on: connection)
+    }
+  }
+
+  /// The stored outcome, or a refusal decided inside the transaction (a conflict);
+  /// a thrown failure means the database did not finish the transaction.
+  private func store(_ day: TillDay, on connection: PostgresConnection) throws(PostgresConnection.Failure)
+    -> Result<Shipment, HeadOfficeError>
+  {
+    let key = [day.till, String(day.day)]
+    try connection.execute("BEGIN")
+    try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1), $2::integer)", key)
+    if let held = try connection.execute("SELECT digest FROM kiosk_days WHERE till = $1 AND day = $2::integer", key)
+      .first?[0] ?? nil
+    {
+      try connection.execute("ROLLBACK")
+      guard held == day.digest else {
+        return .failure(.conflict(till: day.till, day: day.day, held: held, shipped: day.digest))
+      }
+      return .success(.alreadyHeld)
+    }
+    for start in stride(from: 0, to: day.records.count, by: Self.rowsPerInsert) {
+      let batch = day.records[start..<min(start + Self.rowsPerInsert, day.records.count)]
+      try connection.execute(
+        Self.insert(
+          into: "kiosk_records (till, day, sequence, kind, tab, amount, body)", rows: batch.count, columns: 7),
+        batch.flatMap { record in
+          [
+            day.till, String(day.day), String(record.sequence), record.kind, record.tab.map(String.init),
+            record.amount.map { "\($0)" }, record.body,
+          ]
+        })
+    }
+    for start in stride(from: 0, to: day.sales.count, by: Self.rowsPerInsert) {
+      let batch = day.sales[start..<min(start + Self.rowsPerInsert, day.sales.count)]
+      try connection.execute(
+        Self.insert(into: "kiosk_sales (till, day, item, name, count, total)", rows: batch.count, columns: 6),
+        batch.flatMap { sale in
+          [day.till, String(day.day), String(sale.item), sale.name, String(sale.count), "\(sale.total)"]
+        })
+    }
+    try connection.execute(
+      Self.insert(
+        into: "kiosk_days (till, day, digest, record_count, charged, refunded, settled_tabs)", rows: 1, columns: 7),
+      [
+        day.till, String(day.day), day.digest, String(day.records.count), "\(day.charged)", "\(day.refunded)",
+        String(day.settledTabs),
+      ])
+    try connection.execute("COMMIT")
+    return .success(.stored(records: day.records.count))
+  }
+
+  /// `INSERT INTO <table> VALUES ($1, …), (…)`: `rows` rows of `columns` parameters.
+  static func insert(into table: String, rows: Int, columns: Int) -> String {
+    let tuples = (0..<rows).map { row in
+      "(" + (1...columns).map { "$\(row * columns + $0)" }.joined(separator: ", ") + ")"
+    }
+    return "INSERT INTO \(table) VALUES " + tuples.joined(separator: ", ")
+  }
+
+  /// The connection, opened (and the tables created) when there is none or it dropped.
+  private mutating func connected() throws(HeadOfficeError) -> PostgresConnection {
+    if let connection, connection.isOpen { return connection }
+    connection = nil
+    guard let conninfo else { throw .notConfigured }
+    do {
+      let opened = try PostgresConnection(conninfo)
+      // The server's notices ("already exists, skipping") are not the till's business.
+      try opened.execute("SET client_min_messages TO warning")
+      try HeadOfficeSchema.create(on: opened)
+      connection = opened
+      return opened
+    } catch {
+      throw .unreachable(error.message)
+    }
+  }
+
+  /// What a database failure means to a till: a connection that dropped is the
+  /// head office being unreachable (try again); anything else is a refusal.
+  private mutating func failure(_ error: PostgresConnection.Failure, on connection: PostgresConnection)
+    -> HeadOfficeError
+  {
+    guard connection.isOpen else {
+      self.connection = nil
+      return .unreachable(error.message)
+    }
+    return .refused(error.message)
+  }
+}

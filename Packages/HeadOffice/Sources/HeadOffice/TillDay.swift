@@ -1,0 +1,83 @@
+import Foundation
+
+/// One closed day of one till, as the head office stores it: every record of
+/// the day's journal, its Z report's totals and sales, and the digest of the
+/// state the day closed with.
+public struct TillDay: Equatable, Sendable {
+  /// One record of the day's journal.
+  public struct Record: Equatable, Sendable {
+    /// Its sequence number in the day's file, from 1.
+    public var sequence: Int
+    /// What kind of record it is (`opened`, `settled`, …).
+    public var kind: String
+    /// The tab it concerns, when it concerns one.
+    public var tab: Int?
+    /// The money it moves, when it moves money (a settle's total).
+    public var amount: Decimal?
+    /// The record as the journal holds it.
+    public var body: String
+
+    /// A record.
+    public init(sequence: Int, kind: String, tab: Int? = nil, amount: Decimal? = nil, body: String) {
+      self.sequence = sequence
+      self.kind = kind
+      self.tab = tab
+      self.amount = amount
+      self.body = body
+    }
+  }
+
+  /// One line of the Z report: an item's sales, net of refunds.
+  public struct Sale: Equatable, Sendable {
+    /// The item's number on the menu.
+    public var item: Int
+    /// Its name that day.
+    public var name: String
+    /// How many were sold.
+    public var count: Int
+    /// What they brought in.
+    public var total: Decimal
+
+    /// A sale.
+    public init(item: Int, name: String, count: Int, total: Decimal) {
+      self.item = item
+      self.name = name
+      self.count = count
+      self.total = total
+    }
+  }
+
+  /// The till's name in the chain.
+  public var till: String
+  /// The day's number, from 1.
+  public var day: Int
+  /// What identifies the day's contents: two deliveries of one day agree on it,
+  /// and a different day under the same till and number does not. The kiosk
+  /// digests the records and the closing state (`HeadOfficeSync.closedDay`).
+  public var digest: String
+  /// Every record of the day, in order.
+  public var records: [Record]
+  /// The Z report's sales by item.
+  public var sales: [Sale]
+  /// Money charged that day.
+  public var charged: Decimal
+  /// Money refunded that day.
+  public var refunded: Decimal
+  /// Tabs settled that day.
+  public var settledTabs: Int
+
+  /// A closed day.
+  public init(
+    till: String, day: Int, digest: String, records: [Record], sales: [Sale], charged: Decimal, refunded: Decimal,
+    settledTabs: Int
+  ) {
+    self.till = till
+    self.day = day
+    self.digest = digest
+    self.records = records
+    self.sales = sales
+    self.charged = charged
+    self.refunded = refunded
+    self.settledTabs = settledTabs
+  }
+}

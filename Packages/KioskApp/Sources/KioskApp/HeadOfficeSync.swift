@@ -1,0 +1,171 @@
+import Foundation
+import HeadOffice
+import Journal
+import KioskCommands
+
+/// `kiosk sync`: ships each closed day of a till that the head office does not
+/// hold yet, oldest first, through any world's head-office link. The till's
+/// archives are only read; the live day is not shipped until it is closed.
+public enum HeadOfficeSync {
+  /// What happened to one closed day.
+  public struct Shipped: Equatable, Sendable {
+    /// The day's number.
+    public var day: Int
+    /// What the head office did with it.
+    public var shipment: Shipment
+  }
+
+  /// Why a sync stopped before every closed day was at the head office.
+  public struct Stopped: Error, Sendable {
+    /// What stopped it: the head office's error, or an archive that cannot be read.
+    public var reason: String
+    /// Whether the head office itself failed (down, unreachable, refusing),
+    /// rather than the till's own files.
+    public var headOffice: HeadOfficeError?
+    /// The days shipped before it stopped.
+    public var shipped: [Shipped]
+    /// The closed days the head office still lacks, as far as the till knows.
+    public var behind: [Int]
+  }
+
+  /// What a finished sync did.
+  public struct Summary: Equatable, Sendable {
+    /// Each closed day the head office lacked, and what it did with it.
+    public var shipped: [Shipped]
+    /// The till's closed days (archives), set-aside ones included.
+    public var closedDays: [Int]
+    /// Closed days set aside as damaged (`kiosk set-aside`): never shipped.
+    public var setAside: [Int]
+  }
+
+  /// A till's name in the chain: 1 to 64 of `A-Z a-z 0-9 . _ -`.
+  public static func isTillName(_ name: String) -> Bool {
+    (1...64).contains(name.utf8.count)
+      && name.utf8.allSatisfy { byte in
+        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) || byte == 0x2E
+          || byte == 0x5F || byte == 0x2D
+      }
+  }
+
+  /// Ships each closed day of the till whose live journal is `journal` that the
+  /// head office linked by `world` has not acknowledged to this till yet,
+  /// oldest first; `shipped` hears of each.
+  ///
+  /// Acknowledgements are kept beside the journal (`<journal>.head-office`:
+  /// till, day and digest per line, replaced atomically after each day). A day
+  /// not acknowledged is shipped whole even when the head office may hold it
+  /// already: it answers `alreadyHeld` for the same digest, and refuses a
+  /// different day under the same till and number, so a lost or stale file
+  /// costs a re-send, never a wrong answer.
+  public static func run<World: HasHeadOffice & ~Copyable>(
+    journal: String, till: String, world: inout World, shipped report: (Shipped) -> Void = { _ in }
+  ) throws(Stopped) -> Summary {
+    let archives = KioskSegments.archives(of: journal)
+    let closedDays = archives.compactMap(\.day)
+    let setAside = archives.filter(\.setAside).compactMap(\.day)
+    var acknowledged = Acknowledgements(path: journal + ".head-office")
+    var shipped: [Shipped] = []
+    let pending = archives.filter { !$0.setAside && !acknowledged.contains(till: till, day: $0.day ?? 0) }
+    for (index, archive) in pending.enumerated() {
+      let behind = pending[index...].compactMap(\.day)
+      guard let number = archive.day else { continue }
+      let day: TillDay
+      do {
+        day = try closedDay(till: till, day: number, path: archive.path)
+      } catch {
+        throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: behind)
+      }
+      let outcome: Shipped
+      do {
+        outcome = Shipped(day: number, shipment: try world.shipToHeadOffice(day))
+      } catch {
+        throw Stopped(reason: error.description, headOffice: error, shipped: shipped, behind: behind)
+      }
+      shipped.append(outcome)
+      report(outcome)
+      do {
+        try acknowledged.add(till: till, day: number, digest: day.digest)
+      } catch {
+        // The head office has the day; only the note of it failed: the next sync asks again.
+        throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: Array(behind.dropFirst()))
+      }
+    }
+    return Summary(shipped: shipped, closedDays: closedDays, setAside: setAside)
+  }
+
+  /// The day archived at `path` as the head office stores it: every record as
+  /// the journal holds it, the Z report's sales and totals, and the day's
+  /// digest. Refused unless the archive is whole (it ends with its `dayClosed`).
+  ///
+  /// The digest names both what happened and where it ended: the CRC-32C of
+  /// the records in order (each body and a newline; a checkpoint or a record
+  /// lost to damage as its kind), then the digest of the closing state that
+  /// `kiosk verify` prints. Two tills that end a day in the same state, or a
+  /// till whose records were altered, never share one.
+  public static func closedDay(till: String, day: Int, path: String) throws -> TillDay {
+    var records: [TillDay.Record] = []
+    var last: KioskRecord?
+    var crc: UInt32 = 0
+    let encoder = JournalJSONWriter.makeEncoder()
+    let summary = try KioskJournalReader.walk(path: path) { sequence, entry in
+      let record: TillDay.Record
+      switch entry {
+      case .record(let journaled):
+        last = journaled
+        let body = String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self)
+        record = TillDay.Record(
+          sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount, body: body)
+      case .checkpoint: record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: "")
+      case .lost: record = TillDay.Record(sequence: sequence, kind: "lost", body: "")
+      }
+      crc = CRC32C.checksum(Array((record.body.isEmpty ? record.kind : record.body).utf8) + [0x0A], seed: crc)
+      records.append(record)
+    }
+    guard summary.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
+      throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
+    }
+    let report = try ZReport.build(path: path)
+    let digest = "records crc32c:" + String(format: "%08x", crc) + ", state " + report.closingState.digest
+    return TillDay(
+      till: till, day: day, digest: digest, records: records,
+      sales: report.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
+      charged: report.charged, refunded: report.refunded, settledTabs: report.settledTabs)
+  }
+}
+
+extension KioskRecord {
+  /// The record's kind, as the head office files it: the case's name.
+  var kind: String {
+    switch self {
+    case .initialized: "initialized"
+    case .opened: "opened"
+    case .added: "added"
+    case .removed: "removed"
+    case .paymentIntent: "paymentIntent"
+    case .paymentAbandoned: "paymentAbandoned"
+    case .settled: "settled"
+    case .restocked: "restocked"
+    case .undone: "undone"
+    case .dayClosed: "dayClosed"
+    }
+  }
+
+  /// The tab it concerns, when it concerns one.
+  var tab: Int? {
+    switch self {
+    case .opened(let tab, _), .added(_, let tab), .removed(_, let tab): tab.raw
+    case .settled(let receipt): receipt.tab.raw
+    case .paymentIntent(let intent): intent.tab.raw
+    default: nil
+    }
+  }
+
+  /// The money it moves or means to move: a settle's total, an intent's amount.
+  var amount: Decimal? {
+    switch self {
+    case .settled(let receipt): receipt.total
+    case .paymentIntent(let intent): intent.amount
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import HeadOffice
+import KioskApp
+
+/// `kiosk sync`: ships the till's closed days to the head office, each exactly
+/// once, oldest first (docs/head-office.md). Reads the archives only: it takes
+/// no lock and never blocks a sale.
+enum SyncCommand {
+  struct Output: CommandOutput {
+    struct Day: Encodable {
+      var day: Int
+      /// `stored` or `alreadyHeld`.
+      var outcome: String
+      /// Records stored (0 when the head office already held the day).
+      var records: Int
+    }
+    var command = "sync"
+    var till: String
+    var days: [Day]
+    var closedDays: Int
+    var setAside: [Int]
+    var text: [String] {
+      let lines = days.map { day in
+        day.outcome == "stored"
+          ? "day \(day.day): shipped, \(day.records) records" : "day \(day.day): the head office already held it"
+      }
+      let aside = setAside.isEmpty ? "" : "; \(SyncCommand.days(setAside)) set aside as damaged, not shipped"
+      let held = closedDays - setAside.count
+      return lines + [
+        "till '\(till)': the head office holds all \(held) closed day\(held == 1 ? "" : "s") it can; 0 behind\(aside)"
+      ]
+    }
+  }
+
+  static func run(_ options: GlobalOptions) throws -> Output {
+    guard let till = options.till else {
+      throw KioskFailure.usage("sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -)")
+    }
+    guard HeadOfficeSync.isTillName(till) else {
+      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not '\(till)'")
+    }
+    guard let conninfo = options.headOffice else {
+      throw KioskFailure.usage(
+        "sync needs the head office's connection string in $KIOSK_HEAD_OFFICE (libpq's: 'host=HOST dbname=NAME user=USER')"
+      )
+    }
+    var world = HeadOfficeWorld(conninfo: conninfo)
+    let summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
+    return Output(
+      till: till,
+      days: summary.shipped.map { shipped in
+        switch shipped.shipment {
+        case .stored(let records): Output.Day(day: shipped.day, outcome: "stored", records: records)
+        case .alreadyHeld: Output.Day(day: shipped.day, outcome: "alreadyHeld", records: 0)
+        }
+      }, closedDays: summary.closedDays.count, setAside: summary.setAside)
+  }
+
+  /// `day 3`, `days 3 and 4`, `days 3–7`: the numbers, ascending, as one phrase.
+  static func days(_ numbers: [Int]) -> String {
+    let sorted = numbers.sorted()
+    guard let first = sorted.first, let last = sorted.last else { return "no days" }
+    if sorted.count == 1 { return "day \(first)" }
+    if sorted.count == 2 { return "days \(first) and \(last)" }
+    let contiguous = zip(sorted, sorted.dropFirst()).allSatisfy { $1 == $0 + 1 }
+    return contiguous ? "days \(first)–\(last)" : "days " + sorted.map(String.init).joined(separator: ", ")
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import PostgresTestServer
+import Synchronization
+import Testing
+
+// `kiosk sync` end to end: the built binary, tills made by `kiosk shell`, and a
+// real PostgreSQL server (`ThrowawayPostgres`) as the head office.
+
+/// A till with `days` closed days (two tabs settled each: a latte and an
+/// espresso, 7.50) and one tab open on the live day.
+func tillWithClosedDays(_ days: Int) throws -> (TemporaryJournal, KioskBinary) {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path, owner: journal)
+  var script = ""
+  for day in 0..<days {
+    let first = day * 2 + 1
+    script +=
+      "open Ada\nadd \(first) latte\nsettle \(first)\nopen Bob\nadd \(first + 1) espresso\nsettle \(first + 1)\n"
+    script += "close-day\n"
+  }
+  script += "open Cy\n"
+  let made = try kiosk("shell", input: script)
+  #expect(made.status == 0, "\(made.errors)")
+  return (journal, kiosk)
+}
+
+/// The environment `sync` reads: the till's name and the head office's database.
+func headOffice(_ server: ThrowawayPostgres, database: String, till: String) -> [String: String] {
+  ["KIOSK_TILL": till, "KIOSK_HEAD_OFFICE": server.conninfo(database: database)]
+}
+
+@Test func syncShipsEachClosedDayOnceAndASecondSyncShipsNothing() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(2)
+  let first = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(first.status == 0, "\(first.errors)")
+  #expect(first.lines.count == 3)
+  #expect(first.lines[0].hasPrefix("day 1: shipped, "))
+  #expect(first.lines[1].hasPrefix("day 2: shipped, "))
+  #expect(first.lines[2] == "till 'north': the head office holds all 2 closed days it can; 0 behind")
+  // Every record of each archive (as `history --all` lists them, under a line per day), and the Z report's money.
+  let history = try kiosk("history", "--all").lines
+  for day in 1...2 {
+    let records = history.drop { !$0.hasPrefix("day \(day): ") }.dropFirst().prefix { !$0.hasPrefix("day ") }
+    #expect(records.count > 6)
+    #expect(
+      try server.query("SELECT count(*) FROM kiosk_records WHERE day = \(day)", database: database)
+        == "\(records.count)\n")
+  }
+  #expect(
+    try server.query("SELECT day, charged, refunded, settled_tabs FROM kiosk_days ORDER BY day", database: database)
+      == "1|7.5000|0.0000|2\n2|7.5000|0.0000|2\n")
+  #expect(
+    try server.query("SELECT day, name, count, total FROM kiosk_sales ORDER BY day, item", database: database)
+      == "1|Latte|1|4.5000\n1|Espresso|1|3.0000\n2|Latte|1|4.5000\n2|Espresso|1|3.0000\n")
+
+  let again = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(again.status == 0)
+  #expect(again.lines == ["till 'north': the head office holds all 2 closed days it can; 0 behind"])
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "2\n")
+
+  // Without its note of what was acknowledged, the till sends every day again: nothing doubles.
+  try FileManager.default.removeItem(atPath: journal.path + ".head-office")
+  let resent = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(
+    resent.lines.prefix(2) == ["day 1: the head office already held it", "day 2: the head office already held it"])
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "2\n")
+
+  // A day closed later is the only one shipped next time.
+  #expect(try kiosk("close-day").status == 0)
+  let third = try kiosk("sync", "--json", environment: headOffice(server, database: database, till: "north"))
+  let object = try JSONSerialization.jsonObject(with: Data(third.output.utf8)) as? [String: Any]
+  #expect((object?["days"] as? [[String: Any]])?.map { $0["day"] as? Int } == [3])
+  #expect(object?["closedDays"] as? Int == 3)
+}
+
+@Test func aHeadOfficeThatIsDownStopsTheSyncWith69AndTheTillGoesOn() throws {
+  let (_, kiosk) = try tillWithClosedDays(2)
+  let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-hq-\(UUID().uuidString)").path
+  let down = try kiosk("sync", environment: ["KIOSK_TILL": "north", "KIOSK_HEAD_OFFICE": "host=\(nowhere) dbname=hq"])
+  #expect(down.status == 69)
+  #expect(down.errors.hasPrefix("kiosk: the head office is unreachable: "))
+  #expect(down.errors.contains("; days 1 and 2 not at the head office yet (the till goes on; run 'kiosk sync' again)"))
+  #expect(down.errors.split(separator: "\n").count == 1)
+  #expect(try kiosk("open", "Dee").status == 0, "a head office that is down never stops a sale")
+}
+
+@Test(arguments: [
+  ([:], 64, "kiosk: sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -)"),
+  (["KIOSK_TILL": "north"], 64, "kiosk: sync needs the head office's connection string in $KIOSK_HEAD_OFFICE"),
+  (["KIOSK_TILL": "north till", "KIOSK_HEAD_OFFICE": "host=/x"], 64, "kiosk: KIOSK_TILL must be 1 to 64 of"),
+])
+func syncRefusesAnIncompleteSetting(environment: [String: String], status: Int32, message: String) throws {
+  let (journal, kiosk) = try tillWithClosedDays(1)
+  let before = journal.bytes
+  let refused = try kiosk("sync", environment: environment)
+  #expect(refused.status == status)
+  #expect(refused.errors.hasPrefix(message))
+  #expect(journal.bytes == before)
+}
+
+@Test func twoTillsUnderOneNameAreRefusedNotMerged() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (_, first) = try tillWithClosedDays(1)
+  let (_, second) = try tillWithClosedDays(1)
+  #expect(try first("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  // The second till ended its day 1 in the same state, but its records differ (its own salt, times
+  // and references): another digest.
+  let refused = try second("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(refused.status == 65)
+  #expect(refused.errors.contains("two different days under one name; nothing was changed"))
+  #expect(!refused.errors.contains("NOTICE"))
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "1\n")
+}
+
+/// Several tills syncing at once, each twice at the same moment, as separate
+/// processes: every day is stored exactly once, and the chain's money is the
+/// sum of the tills' Z reports.
+@Test func tillsSyncingAtOnceStoreEachDayExactlyOnce() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let tills = try (0..<4).map { _ in try tillWithClosedDays(2) }
+  let runs = Mutex<[String]>([])
+  DispatchQueue.concurrentPerform(iterations: tills.count * 2) { index in
+    let kiosk = tills[index / 2].1
+    let run = try? kiosk("sync", environment: headOffice(server, database: database, till: "till-\(index / 2)"))
+    runs.withLock { $0.append(run.map { "\($0.status) \($0.errors)" } ?? "did not run") }
+  }
+  #expect(runs.withLock { $0 }.allSatisfy { $0 == "0 " }, "\(runs.withLock { $0 })")
+  #expect(
+    try server.query("SELECT count(*), count(DISTINCT (till, day)) FROM kiosk_days", database: database) == "8|8\n")
+  #expect(try server.query("SELECT sum(charged) FROM kiosk_days", database: database) == "60.0000\n")
+  #expect(
+    try server.query(
+      "SELECT count(*) FROM kiosk_days d WHERE record_count <> "
+        + "(SELECT count(*) FROM kiosk_records r WHERE r.till = d.till AND r.day = d.day)", database: database) == "0\n"
+  )
+}
