@@ -214,7 +214,8 @@ let package = Package(
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer"]
+        + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: paymentFeatures
     ),

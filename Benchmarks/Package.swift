@@ -19,6 +19,7 @@ let package = Package(
   products: [.executable(name: "kiosk-bench", targets: ["Benchmarks"])],
   dependencies: domains.map { .package(path: "../Packages/\($0)") } + [
     .package(path: "../Packages/KioskApp"), .package(path: "../tools/LinkGen"),
+    .package(path: "../Packages/HeadOffice"),
   ],
   targets: [
     .executableTarget(
@@ -26,6 +27,8 @@ let package = Package(
       dependencies: domains.map { .product(name: $0, package: $0) } + [
         .product(name: "KioskApp", package: "KioskApp"), .product(name: "LinkGenCore", package: "LinkGen"),
         .product(name: "JournalIO", package: "Journal"),
+        .product(name: "HeadOffice", package: "HeadOffice"),
+        .product(name: "PostgresTestServer", package: "HeadOffice"),
       ],
       swiftSettings: features
     )

@@ -102,3 +102,21 @@ func killingTheServerMidShipmentStoresTheDayWholeExactlyOnce(delay microseconds:
     try server.query("SELECT count(*), count(DISTINCT sequence) FROM kiosk_records", database: name) == "60000|60000\n")
   #expect(try server.query("SELECT count(*) FROM kiosk_days", database: name) == "1\n")
 }
+
+@Test func recordBodiesArriveByteForByteWhateverTheyHold() throws {
+  let (server, name) = try database()
+  var world = DatabaseWorld(headOfficeDatabase: PostgresHeadOffice(conninfo: server.conninfo(database: name)))
+  let bodies = [
+    #"{"opened":{"customer":"a\tb"}}"#, "line one\nline two\r\n", #"back\slash \N \. "#, "tab\there", "",
+    "Zoë ☕️ 名前", String(repeating: "x", count: 70_000),
+  ]
+  var day = closedDay(records: bodies.count)
+  for (index, body) in bodies.enumerated() { day.records[index].body = body }
+  day.records[0].tab = nil
+  #expect(try world.shipToHeadOffice(day) == .stored(records: bodies.count))
+  let stored = try server.query(
+    "SELECT encode(convert_to(body, 'UTF8'), 'hex') FROM kiosk_records ORDER BY sequence", database: name)
+  let expected = bodies.map { body in body.utf8.map { String(format: "%02x", $0) }.joined() + "\n" }.joined()
+  #expect(stored == expected)
+  #expect(try server.query("SELECT count(*) FROM kiosk_records WHERE tab IS NULL", database: name) == "1\n")
+}

@@ -8,6 +8,7 @@ import Foundation
 //   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
+//   kiosk-bench --head-office RECORDS                  (a day shipped to the head office against COPY)
 //   kiosk-bench --linkgen-commands PATH                (the linkgen commands' table alone, for any linkgen build)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -56,6 +57,12 @@ if let linkgen = option("--linkgen-commands") {
   exit(0)
 }
 
+// `kiosk-bench --head-office RECORDS`: only the head office's table (shipping a day against COPY).
+if let records = option("--head-office").flatMap(Int.init) {
+  print(try HeadOfficeBenchmark.run(records: records, rounds: 3))
+  exit(0)
+}
+
 let smoke = arguments.contains("--smoke")
 let scale = smoke ? 1 : 100
 
@@ -84,6 +91,13 @@ print(
 print(
   "\nGoals (issue 25): `generate` at most 3x `cp -r` of its output (on tmpfs in the issue; this machine has no"
     + " tmpfs, so both write to the same ext4 disk), `check` at most 1.5x `generate`.\n")
+print("## The head office: shipping a day\n")
+if FileManager.default.fileExists(atPath: "/usr/bin/psql") {
+  print(try HeadOfficeBenchmark.run(records: smoke ? 1_000 : 200_000, rounds: smoke ? 1 : 3))
+} else {
+  print("PostgreSQL is not installed (`make setup`); skipped.")
+}
+print()
 print("## linkgen: pathological shapes against linear ones")
 print()
 print(try LinkGenBenchmark.pathological(smoke: smoke))

@@ -59,6 +59,65 @@ public final class PostgresConnection {
     }
   }
 
+  /// Loads `rows` into `table` (`kiosk_records (till, day, …)`) with `COPY … FROM STDIN`,
+  /// PostgreSQL's bulk path, in the text format: each value escaped, nil as `\N`.
+  /// Sent in chunks of about a megabyte; one statement, so inside a transaction
+  /// it is all or nothing like any other.
+  public func copy(into table: String, rows: some Sequence<[String?]>) throws(Failure) {
+    guard let started = PQexec(handle, "COPY \(table) FROM STDIN") else {
+      throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil)
+    }
+    let status = PQresultStatus(started)
+    PQclear(started)
+    guard status == PGRES_COPY_IN else {
+      throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil)
+    }
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(1 << 20)
+    var sent = true
+    func flush() {
+      guard !buffer.isEmpty else { return }
+      sent =
+        sent
+        && buffer.withUnsafeBufferPointer { bytes in
+          bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
+        }
+      buffer.removeAll(keepingCapacity: true)
+    }
+    for row in rows {
+      for (index, value) in row.enumerated() {
+        if index > 0 { buffer.append(0x09) }
+        guard let value else {
+          buffer.append(contentsOf: [0x5C, 0x4E])  // \N
+          continue
+        }
+        for byte in value.utf8 {
+          switch byte {
+          case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
+          case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
+          case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
+          case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
+          default: buffer.append(byte)
+          }
+        }
+      }
+      buffer.append(0x0A)
+      if buffer.count >= 1 << 20 { flush() }
+    }
+    flush()
+    let ended = PQputCopyEnd(handle, sent ? nil : "the client could not send every row") == 1
+    var failure: Failure?
+    while let result = PQgetResult(handle) {
+      if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        failure = Failure(message: Self.oneLine(String(cString: PQresultErrorMessage(result))), state: state)
+      }
+      PQclear(result)
+    }
+    if let failure { throw failure }
+    guard ended, sent else { throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil) }
+  }
+
   /// libpq's messages end with a newline and may span lines: one line for ours.
   private static func oneLine(_ message: String) -> String {
     message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")

@@ -265,7 +265,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   }
   #expect(interrupted > rounds / 2, "most kills should land mid-stream")
   let verify = try kiosk("verify")
-  #expect(verify.status == 0)
+  #expect(verify.status == 0, "\(verify.errors)")
   #expect(!verify.output.contains("(0 checkpoints"), "checkpoints were written and checked")
 }
 
