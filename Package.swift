@@ -122,6 +122,7 @@ let package = Package(
     .executable(name: "linkgen", targets: ["linkgen"]),
     .executable(name: "kiosk-bench", targets: ["Benchmarks"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
+    .executable(name: "kiosk-hq", targets: ["KioskHQ"]),
     // What an adopter depends on, from this one URL (docs/adopting.md): the
     // framework's libraries, linkgen's core and its command plugin. `make check`
     // fails when Packages/ServiceLinker or tools/LinkGen has a product this list lacks.
@@ -179,6 +180,8 @@ let package = Package(
       path: "Packages/KioskApp/Sources/KioskFeatures",
       swiftSettings: paymentFeatures
     ),
+    // The head office's side: the chain's report and its verification (docs/head-office.md).
+    .executableTarget(name: "KioskHQ", dependencies: ["HeadOffice"], path: "Packages/KioskApp/Sources/KioskHQ"),
     .executableTarget(
       name: "KioskReplayServer",
       dependencies: ["FeatureKit", "KioskFeatures"],
@@ -199,7 +202,7 @@ let package = Package(
     // End-to-end tests of the built `kiosk`.
     .testTarget(
       name: "KioskCLITests",
-      dependencies: ["KioskCLI", "Benchmarks", "_ServiceLinkerTestSupport", "PostgresTestServer"],
+      dependencies: ["KioskCLI", "KioskHQ", "Benchmarks", "_ServiceLinkerTestSupport", "PostgresTestServer"],
       path: "Packages/KioskApp/Tests/KioskCLITests",
       exclude: ["Golden"]
     ),

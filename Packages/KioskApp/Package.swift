@@ -31,6 +31,7 @@ let package = Package(
     .executable(name: "kiosk", targets: ["KioskCLI"]),
     .library(name: "KioskFeatures", targets: ["KioskFeatures"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
+    .executable(name: "kiosk-hq", targets: ["KioskHQ"]),
   ],
   dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "../ServiceLinker")],
   targets: [
@@ -78,10 +79,12 @@ let package = Package(
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
       ],
       swiftSettings: features),
+    // The head office's side: the chain's report and its verification (docs/head-office.md).
+    .executableTarget(name: "KioskHQ", dependencies: [.product(name: "HeadOffice", package: "HeadOffice")]),
     .testTarget(
       name: "KioskCLITests",
       dependencies: [
-        "KioskCLI", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
+        "KioskCLI", "KioskHQ", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
         .product(name: "PostgresTestServer", package: "HeadOffice"),
       ],
       exclude: ["Golden"]),

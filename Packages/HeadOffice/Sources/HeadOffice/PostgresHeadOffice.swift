@@ -97,7 +97,7 @@ public struct PostgresHeadOffice: HeadOfficeService {
   }
 
   /// The connection, opened (and the tables created) when there is none or it dropped.
-  private mutating func connected() throws(HeadOfficeError) -> PostgresConnection {
+  mutating func connected() throws(HeadOfficeError) -> PostgresConnection {
     if let connection, connection.isOpen { return connection }
     connection = nil
     guard let conninfo else { throw .notConfigured }
@@ -117,7 +117,7 @@ public struct PostgresHeadOffice: HeadOfficeService {
 
   /// What a database failure means to a till: a connection that dropped is the
   /// head office being unreachable (try again); anything else is a refusal.
-  private mutating func failure(_ error: PostgresConnection.Failure, on connection: PostgresConnection)
+  mutating func failure(_ error: PostgresConnection.Failure, on connection: PostgresConnection)
     -> HeadOfficeError
   {
     guard connection.isOpen else {

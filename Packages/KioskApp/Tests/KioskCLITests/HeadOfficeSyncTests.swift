@@ -138,3 +138,53 @@ func syncRefusesAnIncompleteSetting(environment: [String: String], status: Int32
         + "(SELECT count(*) FROM kiosk_records r WHERE r.till = d.till AND r.day = d.day)", database: database) == "0\n"
   )
 }
+
+/// Runs the built `kiosk-hq` against the head office at `database`.
+func kioskHQ(_ arguments: String..., server: ThrowawayPostgres, database: String) throws -> KioskBinary.Run {
+  let executable = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-hq")
+  return try KioskBinary(journal: "").run(
+    executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": server.conninfo(database: database)])
+}
+
+@Test func theChainReportSumsTheTillsZReportsAndVerifyAgreesUntilARowIsLost() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  for (index, days) in [2, 3].enumerated() {
+    let (_, kiosk) = try tillWithClosedDays(days)
+    #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "till-\(index)")).status == 0)
+  }
+  let report = try kioskHQ("report", server: server, database: database)
+  #expect(report.status == 0, "\(report.errors)")
+  #expect(report.lines.contains("chain: 5 till days, charged 37.50, refunded 0.00"))
+  #expect(report.lines.suffix(2) == ["1  Latte  5  22.50", "4  Espresso  5  15.00"])
+  #expect(
+    report.lines.contains("till-1  3  10  2  7.50  0.00") || report.lines.contains { $0.hasPrefix("till-1  3  ") })
+  let oneDay = try kioskHQ("report", "3", server: server, database: database)
+  #expect(oneDay.lines.contains("chain: 1 till days, charged 7.50, refunded 0.00"))
+
+  let verified = try kioskHQ("verify", server: server, database: database)
+  #expect(verified.status == 0)
+  #expect(verified.lines == ["every shipped day agrees with its records"])
+  // A record lost at the head office, and a settle's amount altered: both are found, at their day.
+  _ = try server.query(
+    "DELETE FROM kiosk_records WHERE till = 'till-0' AND day = 1 AND sequence = 2", database: database)
+  _ = try server.query(
+    "UPDATE kiosk_records SET amount = 9 WHERE till = 'till-1' AND day = 2 AND kind = 'settled' AND tab = 3",
+    database: database)
+  let refused = try kioskHQ("verify", server: server, database: database)
+  #expect(refused.status == 65)
+  #expect(refused.lines.count == 2)
+  #expect(refused.lines[0].hasPrefix("till 'till-0' day 1: the till sent "))
+  #expect(refused.lines[1] == "till 'till-1' day 2: charged 7.5 by the Z report, but its settles total 12")
+  #expect(refused.errors == "kiosk-hq: 2 disagreements in the shipped days\n")
+}
+
+@Test(arguments: [["report", "0"], ["audit"], [], ["verify", "extra"]] as [[String]])
+func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let executable = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-hq")
+  let run = try KioskBinary(journal: "").run(
+    executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": server.conninfo(database: "postgres")])
+  #expect(run.status == 64)
+  #expect(run.errors.hasPrefix("kiosk-hq: "))
+}

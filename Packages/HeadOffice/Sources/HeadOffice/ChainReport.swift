@@ -1,0 +1,132 @@
+import Foundation
+
+/// What the head office holds, summed across the chain: per till and day, and
+/// per item, from the tables `ship` fills.
+public struct ChainReport: Equatable, Sendable {
+  /// One till's day.
+  public struct TillLine: Equatable, Sendable {
+    /// The till.
+    public var till: String
+    /// The day.
+    public var day: Int
+    /// Money charged.
+    public var charged: Decimal
+    /// Money refunded.
+    public var refunded: Decimal
+    /// Tabs settled.
+    public var settledTabs: Int
+    /// Records shipped.
+    public var records: Int
+  }
+
+  /// One item, over every till (and, without a day, every day).
+  public struct ItemLine: Equatable, Sendable {
+    /// The item's number.
+    public var item: Int
+    /// Its name (the latest shipped).
+    public var name: String
+    /// How many were sold, net of refunds.
+    public var count: Int
+    /// What they brought in.
+    public var total: Decimal
+  }
+
+  /// Each till's days, by till then day.
+  public var tills: [TillLine]
+  /// Sales by item, by item number.
+  public var items: [ItemLine]
+
+  /// Money charged across the chain.
+  public var charged: Decimal { tills.reduce(0) { $0 + $1.charged } }
+  /// Money refunded across the chain.
+  public var refunded: Decimal { tills.reduce(0) { $0 + $1.refunded } }
+}
+
+/// One way a shipped day disagrees with itself, found by recomputing it from its rows.
+public struct DayMismatch: Equatable, Sendable, CustomStringConvertible {
+  /// The till.
+  public var till: String
+  /// The day.
+  public var day: Int
+  /// What disagrees.
+  public var problem: String
+
+  public var description: String { "till '\(till)' day \(day): \(problem)" }
+}
+
+extension PostgresHeadOffice {
+  /// The chain's report: every till's days, and sales by item, for day `day` or every day.
+  public mutating func chainReport(day: Int? = nil) throws(HeadOfficeError) -> ChainReport {
+    let filter = day.map { "WHERE day = \($0)" } ?? ""
+    let tills = try rows(
+      "SELECT till, day, charged, refunded, settled_tabs, record_count FROM kiosk_days \(filter) ORDER BY till, day")
+    let items = try rows(
+      "SELECT item, (array_agg(name ORDER BY day DESC))[1], sum(count), sum(total) FROM kiosk_sales \(filter) "
+        + "GROUP BY item ORDER BY item")
+    return ChainReport(
+      tills: tills.map { row in
+        ChainReport.TillLine(
+          till: row[0] ?? "", day: Int(row[1] ?? "") ?? 0, charged: Decimal(string: row[2] ?? "") ?? 0,
+          refunded: Decimal(string: row[3] ?? "") ?? 0, settledTabs: Int(row[4] ?? "") ?? 0,
+          records: Int(row[5] ?? "") ?? 0)
+      },
+      items: items.map { row in
+        ChainReport.ItemLine(
+          item: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", count: Int(row[2] ?? "") ?? 0,
+          total: Decimal(string: row[3] ?? "") ?? 0)
+      })
+  }
+
+  /// Recomputes every shipped day from its rows, in SQL, and lists where it
+  /// disagrees with what the till said: the records are numbered 1 to the
+  /// count the till sent, with none missing; the money charged is the sum of
+  /// the settles' totals; the sales, net of refunds, sum to the money kept.
+  public mutating func verify() throws(HeadOfficeError) -> [DayMismatch] {
+    let checks = try rows(
+      """
+      SELECT d.till, d.day, d.record_count, count(r.sequence), coalesce(min(r.sequence), 0),
+             coalesce(max(r.sequence), 0), d.charged, coalesce(sum(r.amount) FILTER (WHERE r.kind = 'settled'), 0),
+             d.charged - d.refunded,
+             (SELECT coalesce(sum(s.total), 0) FROM kiosk_sales s WHERE s.till = d.till AND s.day = d.day)
+      FROM kiosk_days d LEFT JOIN kiosk_records r ON r.till = d.till AND r.day = d.day
+      GROUP BY d.till, d.day, d.record_count, d.charged, d.refunded
+      ORDER BY d.till, d.day
+      """)
+    var found: [DayMismatch] = []
+    for row in checks {
+      let till = row[0] ?? ""
+      let day = Int(row[1] ?? "") ?? 0
+      let declared = Int(row[2] ?? "") ?? -1
+      let (count, first, last) = (Int(row[3] ?? "") ?? -1, Int(row[4] ?? "") ?? -1, Int(row[5] ?? "") ?? -1)
+      if count != declared || (count > 0 && (first != 1 || last != count)) {
+        found.append(
+          DayMismatch(
+            till: till, day: day,
+            problem: "the till sent \(declared) records; the head office holds \(count), numbered \(first) to \(last)"))
+      }
+      let (charged, settled) = (Decimal(string: row[6] ?? "") ?? 0, Decimal(string: row[7] ?? "") ?? 0)
+      if charged != settled {
+        found.append(
+          DayMismatch(
+            till: till, day: day, problem: "charged \(charged) by the Z report, but its settles total \(settled)"))
+      }
+      let (kept, sold) = (Decimal(string: row[8] ?? "") ?? 0, Decimal(string: row[9] ?? "") ?? 0)
+      if kept != sold {
+        found.append(
+          DayMismatch(
+            till: till, day: day, problem: "kept \(kept) (charged less refunded), but its sales total \(sold)"))
+      }
+    }
+    return found
+  }
+
+  /// Rows of a query on the head office's tables.
+  private mutating func rows(_ sql: String) throws(HeadOfficeError) -> [[String?]] {
+    let connection = try connected()
+    do {
+      return try connection.execute(sql)
+    } catch {
+      throw failure(error, on: connection)
+    }
+  }
+}
