@@ -7,8 +7,8 @@ import Foundation
 /// protocol disagree; never called.
 enum HeadOfficeServiceDeclaredRequirements {
   static func check<LinkgenConformer: HeadOfficeService>(_: LinkgenConformer.Type) {
-    let _: (inout LinkgenConformer, String) throws(HeadOfficeError) -> [Int] = {
-      (linkgenConformer: inout LinkgenConformer, till: String) throws(HeadOfficeError) -> [Int] in
+    let _: (inout LinkgenConformer, String) throws(HeadOfficeError) -> [Int: String] = {
+      (linkgenConformer: inout LinkgenConformer, till: String) throws(HeadOfficeError) -> [Int: String] in
       try linkgenConformer.heldDays(of: till)
     }
     let _: (inout LinkgenConformer, TillDay) throws(HeadOfficeError) -> Shipment = {

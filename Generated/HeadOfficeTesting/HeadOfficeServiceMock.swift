@@ -27,7 +27,7 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
   private struct LinkgenState {
     var heldDaysCallCount = 0
     var heldDaysArgValues: [String] = []
-    var heldDaysHandler: (@Sendable (_ till: String) throws(HeadOfficeError) -> [Int])?
+    var heldDaysHandler: (@Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String])?
     var shipCallCount = 0
     var shipArgValues: [TillDay] = []
     var shipHandler: (@Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment)?
@@ -60,13 +60,13 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
   public var heldDaysArgValues: [String] { linkgenState.withLock { $0.heldDaysArgValues } }
 
   /// What `heldDays` does; unset, it returns the result type's zero.
-  public var heldDaysHandler: (@Sendable (_ till: String) throws(HeadOfficeError) -> [Int])? {
+  public var heldDaysHandler: (@Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String])? {
     get { linkgenState.withLock { $0.heldDaysHandler } }
     set { linkgenState.withLock { $0.heldDaysHandler = newValue } }
   }
 
   /// Records the call, then runs `heldDaysHandler`.
-  public func heldDays(of till: String) throws(HeadOfficeError) -> [Int] {
+  public func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
     let linkgenHandler = self.linkgenState.withLock { linkgenState in
       linkgenState.heldDaysCallCount += 1
       linkgenState.heldDaysArgValues.append(till)
@@ -74,7 +74,7 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
       return linkgenState.heldDaysHandler
     }
     if let linkgenHandler { return try linkgenHandler(till) }
-    return []
+    return [:]
   }
 
   /// How many times `ship` was called.

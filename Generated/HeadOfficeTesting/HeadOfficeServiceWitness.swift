@@ -14,7 +14,7 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
   /// requirement can share a name.)
   public struct Endpoints: Sendable {
     /// The `heldDays` endpoint.
-    public var heldDays: @Sendable (_ till: String) throws(HeadOfficeError) -> [Int]
+    public var heldDays: @Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String]
     /// The `ship` endpoint.
     public var ship: @Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment
   }
@@ -24,14 +24,14 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
 
   /// A witness from one closure per endpoint.
   public init(
-    heldDays: @escaping @Sendable (_ till: String) throws(HeadOfficeError) -> [Int],
+    heldDays: @escaping @Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String],
     ship: @escaping @Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment
   ) {
     endpoints = Endpoints(heldDays: heldDays, ship: ship)
   }
 
   /// Calls the `heldDays` endpoint.
-  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int] {
+  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
     return try self.endpoints.heldDays(till)
   }
 
@@ -49,10 +49,10 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
     let linkgenLocation = Testing.SourceLocation(
       fileID: fileID, filePath: filePath, line: line, column: column)
     return Self(
-      heldDays: { (_) throws(HeadOfficeError) -> [Int] in
+      heldDays: { (_) throws(HeadOfficeError) -> [Int: String] in
         Testing.Issue.record(
           "HeadOfficeServiceWitness.heldDays is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
-        return []
+        return [:]
       },
       ship: { (_) throws(HeadOfficeError) -> Shipment in
         Testing.Issue.record(
@@ -66,10 +66,10 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
   public func loggingHeldDays(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
     var linkgenCopy = self
     let linkgenOriginal = endpoints.heldDays
-    linkgenCopy.endpoints.heldDays = { (till) throws(HeadOfficeError) -> [Int] in
+    linkgenCopy.endpoints.heldDays = { (till) throws(HeadOfficeError) -> [Int: String] in
       let linkgenArguments = Swift.String(describing: till)
       do throws(HeadOfficeError) {
-        let linkgenResult: [Int] = try linkgenOriginal(till)
+        let linkgenResult: [Int: String] = try linkgenOriginal(till)
         linkgenLog("heldDays(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
         return linkgenResult
       } catch {
@@ -86,7 +86,7 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
     precondition(linkgenAttempts >= 1, "retryingHeldDays needs at least one attempt")
     var linkgenCopy = self
     let linkgenOriginal = endpoints.heldDays
-    linkgenCopy.endpoints.heldDays = { (till) throws(HeadOfficeError) -> [Int] in
+    linkgenCopy.endpoints.heldDays = { (till) throws(HeadOfficeError) -> [Int: String] in
       var linkgenAttempt = 1
       while true {
         do throws(HeadOfficeError) {

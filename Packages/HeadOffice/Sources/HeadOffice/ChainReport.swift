@@ -122,11 +122,6 @@ extension PostgresHeadOffice {
 
   /// Rows of a query on the head office's tables.
   private mutating func rows(_ sql: String) throws(HeadOfficeError) -> [[String?]] {
-    let connection = try connected()
-    do {
-      return try connection.execute(sql)
-    } catch {
-      throw failure(error, on: connection)
-    }
+    try onLiveConnection { connection throws(PostgresConnection.Failure) in try connection.execute(sql) }
   }
 }

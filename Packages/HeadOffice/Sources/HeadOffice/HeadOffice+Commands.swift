@@ -4,9 +4,9 @@ extension HasHeadOffice where Self: ~Copyable {
     try headOffice.ship(day)
   }
 
-  /// The days of `till` the linked head office holds. Writes: headOffice (a
-  /// link may open its connection).
-  @inlinable public mutating func daysAtHeadOffice(of till: String) throws(HeadOfficeError) -> [Int] {
+  /// The days of `till` the linked head office holds, with their digests.
+  /// Writes: headOffice (a link may open its connection).
+  @inlinable public mutating func daysAtHeadOffice(of till: String) throws(HeadOfficeError) -> [Int: String] {
     try headOffice.heldDays(of: till)
   }
 }

@@ -45,8 +45,13 @@ enum HeadOfficeSchema {
     """,
   ]
 
-  /// Creates what is missing, in one transaction.
+  /// Creates what is missing, in one transaction; nothing when every table is
+  /// there, so a role that may only read and insert can ship.
   static func create(on connection: PostgresConnection) throws(PostgresConnection.Failure) {
+    let present = try connection.execute(
+      "SELECT to_regclass('kiosk_days') IS NOT NULL AND to_regclass('kiosk_records') IS NOT NULL "
+        + "AND to_regclass('kiosk_sales') IS NOT NULL")
+    if present.first?.first == "t" { return }
     try connection.execute("BEGIN")
     do {
       try connection.execute(lock)

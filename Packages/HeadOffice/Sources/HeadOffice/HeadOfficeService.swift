@@ -7,6 +7,6 @@
 public protocol HeadOfficeService {
   /// Stores `day` unless the head office already holds it.
   mutating func ship(_ day: TillDay) throws(HeadOfficeError) -> Shipment
-  /// The numbers of the days the head office holds for `till`, ascending.
-  mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int]
+  /// The days the head office holds for `till`: each day's number and digest.
+  mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String]
 }

@@ -22,9 +22,9 @@ public struct InMemoryHeadOffice: HeadOfficeService, Sendable {
     return .stored(records: day.records.count)
   }
 
-  /// The days held for `till`, ascending.
-  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int] {
+  /// The days held for `till`, with their digests.
+  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
     if let failure { throw failure }
-    return (days[till] ?? [:]).keys.sorted()
+    return (days[till] ?? [:]).mapValues(\.digest)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The head office in a PostgreSQL database, through libpq. Kept in the world's
 /// storage: it connects on first use, creates its tables when missing, and
 /// connects again after a connection drops.
@@ -10,6 +12,10 @@
 public struct PostgresHeadOffice: HeadOfficeService {
   /// The libpq connection string; nil when no head office is configured.
   public let conninfo: String?
+  /// Seconds to wait for a connection, by default.
+  static let connectTimeoutSeconds = 10
+  /// Seconds a statement, or a wait for a lock, may take before the server gives it up.
+  static let statementTimeoutSeconds = 120
   /// Rows per `INSERT`: libpq takes at most 65,535 parameters in a statement.
   static let rowsPerInsert = 1_000
   private var connection: PostgresConnection?
@@ -21,31 +27,49 @@ public struct PostgresHeadOffice: HeadOfficeService {
 
   /// Stores `day` once; see `HeadOfficeService`.
   public mutating func ship(_ day: TillDay) throws(HeadOfficeError) -> Shipment {
-    let connection = try connected()
-    let outcome: Result<Shipment, HeadOfficeError>
-    do {
-      outcome = try store(day, on: connection)
-    } catch {
-      _ = try? connection.execute("ROLLBACK")
-      throw failure(error, on: connection)
-    }
-    return try outcome.get()
+    try onLiveConnection { connection throws(PostgresConnection.Failure) in
+      let stored = Result { () throws(PostgresConnection.Failure) in try Self.store(day, on: connection) }
+      if case .failure = stored { _ = try? connection.execute("ROLLBACK") }
+      return try stored.get()
+    }.get()
   }
 
-  /// The days held for `till`, ascending.
-  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int] {
-    let connection = try connected()
+  /// The days held for `till`, with their digests.
+  public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
+    try onLiveConnection { connection throws(PostgresConnection.Failure) in
+      let rows = try connection.execute("SELECT day, digest FROM kiosk_days WHERE till = $1", [till])
+      return Dictionary(
+        rows.compactMap { row in row[0].flatMap { Int($0) }.map { ($0, row[1] ?? "") } }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  /// Runs `body` on the connection, opening one when there is none. A
+  /// connection kept from an earlier request may have died with its server (a
+  /// restart): libpq learns it only when it is used. Then `body` runs once more
+  /// on a fresh connection; every request is a transaction the server checks
+  /// (a day it holds is answered `alreadyHeld`), so running one again is safe.
+  mutating func onLiveConnection<Value>(
+    _ body: (PostgresConnection) throws(PostgresConnection.Failure) -> Value
+  ) throws(HeadOfficeError) -> Value {
+    let reused = connection?.isOpen == true
+    let first = try connected()
     do {
-      return try connection.execute("SELECT day FROM kiosk_days WHERE till = $1 ORDER BY day", [till])
-        .compactMap { $0[0].flatMap { Int($0) } }
+      return try body(first)
     } catch {
-      throw failure(error, on: connection)
+      let failed = failure(error, on: first)
+      guard reused, case .unreachable = failed else { throw failed }
+    }
+    let fresh = try connected()
+    do {
+      return try body(fresh)
+    } catch {
+      throw failure(error, on: fresh)
     }
   }
 
   /// The stored outcome, or a refusal decided inside the transaction (a conflict);
   /// a thrown failure means the database did not finish the transaction.
-  private func store(_ day: TillDay, on connection: PostgresConnection) throws(PostgresConnection.Failure)
+  private static func store(_ day: TillDay, on connection: PostgresConnection) throws(PostgresConnection.Failure)
     -> Result<Shipment, HeadOfficeError>
   {
     let key = [day.till, String(day.day)]
@@ -101,18 +125,28 @@ public struct PostgresHeadOffice: HeadOfficeService {
     if let connection, connection.isOpen { return connection }
     connection = nil
     guard let conninfo else { throw .notConfigured }
+    // A head office that does not answer must not hold the till: libpq waits
+    // this long to connect unless the connection string or $PGCONNECT_TIMEOUT says otherwise.
+    setenv("PGCONNECT_TIMEOUT", String(Self.connectTimeoutSeconds), 0)
+    let opened: PostgresConnection
     do {
-      let opened = try PostgresConnection(conninfo)
-      // The server's notices ("already exists, skipping") are not the till's business; text is UTF-8 whatever
-      // the server's default.
-      try opened.execute("SET client_min_messages TO warning")
-      try opened.execute("SET client_encoding TO 'UTF8'")
-      try HeadOfficeSchema.create(on: opened)
-      connection = opened
-      return opened
+      opened = try PostgresConnection(conninfo)
     } catch {
       throw .unreachable(error.message)
     }
+    do {
+      // Text is UTF-8 whatever the server's default (a server that cannot hold it refuses rather than garbles);
+      // the server's notices are not the till's business; a statement or a lock that takes too long gives up.
+      try opened.execute("SET client_encoding TO 'UTF8'")
+      try opened.execute("SET client_min_messages TO warning")
+      try opened.execute("SET statement_timeout TO '\(Self.statementTimeoutSeconds)s'")
+      try opened.execute("SET lock_timeout TO '\(Self.statementTimeoutSeconds)s'")
+      try HeadOfficeSchema.create(on: opened)
+    } catch {
+      throw opened.isOpen ? .refused(error.message) : .unreachable(error.message)
+    }
+    connection = opened
+    return opened
   }
 
   /// What a database failure means to a till: a connection that dropped is the

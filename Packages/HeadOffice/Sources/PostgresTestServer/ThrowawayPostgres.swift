@@ -89,7 +89,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     let name = "t_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
     try run(
       "psql", ["-h", folder, "-U", user, "-d", "postgres", "-q", "-c", "CREATE DATABASE \(name)"], asServer: false)
-    return conninfo(database: name)
+    return name
   }
 
   /// Runs SQL with psql and returns its output, unaligned, tuples only.

@@ -32,7 +32,7 @@ func tillDay(_ till: String = "north", day: Int = 1, digest: String = "0a1b2c3d"
   var world = MemoryHeadOfficeWorld()
   #expect(try world.shipToHeadOffice(tillDay()) == .stored(records: 3))
   #expect(try world.shipToHeadOffice(tillDay()) == .alreadyHeld)
-  #expect(try world.daysAtHeadOffice(of: "north") == [1])
+  #expect(try world.daysAtHeadOffice(of: "north").keys.sorted() == [1])
   #expect(world.headOfficeMemory.days["north"]?[1] == tillDay())
 }
 
@@ -50,9 +50,9 @@ func tillDay(_ till: String = "north", day: Int = 1, digest: String = "0a1b2c3d"
   _ = try world.shipToHeadOffice(tillDay("north", day: 2))
   _ = try world.shipToHeadOffice(tillDay("south", day: 1, digest: "99999999"))
   _ = try world.shipToHeadOffice(tillDay("north", day: 1))
-  #expect(try world.daysAtHeadOffice(of: "north") == [1, 2])
-  #expect(try world.daysAtHeadOffice(of: "south") == [1])
-  #expect(try world.daysAtHeadOffice(of: "east") == [])
+  #expect(try world.daysAtHeadOffice(of: "north").keys.sorted() == [1, 2])
+  #expect(try world.daysAtHeadOffice(of: "south").keys.sorted() == [1])
+  #expect(try world.daysAtHeadOffice(of: "east").keys.sorted() == [])
 }
 
 @Test func aHeadOfficeThatIsDownStoresNothing() throws {
@@ -60,7 +60,7 @@ func tillDay(_ till: String = "north", day: Int = 1, digest: String = "0a1b2c3d"
   world.headOfficeMemory.failure = .unreachable("connection refused")
   #expect(throws: HeadOfficeError.unreachable("connection refused")) { try world.shipToHeadOffice(tillDay()) }
   world.headOfficeMemory.failure = nil
-  #expect(try world.daysAtHeadOffice(of: "north") == [])
+  #expect(try world.daysAtHeadOffice(of: "north").keys.sorted() == [])
 }
 
 @Test func theDatabaseLinkWithoutAConnectionStringSaysSo() {

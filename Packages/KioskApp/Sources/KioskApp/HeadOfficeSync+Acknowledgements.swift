@@ -1,50 +1,62 @@
 import Foundation
 
 extension HeadOfficeSync {
-  /// The days the head office has acknowledged to this till, kept beside the
-  /// journal: one line per day, `<till> <day> <digest>`. Only a shortcut: a
-  /// day missing here is shipped again and acknowledged again, so a file lost,
-  /// damaged or from another till's name costs time, never correctness.
+  /// What this till noted of the days the head office acknowledged, kept
+  /// beside the journal: one line per day, `<till> <day> <salt> <digest>` (the
+  /// salt names the archive file the digest was read from). A shortcut only
+  /// (see `run`): a line that does not read exactly is ignored.
   struct Acknowledgements {
-    let path: String
-    private(set) var lines: [String] = []
-    private var keys: Set<String> = []
+    /// One day's note.
+    struct Note: Equatable {
+      var salt: UInt64
+      var digest: String
+    }
 
-    /// The acknowledgements at `path`; none when the file is missing or unreadable.
+    let path: String
+    private var lines: [String] = []
+    private var notes: [String: Note] = [:]
+
+    /// The notes at `path`; none when the file is missing or unreadable.
     init(path: String) {
       self.path = path
-      let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-      for line in text.split(separator: "\n") {
-        let fields = line.split(separator: " ", maxSplits: 2)
-        guard fields.count == 3, isTillName(String(fields[0])), let day = Int(fields[1]), day >= 1 else { continue }
-        lines.append(String(line))
-        keys.insert("\(fields[0]) \(day)")
+      guard let bytes = FileManager.default.contents(atPath: path) else { return }
+      // Split at `\n` bytes: a `\r\n` line holds a `\r`, so it reads as no note.
+      for raw in bytes.split(separator: 0x0A) {
+        let line = String(decoding: raw, as: UTF8.self)
+        let fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, isTillName(fields[0]), fields[1].wholeMatch(of: /[1-9][0-9]{0,8}/) != nil,
+          fields[2].wholeMatch(of: /[0-9a-f]{16}/) != nil, let day = Int(fields[1]),
+          let salt = UInt64(fields[2], radix: 16), fields[3].wholeMatch(of: /[\x21-\x7E][\x20-\x7E]*/) != nil
+        else { continue }
+        lines.append(line)
+        notes["\(fields[0]) \(day)"] = Note(salt: salt, digest: fields[3])
       }
     }
 
-    /// Whether the head office acknowledged day `day` to till `till`.
-    func contains(till: String, day: Int) -> Bool { keys.contains("\(till) \(day)") }
+    /// What was noted of day `day` of till `till`, if anything.
+    func note(till: String, day: Int) -> Note? { notes["\(till) \(day)"] }
 
-    /// Notes day `day` of `till` as acknowledged: the file is written whole to
-    /// a temporary name, synced, and renamed over the old one. A sync running
+    /// Notes day `day` of `till`: the file is written whole to a temporary name
+    /// of this process's, synced, and renamed over the old one. A sync running
     /// at the same time may rename its own over this one and lose this line:
-    /// the day is then shipped again next time, and answered `alreadyHeld`.
-    mutating func add(till: String, day: Int, digest: String) throws {
-      lines.append("\(till) \(day) \(digest)")
-      keys.insert("\(till) \(day)")
-      // Its own temporary name: two syncs of one till at once each write theirs, and the last rename wins.
+    /// the day's archive is then read again next time, and answered `alreadyHeld`.
+    mutating func add(till: String, day: Int, salt: UInt64, digest: String) throws {
+      lines.append("\(till) \(day) \(String(format: "%016llx", salt)) \(digest)")
+      notes["\(till) \(day)"] = Note(salt: salt, digest: digest)
       let temporary = path + ".next-\(getpid())"
       let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
       guard descriptor >= 0 else {
-        throw KioskDaysError.file(path: temporary, reason: String(cString: strerror(errno)))
+        throw KioskDaysError.file(
+          path: path, reason: "cannot note the head office's answer: \(String(cString: strerror(errno)))")
       }
       let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
       let synced = fsync(descriptor) == 0
       close(descriptor)
       guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+        let reason = String(cString: strerror(errno))
         unlink(temporary)
-        throw KioskDaysError.file(path: path, reason: "cannot note the head office's acknowledgement")
+        throw KioskDaysError.file(path: path, reason: "cannot note the head office's answer: \(reason)")
       }
     }
   }

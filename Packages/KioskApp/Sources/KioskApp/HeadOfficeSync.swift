@@ -36,6 +36,8 @@ public enum HeadOfficeSync {
     public var closedDays: [Int]
     /// Closed days set aside as damaged (`kiosk set-aside`): never shipped.
     public var setAside: [Int]
+    /// What went wrong without stopping the sync (a note that could not be written).
+    public var warnings: [String] = []
   }
 
   /// A till's name in the chain: 1 to 64 of `A-Z a-z 0-9 . _ -`.
@@ -48,24 +50,45 @@ public enum HeadOfficeSync {
   }
 
   /// Ships each closed day of the till whose live journal is `journal` that the
-  /// head office linked by `world` has not acknowledged to this till yet,
-  /// oldest first; `shipped` hears of each.
+  /// head office linked by `world` does not hold, as this till's, with the
+  /// digest this till noted for the same archive; oldest first; `shipped`
+  /// hears of each.
   ///
-  /// Acknowledgements are kept beside the journal (`<journal>.head-office`:
-  /// till, day and digest per line, replaced atomically after each day). A day
-  /// not acknowledged is shipped whole even when the head office may hold it
-  /// already: it answers `alreadyHeld` for the same digest, and refuses a
-  /// different day under the same till and number, so a lost or stale file
-  /// costs a re-send, never a wrong answer.
+  /// The head office is always asked what it holds (`heldDays`). This till's
+  /// notes, beside the journal (`<journal>.head-office`: till, day, the
+  /// archive's salt and the digest per line), only save re-reading an archive
+  /// the head office holds with the digest noted for that very file. Any other
+  /// day is read, digested and shipped: the head office answers `alreadyHeld`
+  /// for the same digest and refuses another day under the same till and number.
+  /// So a lost, stale or foreign note costs a re-send, never a wrong answer.
+  /// A gap in the archives (a day's file missing) stops the sync: a day is never
+  /// skipped silently.
   public static func run<World: HasHeadOffice & ~Copyable>(
     journal: String, till: String, world: inout World, shipped report: (Shipped) -> Void = { _ in }
   ) throws(Stopped) -> Summary {
     let archives = KioskSegments.archives(of: journal)
     let closedDays = archives.compactMap(\.day)
     let setAside = archives.filter(\.setAside).compactMap(\.day)
-    var acknowledged = Acknowledgements(path: journal + ".head-office")
+    if let last = closedDays.max(), let gap = Set(1...last).subtracting(closedDays).min() {
+      let missing = KioskDaysError.missingArchive(day: gap, path: KioskSegments.archivePath(of: journal, day: gap))
+      throw Stopped(reason: missing.description, headOffice: nil, shipped: [], behind: [gap])
+    }
+    let held: [Int: String]
+    do {
+      held = try world.daysAtHeadOffice(of: till)
+    } catch {
+      throw Stopped(
+        reason: error.description, headOffice: error, shipped: [],
+        behind: archives.filter { !$0.setAside }.compactMap(\.day))
+    }
+    var notes = Acknowledgements(path: journal + ".head-office")
+    var warnings: [String] = []
+    let pending = archives.filter { archive in
+      guard !archive.setAside, let day = archive.day else { return false }
+      guard let digest = held[day], let note = notes.note(till: till, day: day) else { return true }
+      return !(note.digest == digest && note.salt == KioskSegments.salt(of: archive.path))
+    }
     var shipped: [Shipped] = []
-    let pending = archives.filter { !$0.setAside && !acknowledged.contains(till: till, day: $0.day ?? 0) }
     for (index, archive) in pending.enumerated() {
       let behind = pending[index...].compactMap(\.day)
       guard let number = archive.day else { continue }
@@ -83,14 +106,16 @@ public enum HeadOfficeSync {
       }
       shipped.append(outcome)
       report(outcome)
-      do {
-        try acknowledged.add(till: till, day: number, digest: day.digest)
-      } catch {
-        // The head office has the day; only the note of it failed: the next sync asks again.
-        throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: Array(behind.dropFirst()))
+      if let salt = KioskSegments.salt(of: archive.path) {
+        do {
+          try notes.add(till: till, day: number, salt: salt, digest: day.digest)
+        } catch {
+          // The head office has the day; only the note failed: the next sync reads the archive again.
+          if warnings.isEmpty { warnings.append("\(error); the next sync reads the archives again") }
+        }
       }
     }
-    return Summary(shipped: shipped, closedDays: closedDays, setAside: setAside)
+    return Summary(shipped: shipped, closedDays: closedDays, setAside: setAside, warnings: warnings)
   }
 
   /// The day archived at `path` as the head office stores it: every record as

@@ -130,7 +130,7 @@ struct CommandSpec {
     CommandSpec(
       name: "sync", arguments: [],
       summary: "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once",
-      access: .own, run: { context, _ in try SyncCommand.run(context.options) }),
+      access: .own, run: { context, _ in try SyncCommand.run(context) }),
     CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
       run: { context, _ in try await Demo(json: context.options.json).run() }),

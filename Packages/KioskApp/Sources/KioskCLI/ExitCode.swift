@@ -81,10 +81,14 @@ struct KioskFailure: Error, Equatable {
       case nil: .journal
       }
     let shipped = stopped.shipped.isEmpty ? "" : "shipped \(SyncCommand.days(stopped.shipped.map(\.day))), then "
+    // Only a head office that did not answer is worth another try as things stand.
+    let again: String =
+      switch stopped.headOffice {
+      case .unreachable, .refused: " (the till goes on; run 'kiosk sync' again)"
+      default: ""
+      }
     let behind =
-      stopped.behind.isEmpty
-      ? ""
-      : "; \(SyncCommand.days(stopped.behind)) not at the head office yet (the till goes on; run 'kiosk sync' again)"
+      stopped.behind.isEmpty ? "" : "; \(SyncCommand.days(stopped.behind)) not at the head office yet\(again)"
     self.init(code: code, message: shipped + stopped.reason + behind)
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HeadOffice
 import KioskApp
 
@@ -31,20 +32,29 @@ enum SyncCommand {
     }
   }
 
-  static func run(_ options: GlobalOptions) throws -> Output {
+  @MainActor static func run(_ context: CommandContext) throws -> Output {
+    let options = context.options
     guard let till = options.till else {
       throw KioskFailure.usage("sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -)")
     }
     guard HeadOfficeSync.isTillName(till) else {
-      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not '\(till)'")
+      // Quoted and escaped: the name may hold anything, a newline or an escape sequence included.
+      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not \(till.debugDescription)")
     }
     guard let conninfo = options.headOffice else {
       throw KioskFailure.usage(
         "sync needs the head office's connection string in $KIOSK_HEAD_OFFICE (libpq's: 'host=HOST dbname=NAME user=USER')"
       )
     }
+    guard
+      FileManager.default.fileExists(atPath: options.journalPath)
+        || !KioskSegments.archives(of: options.journalPath).isEmpty
+    else {
+      throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
+    }
     var world = HeadOfficeWorld(conninfo: conninfo)
     let summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
+    for warning in summary.warnings { context.warn(warning) }
     return Output(
       till: till,
       days: summary.shipped.map { shipped in

@@ -60,8 +60,9 @@ func headOffice(_ server: ThrowawayPostgres, database: String, till: String) -> 
   #expect(again.lines == ["till 'north': the head office holds all 2 closed days it can; 0 behind"])
   #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "2\n")
 
-  // Without its note of what was acknowledged, the till sends every day again: nothing doubles.
-  try FileManager.default.removeItem(atPath: journal.path + ".head-office")
+  // With its notes garbled, the till sends every day again: nothing doubles.
+  try Data("north 01 x\r\nnorth 1 0123 y\n\u{0}\u{1}".utf8).write(
+    to: URL(fileURLWithPath: journal.path + ".head-office"))
   let resent = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(
     resent.lines.prefix(2) == ["day 1: the head office already held it", "day 2: the head office already held it"])
@@ -187,4 +188,81 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
     executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": server.conninfo(database: "postgres")])
   #expect(run.status == 64)
   #expect(run.errors.hasPrefix("kiosk-hq: "))
+}
+
+@Test func aHeadOfficeThatLostItsDaysGetsThemAgainWhateverTheTillNoted() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (_, kiosk) = try tillWithClosedDays(2)
+  #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  _ = try server.query("TRUNCATE kiosk_days, kiosk_records, kiosk_sales", database: database)
+  let again = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(again.status == 0)
+  #expect(again.lines.prefix(2).allSatisfy { $0.contains(": shipped, ") })
+  // Another head office altogether: asked, and given every day.
+  let other = try server.freshDatabase()
+  #expect(try kiosk("sync", environment: headOffice(server, database: other, till: "north")).lines.count == 3)
+  // A head office that is not there is never taken for one that holds everything.
+  let nowhere = try kiosk("sync", environment: ["KIOSK_TILL": "north", "KIOSK_HEAD_OFFICE": "host=/nonexistent-hq"])
+  #expect(nowhere.status == 69)
+}
+
+@Test func aTillStartedAfreshInTheSameFolderIsNotHiddenByTheOldNotes() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(1)
+  #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  // The till's files go, its notes stay; a new day 1 is made in their place.
+  for name in ["kiosk.journal", "kiosk.journal.day-0001", "kiosk.journal.processor", "kiosk.journal.checkpoints"] {
+    try? FileManager.default.removeItem(at: journal.folder.appendingPathComponent(name))
+  }
+  let made = try kiosk("shell", input: "open Zed\nadd 1 espresso\nsettle 1\nclose-day\n")
+  #expect(made.status == 0, "\(made.errors)")
+  let refused = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(refused.status == 65)
+  #expect(refused.errors.contains("two different days under one name"))
+  #expect(!refused.errors.contains("run 'kiosk sync' again"))
+}
+
+@Test func aMissingArchiveStopsTheSyncAndIsNamed() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(3)
+  try FileManager.default.removeItem(atPath: journal.path + ".day-0002")
+  let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(stopped.status == 74)
+  #expect(stopped.errors.contains("the archive of day 2"))
+  #expect(try server.query("SELECT to_regclass('kiosk_days') IS NULL", database: database) == "t\n", "nothing shipped")
+  let nowhere = KioskBinary(journal: journal.folder.appendingPathComponent("none/kiosk.journal").path)
+  let noTill = try nowhere("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(noTill.status == 74)
+  #expect(noTill.errors.contains("there is no till at"))
+}
+
+@Test func notesThatCannotBeWrittenAreAWarningAndEveryDayStillGoes() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(3)
+  try FileManager.default.createDirectory(atPath: journal.path + ".head-office", withIntermediateDirectories: false)
+  let run = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(run.status == 0)
+  #expect(run.lines.filter { $0.contains(": shipped, ") }.count == 3)
+  #expect(run.errors.hasPrefix("kiosk: warning: "))
+  #expect(run.errors.contains("the next sync reads the archives again"))
+}
+
+@Test func aRoleThatMayOnlyReadAndInsertCanSyncOnceTheTablesExist() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (_, first) = try tillWithClosedDays(1)
+  #expect(try first("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  let role = "till_\(database.suffix(8))"
+  _ = try server.query(
+    "CREATE ROLE \(role) LOGIN; GRANT SELECT, INSERT ON kiosk_days, kiosk_records, kiosk_sales TO \(role)",
+    database: database)
+  let (_, second) = try tillWithClosedDays(1)
+  let conninfo = server.conninfo(database: database).replacingOccurrences(of: "user=kiosk", with: "user=\(role)")
+  let run = try second("sync", environment: ["KIOSK_TILL": "south", "KIOSK_HEAD_OFFICE": conninfo])
+  #expect(run.status == 0, "\(run.errors)")
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "2\n")
 }
