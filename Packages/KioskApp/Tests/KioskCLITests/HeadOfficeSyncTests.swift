@@ -142,6 +142,11 @@ func syncRefusesAnIncompleteSetting(environment: [String: String], status: Int32
 
 /// Runs the built `kiosk-hq` against the head office at `database`.
 func kioskHQ(_ arguments: String..., server: ThrowawayPostgres, database: String) throws -> KioskBinary.Run {
+  try kioskHQ(arguments, server: server, database: database)
+}
+
+/// Runs the built `kiosk-hq` with `arguments` against the head office at `database`.
+func kioskHQ(_ arguments: [String], server: ThrowawayPostgres, database: String) throws -> KioskBinary.Run {
   let executable = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-hq")
   return try KioskBinary(journal: "").run(
     executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": server.conninfo(database: database)])
@@ -182,10 +187,7 @@ func kioskHQ(_ arguments: String..., server: ThrowawayPostgres, database: String
 
 @Test(arguments: [["report", "0"], ["audit"], [], ["verify", "extra"]] as [[String]])
 func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
-  let server = try ThrowawayPostgres.shared.get()
-  let executable = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-hq")
-  let run = try KioskBinary(journal: "").run(
-    executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": server.conninfo(database: "postgres")])
+  let run = try kioskHQ(arguments, server: try ThrowawayPostgres.shared.get(), database: "postgres")
   #expect(run.status == 64)
   #expect(run.errors.hasPrefix("kiosk-hq: "))
 }
