@@ -31,10 +31,21 @@ public struct ChainReport: Equatable, Sendable {
     public var total: Decimal
   }
 
+  /// One ingredient's units across the chain: at the close of the day asked
+  /// for, or, for every day, at each till's latest close.
+  public struct StockLine: Equatable, Sendable {
+    /// The ingredient's name.
+    public var ingredient: String
+    /// Units at those closes, summed over the tills.
+    public var closing: Int
+  }
+
   /// Each till's days, by till then day.
   public var tills: [TillLine]
   /// Sales by item, by item number.
   public var items: [ItemLine]
+  /// Stock by ingredient, by name.
+  public var stock: [StockLine] = []
 
   /// Money charged across the chain.
   public var charged: Decimal { tills.reduce(0) { $0 + $1.charged } }
@@ -63,6 +74,11 @@ extension PostgresHeadOffice {
     let items = try rows(
       "SELECT item, (array_agg(name ORDER BY day DESC))[1], sum(count), sum(total) FROM kiosk_sales \(filter) "
         + "GROUP BY item ORDER BY item")
+    let stockFilter =
+      day.map { "WHERE day = \($0)" }
+      ?? "WHERE (till, day) IN (SELECT till, max(day) FROM kiosk_days GROUP BY till)"
+    let stock = try rows(
+      "SELECT ingredient, sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient")
     return ChainReport(
       tills: tills.map { row in
         ChainReport.TillLine(
@@ -74,7 +90,8 @@ extension PostgresHeadOffice {
         ChainReport.ItemLine(
           item: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", count: Int(row[2] ?? "") ?? 0,
           total: Decimal(string: row[3] ?? "") ?? 0)
-      })
+      },
+      stock: stock.map { row in ChainReport.StockLine(ingredient: row[0] ?? "", closing: Int(row[1] ?? "") ?? 0) })
   }
 
   /// Recomputes every shipped day from its rows, in SQL, and lists where it

@@ -43,6 +43,16 @@ enum HeadOfficeSchema {
       PRIMARY KEY (till, day, item)
     )
     """,
+    """
+    CREATE TABLE IF NOT EXISTS kiosk_stock (
+      till text NOT NULL,
+      day integer NOT NULL,
+      ingredient text NOT NULL,
+      opening bigint NOT NULL,
+      closing bigint NOT NULL,
+      PRIMARY KEY (till, day, ingredient)
+    )
+    """,
   ]
 
   /// Creates what is missing, in one transaction; nothing when every table is
@@ -50,7 +60,7 @@ enum HeadOfficeSchema {
   static func create(on connection: PostgresConnection) throws(PostgresConnection.Failure) {
     let present = try connection.execute(
       "SELECT to_regclass('kiosk_days') IS NOT NULL AND to_regclass('kiosk_records') IS NOT NULL "
-        + "AND to_regclass('kiosk_sales') IS NOT NULL")
+        + "AND to_regclass('kiosk_sales') IS NOT NULL AND to_regclass('kiosk_stock') IS NOT NULL")
     if present.first?.first == "t" { return }
     try connection.execute("BEGIN")
     do {

@@ -101,6 +101,13 @@ public struct PostgresHeadOffice: HeadOfficeService {
           [day.till, String(day.day), String(sale.item), sale.name, String(sale.count), "\(sale.total)"]
         })
     }
+    if !day.stock.isEmpty {
+      try connection.execute(
+        Self.insert(into: "kiosk_stock (till, day, ingredient, opening, closing)", rows: day.stock.count, columns: 5),
+        day.stock.flatMap { line in
+          [day.till, String(day.day), line.ingredient, String(line.opening), String(line.closing)]
+        })
+    }
     try connection.execute(
       Self.insert(
         into: "kiosk_days (till, day, digest, record_count, charged, refunded, settled_tabs)", rows: 1, columns: 7),

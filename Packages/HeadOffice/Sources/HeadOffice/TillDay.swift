@@ -47,6 +47,23 @@ public struct TillDay: Equatable, Sendable {
     }
   }
 
+  /// One ingredient's units at the day's opening and at its close.
+  public struct Stock: Equatable, Sendable {
+    /// The ingredient's name (`milk`).
+    public var ingredient: String
+    /// Units when the day opened.
+    public var opening: Int
+    /// Units when it closed.
+    public var closing: Int
+
+    /// A stock line.
+    public init(ingredient: String, opening: Int, closing: Int) {
+      self.ingredient = ingredient
+      self.opening = opening
+      self.closing = closing
+    }
+  }
+
   /// The till's name in the chain.
   public var till: String
   /// The day's number, from 1.
@@ -65,11 +82,13 @@ public struct TillDay: Equatable, Sendable {
   public var refunded: Decimal
   /// Tabs settled that day.
   public var settledTabs: Int
+  /// The stock at opening and at closing, by ingredient.
+  public var stock: [Stock]
 
   /// A closed day.
   public init(
     till: String, day: Int, digest: String, records: [Record], sales: [Sale], charged: Decimal, refunded: Decimal,
-    settledTabs: Int
+    settledTabs: Int, stock: [Stock] = []
   ) {
     self.till = till
     self.day = day
@@ -79,5 +98,6 @@ public struct TillDay: Equatable, Sendable {
     self.charged = charged
     self.refunded = refunded
     self.settledTabs = settledTabs
+    self.stock = stock
   }
 }

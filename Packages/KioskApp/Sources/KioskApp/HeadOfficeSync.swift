@@ -154,7 +154,15 @@ public enum HeadOfficeSync {
     return TillDay(
       till: till, day: day, digest: digest, records: records,
       sales: report.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
-      charged: report.charged, refunded: report.refunded, settledTabs: report.settledTabs)
+      charged: report.charged, refunded: report.refunded, settledTabs: report.settledTabs,
+      stock: Set(report.openingStock.units.keys).union(report.closingStock.units.keys).sorted {
+        $0.rawValue < $1.rawValue
+      }
+      .map { ingredient in
+        TillDay.Stock(
+          ingredient: ingredient.rawValue, opening: report.openingStock.units[ingredient] ?? 0,
+          closing: report.closingStock.units[ingredient] ?? 0)
+      })
   }
 }
 

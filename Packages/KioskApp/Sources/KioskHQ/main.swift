@@ -3,7 +3,8 @@ import HeadOffice
 
 // `kiosk-hq`: the head office's side of the chain (docs/head-office.md).
 //
-//   kiosk-hq report [DAY]   every till's days and the chain's sales by item (for DAY, or every day)
+//   kiosk-hq report [DAY]   every till's days, the chain's sales by item and its stock at close
+//                           (for DAY, or every day: stock at each till's latest close)
 //   kiosk-hq verify         recompute every shipped day from its rows; list each disagreement
 //
 // The database is `$KIOSK_HEAD_OFFICE` (a libpq connection string). Exit status:
@@ -50,6 +51,8 @@ do {
       "chain: \(report.tills.count) till days, charged \(money(report.charged)), refunded \(money(report.refunded))")
     print("item  name  sold  total")
     for item in report.items { print("\(item.item)  \(item.name)  \(item.count)  \(money(item.total))") }
+    print("ingredient  units at close")
+    for line in report.stock { print("\(line.ingredient)  \(line.closing)") }
   default:
     guard arguments.count == 1 else { fail(usage, status: 64) }
     let mismatches = try office.verify()
