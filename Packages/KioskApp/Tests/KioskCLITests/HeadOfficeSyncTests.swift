@@ -204,7 +204,7 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   let database = try server.freshDatabase()
   let (_, kiosk) = try tillWithClosedDays(2)
   #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
-  _ = try server.query("TRUNCATE kiosk_days, kiosk_records, kiosk_sales", database: database)
+  _ = try server.query("TRUNCATE kiosk_days, kiosk_records, kiosk_sales, kiosk_stock", database: database)
   let again = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(again.status == 0)
   #expect(again.lines.prefix(2).allSatisfy { $0.contains(": shipped, ") })
@@ -267,7 +267,7 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   #expect(try first("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
   let role = "till_\(database.suffix(8))"
   _ = try server.query(
-    "CREATE ROLE \(role) LOGIN; GRANT SELECT, INSERT ON kiosk_days, kiosk_records, kiosk_sales TO \(role)",
+    "CREATE ROLE \(role) LOGIN; GRANT SELECT, INSERT ON kiosk_days, kiosk_records, kiosk_sales, kiosk_stock TO \(role)",
     database: database)
   let (_, second) = try tillWithClosedDays(1)
   let conninfo = server.conninfo(database: database).replacingOccurrences(of: "user=kiosk", with: "user=\(role)")
