@@ -145,6 +145,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    Self.closeInheritedDescriptors(&actions)
     let argv = command.map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
@@ -161,6 +162,29 @@ public final class ThrowawayPostgres: @unchecked Sendable {
       throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed: \(text)\(log.suffix(2_000))")
     }
     return text
+  }
+
+  /// The child keeps only its standard input, output and error. Foundation's
+  /// `Process` learns that a child it started has exited when a socket that
+  /// child holds closes; a server started here (a daemon that outlives us)
+  /// would otherwise inherit that socket of any process another test starts at
+  /// the same moment, and that test would wait for its child forever.
+  private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    // glibc 2.34 and later; not in the Swift overlay, so looked up by name.
+    if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+      _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+      return
+    }
+    guard let directory = opendir("/proc/self/fd") else { return }
+    defer { closedir(directory) }
+    let own = dirfd(directory)
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if let descriptor = Int32(name), descriptor > 2, descriptor != own {
+        posix_spawn_file_actions_addclose(&actions, descriptor)
+      }
+    }
   }
 
   private static func serverBinaries() -> String? {
