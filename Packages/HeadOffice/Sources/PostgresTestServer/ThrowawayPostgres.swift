@@ -74,9 +74,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
   /// Kills the server at once, as a crash would (SIGKILL to the postmaster); `start` brings it back.
   public func kill() throws {
-    guard let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8),
-      let pid = Int32(text.split(separator: "\n").first ?? "")
-    else { throw Failure(description: "no running server in \(folder)") }
+    guard let pid = Self.postmaster(in: folder) else { throw Failure(description: "no running server in \(folder)") }
     Glibc.kill(pid, SIGKILL)
     // The postmaster's children notice it is gone and exit; wait for the pid to go.
     for _ in 0..<200 where Glibc.kill(pid, 0) == 0 { usleep(10_000) }
@@ -111,9 +109,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
     atexit {
       for folder in ThrowawayPostgres.started.withLock({ $0 }) {
         // pg_ctl may be gone with the process's tear-down; kill by pid file, then remove.
-        if let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8),
-          let pid = Int32(text.split(separator: "\n").first ?? "")
-        {
+        if let pid = ThrowawayPostgres.postmaster(in: folder) {
           Glibc.kill(pid, SIGTERM)
           for _ in 0..<300 where Glibc.kill(pid, 0) == 0 { usleep(10_000) }
         }
@@ -185,6 +181,12 @@ public final class ThrowawayPostgres: @unchecked Sendable {
         posix_spawn_file_actions_addclose(&actions, descriptor)
       }
     }
+  }
+
+  /// The pid of the server running in `folder`, from its `postmaster.pid`.
+  private static func postmaster(in folder: String) -> Int32? {
+    guard let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8) else { return nil }
+    return Int32(text.split(separator: "\n").first ?? "")
   }
 
   private static func serverBinaries() -> String? {

@@ -132,24 +132,26 @@ public enum HeadOfficeSync {
     var last: KioskRecord?
     var crc: UInt32 = 0
     let encoder = JournalJSONWriter.makeEncoder()
-    let summary = try KioskJournalReader.walk(path: path) { sequence, entry in
-      let record: TillDay.Record
-      switch entry {
-      case .record(let journaled):
-        last = journaled
-        let body = String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self)
-        record = TillDay.Record(
-          sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount, body: body)
-      case .checkpoint: record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: "")
-      case .lost: record = TillDay.Record(sequence: sequence, kind: "lost", body: "")
-      }
-      crc = CRC32C.checksum(Array((record.body.isEmpty ? record.kind : record.body).utf8) + [0x0A], seed: crc)
-      records.append(record)
+    // One read of the archive: the report replays it, and hands each entry over as it goes.
+    let report = try ZReport.build(
+      path: path,
+      each: { sequence, entry in
+        let record: TillDay.Record
+        switch entry {
+        case .record(let journaled):
+          last = journaled
+          let body = String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self)
+          record = TillDay.Record(
+            sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount, body: body)
+        case .checkpoint: record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: "")
+        case .lost: record = TillDay.Record(sequence: sequence, kind: "lost", body: "")
+        }
+        crc = CRC32C.checksum(Array((record.body.isEmpty ? record.kind : record.body).utf8) + [0x0A], seed: crc)
+        records.append(record)
+      })
+    guard report.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
+      throw KioskDaysError.damagedArchive(path: path, unreadBytes: report.unreadTailBytes)
     }
-    guard summary.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
-      throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
-    }
-    let report = try ZReport.build(path: path)
     let digest = "records crc32c:" + String(format: "%08x", crc) + ", state " + report.closingState.digest
     return TillDay(
       till: till, day: day, digest: digest, records: records,

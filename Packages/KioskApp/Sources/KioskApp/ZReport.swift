@@ -52,6 +52,8 @@ public struct ZReport: Equatable, Sendable {
   /// number, and every record between a lost command and the checkpoint that
   /// restores the state: what they sold or moved is not in this report.
   public var uncounted: [Int] = []
+  /// Bytes after the last whole record: a torn or damaged tail the report could not read.
+  public var unreadTailBytes = 0
 
   /// The total charged.
   public var charged: Decimal { charges.reduce(0) { $0 + $1.amount } }
@@ -60,8 +62,13 @@ public struct ZReport: Equatable, Sendable {
   /// Charged less refunded: the sum of `sales`.
   public var net: Decimal { charged - refunded }
 
-  /// Replays the day in the journal file at `path` from its first record.
-  public static func build(path: String, progress: ((Int, Int) -> Void)? = nil) throws -> ZReport {
+  /// Replays the day in the journal file at `path` from its first record;
+  /// `each` sees every entry as it is read, so a caller that needs the records
+  /// too (the head office's sync) reads the file once.
+  public static func build(
+    path: String, progress: ((Int, Int) -> Void)? = nil,
+    each: (Int, KioskJournalReader.Entry) throws -> Void = { _, _ in }
+  ) throws -> ZReport {
     var world = ReplayWorld()
     var replay = KioskReplay.Progress()
     var day = 1
@@ -72,7 +79,8 @@ public struct ZReport: Equatable, Sendable {
     var uncounted: [Int] = []
     // After a lost command the state is unknown until the next checkpoint restores it.
     var lostState = false
-    try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
+    let summary = try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
+      try each(sequence, entry)
       switch entry {
       case .checkpoint(let checkpoint):
         // Only the day's first record starts the replay; a later checkpoint is the same state,
@@ -113,6 +121,6 @@ public struct ZReport: Equatable, Sendable {
     return ZReport(
       day: day, sales: sales, charges: charges, refunds: refunds, openingStock: opening, closingStock: world.stock,
       settledTabs: settled, openTabs: world.tabs.open.count - settled, closingState: world.snapshot,
-      uncounted: uncounted)
+      uncounted: uncounted, unreadTailBytes: summary.unreadTailBytes)
   }
 }

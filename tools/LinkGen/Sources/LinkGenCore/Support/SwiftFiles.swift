@@ -4,7 +4,7 @@ import Foundation
 /// by each: the tree under a root, `.build`, `.git` and `Generated/` aside.
 enum SwiftFiles {
   /// The `.swift` files under `root`, `.build`, `.git` and `Generated/` aside, sorted.
-  static func under(_ root: URL, scan: RepositoryScan? = nil) -> [URL] {
-    (scan ?? RepositoryScan(root: root)).swiftFiles.map { root.appendingPathComponent($0) }
+  static func under(_ root: URL) -> [URL] {
+    RepositoryScan(root: root).swiftFiles.map { root.appendingPathComponent($0) }
   }
 }
