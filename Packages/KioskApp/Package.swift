@@ -80,7 +80,8 @@ let package = Package(
       ],
       swiftSettings: features),
     // The head office's side: the chain's report and its verification (docs/head-office.md).
-    .executableTarget(name: "KioskHQ", dependencies: [.product(name: "HeadOffice", package: "HeadOffice")]),
+    .executableTarget(
+      name: "KioskHQ", dependencies: ["KioskApp", .product(name: "HeadOffice", package: "HeadOffice")]),
     .testTarget(
       name: "KioskCLITests",
       dependencies: [

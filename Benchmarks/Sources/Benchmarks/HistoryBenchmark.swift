@@ -63,18 +63,19 @@ enum HistoryBenchmark {
   }
 
   /// Writes a kiosk's history at `path`: `days` days of about
-  /// `recordsPerDay` records each (restocks, then tabs opened, given a latte
-  /// and settled), every day but the last closed by `KioskShell.closeDay`,
-  /// so the closed days are archives beside the live journal. Group commits
-  /// make the records fast to write; the closes are the real ones.
-  static func makeHistory(at path: String, days: Int, recordsPerDay: Int) throws {
+  /// `recordsPerDay` records each (restocks, then tabs opened, given one item
+  /// and settled: tab `n` takes `items[n % items.count]`), every day but the
+  /// last closed by `KioskShell.closeDay`, so the closed days are archives
+  /// beside the live journal. Group commits make the records fast to write;
+  /// the closes are the real ones.
+  static func makeHistory(
+    at path: String, days: Int, recordsPerDay: Int, items: [Item.ID] = [Item.ID(raw: 1)]
+  ) throws {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     let name = URL(fileURLWithPath: path).lastPathComponent
     for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where file.hasPrefix(name) {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
     }
-    let latte = Item.ID(raw: 1)
-    let price = KioskDefaults.menu.items[latte]?.price ?? 0
     let chargedAt = Date(timeIntervalSince1970: 1_800_000_000)
     for day in 1...days {
       var records: [KioskRecord] = []
@@ -86,16 +87,21 @@ enum HistoryBenchmark {
         if contents.checkpoint == nil {
           records.append(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
         }
-        for ingredient in [Ingredient.beans, .milk, .cup] {
+        let used = Set(items.flatMap { KioskDefaults.menu.items[$0]?.recipe.keys.map { $0 } ?? [] })
+        for ingredient in used.sorted(by: { $0.rawValue < $1.rawValue }) {
           records.append(.restocked(ingredient: ingredient, count: recordsPerDay))
         }
         while records.count + 3 <= recordsPerDay {
           let tab = Tab.ID(raw: nextTab)
           nextTab += 1
           records.append(.opened(tab: tab, customer: "Guest \(tab.raw)"))
-          records.append(.added(item: latte, tab: tab))
+          let item = items[tab.raw % items.count]
+          records.append(.added(item: item, tab: tab))
           records.append(
-            .settled(Receipt(tab: tab, total: price, chargedAt: chargedAt, reference: "ch_bench_\(tab.raw)")))
+            .settled(
+              Receipt(
+                tab: tab, total: KioskDefaults.menu.items[item]?.price ?? 0, chargedAt: chargedAt,
+                reference: "ch_bench_\(tab.raw)")))
         }
         for start in stride(from: 0, to: records.count, by: 10_000) {
           try journal.append(entries: Array(records[start..<min(records.count, start + 10_000)]))

@@ -9,6 +9,7 @@ import Foundation
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
 //   kiosk-bench --head-office RECORDS                  (a day shipped to the head office against COPY)
+//   kiosk-bench --chain TILLS --days D --per-day R     (TILLS tills synced at once; the chain report checked)
 //   kiosk-bench --linkgen-commands PATH                (the linkgen commands' table alone, for any linkgen build)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -57,6 +58,16 @@ if let linkgen = option("--linkgen-commands") {
   exit(0)
 }
 
+// `kiosk-bench --chain TILLS --days D --per-day R`: only the chain's table (tills synced at once, the report checked).
+if let tills = option("--chain").flatMap(Int.init) {
+  print(
+    try ChainBenchmark.run(
+      tills: tills, days: Int(option("--days") ?? "30") ?? 30,
+      recordsPerDay: Int(option("--per-day") ?? "1000") ?? 1_000
+    ))
+  exit(0)
+}
+
 // `kiosk-bench --head-office RECORDS`: only the head office's table (shipping a day against COPY).
 if let records = option("--head-office").flatMap(Int.init) {
   print(try HeadOfficeBenchmark.run(records: records, rounds: 3))
@@ -94,6 +105,8 @@ print(
 print("## The head office: shipping a day\n")
 if FileManager.default.fileExists(atPath: "/usr/bin/psql") {
   print(try HeadOfficeBenchmark.run(records: smoke ? 1_000 : 200_000, rounds: smoke ? 1 : 3))
+  print("\n## The head office: a chain of tills synced at once\n")
+  print(try ChainBenchmark.run(tills: smoke ? 2 : 10, days: smoke ? 2 : 30, recordsPerDay: smoke ? 30 : 1_000))
 } else {
   print("PostgreSQL is not installed (`make setup`); skipped.")
 }

@@ -17,6 +17,16 @@ public struct ChainReport: Equatable, Sendable {
     public var settledTabs: Int
     /// Records shipped.
     public var records: Int
+
+    /// A till's day with these totals.
+    public init(till: String, day: Int, charged: Decimal, refunded: Decimal, settledTabs: Int, records: Int) {
+      self.till = till
+      self.day = day
+      self.charged = charged
+      self.refunded = refunded
+      self.settledTabs = settledTabs
+      self.records = records
+    }
   }
 
   /// One item, over every till (and, without a day, every day).
@@ -29,6 +39,14 @@ public struct ChainReport: Equatable, Sendable {
     public var count: Int
     /// What they brought in.
     public var total: Decimal
+
+    /// An item's sales.
+    public init(item: Int, name: String, count: Int, total: Decimal) {
+      self.item = item
+      self.name = name
+      self.count = count
+      self.total = total
+    }
   }
 
   /// One ingredient's units across the chain: at the close of the day asked
@@ -38,6 +56,12 @@ public struct ChainReport: Equatable, Sendable {
     public var ingredient: String
     /// Units at those closes, summed over the tills.
     public var closing: Int
+
+    /// An ingredient's units at close.
+    public init(ingredient: String, closing: Int) {
+      self.ingredient = ingredient
+      self.closing = closing
+    }
   }
 
   /// Each till's days, by till then day.
@@ -46,6 +70,13 @@ public struct ChainReport: Equatable, Sendable {
   public var items: [ItemLine]
   /// Stock by ingredient, by name.
   public var stock: [StockLine] = []
+
+  /// A report of these lines.
+  public init(tills: [TillLine], items: [ItemLine], stock: [StockLine] = []) {
+    self.tills = tills
+    self.items = items
+    self.stock = stock
+  }
 
   /// Money charged across the chain.
   public var charged: Decimal { tills.reduce(0) { $0 + $1.charged } }
@@ -98,7 +129,15 @@ extension PostgresHeadOffice {
   /// disagrees with what the till said: the records are numbered 1 to the
   /// count the till sent, with none missing; the money charged is the sum of
   /// the settles' totals; the sales, net of refunds, sum to the money kept.
-  public mutating func verify() throws(HeadOfficeError) -> [DayMismatch] {
+  ///
+  /// With `recordsDigest`, each day's records are also read back in order and
+  /// digested again: the till's digest must begin with what it answers,
+  /// followed by a comma (the rest names the closing state, which the rows
+  /// alone cannot rebuild). The digest is the till's to define, so the caller
+  /// brings it; the head office only compares.
+  public mutating func verify(
+    recordsDigest: (([TillDay.Record]) -> String)? = nil
+  ) throws(HeadOfficeError) -> [DayMismatch] {
     let checks = try rows(
       """
       SELECT d.till, d.day, d.record_count, count(r.sequence), coalesce(min(r.sequence), 0),
@@ -134,7 +173,36 @@ extension PostgresHeadOffice {
             till: till, day: day, problem: "kept \(kept) (charged less refunded), but its sales total \(sold)"))
       }
     }
-    return found
+    if let recordsDigest {
+      for day in try rows("SELECT till, day, digest FROM kiosk_days ORDER BY till, day") {
+        let (till, number, digest) = (day[0] ?? "", Int(day[1] ?? "") ?? 0, day[2] ?? "")
+        let recomputed = recordsDigest(try records(of: till, day: number))
+        if !digest.hasPrefix(recomputed + ",") {
+          found.append(
+            DayMismatch(
+              till: till, day: number,
+              problem: "its records digest to '\(recomputed)', but the till's digest is '\(digest)'"))
+        }
+      }
+    }
+    // By till and day, each day's problems in the order they were checked.
+    return found.enumerated().sorted {
+      ($0.element.till, $0.element.day, $0.offset) < ($1.element.till, $1.element.day, $1.offset)
+    }
+    .map(\.element)
+  }
+
+  /// The records held for `till`'s day `day`, in order.
+  public mutating func records(of till: String, day: Int) throws(HeadOfficeError) -> [TillDay.Record] {
+    try onLiveConnection { connection throws(PostgresConnection.Failure) in
+      try connection.execute(
+        "SELECT sequence, kind, tab, amount, body FROM kiosk_records WHERE till = $1 AND day = $2 ORDER BY sequence",
+        [till, String(day)])
+    }.map { row in
+      TillDay.Record(
+        sequence: Int(row[0] ?? "") ?? 0, kind: row[1] ?? "", tab: row[2].flatMap { Int($0) },
+        amount: row[3].flatMap { Decimal(string: $0) }, body: row[4] ?? "")
+    }
   }
 
   /// Rows of a query on the head office's tables.

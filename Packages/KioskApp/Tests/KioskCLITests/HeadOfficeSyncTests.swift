@@ -178,18 +178,24 @@ func kioskHQ(_ arguments: [String], server: ThrowawayPostgres, database: String)
   let verified = try kioskHQ("verify", server: server, database: database)
   #expect(verified.status == 0)
   #expect(verified.lines == ["every shipped day agrees with its records"])
-  // A record lost at the head office, and a settle's amount altered: both are found, at their day.
+  // A record lost at the head office, a settle's amount altered, and a customer's name altered in a
+  // record's body: each is found, at its day; the lost record and the altered body change the records' digest.
   _ = try server.query(
     "DELETE FROM kiosk_records WHERE till = 'till-0' AND day = 1 AND sequence = 2", database: database)
   _ = try server.query(
     "UPDATE kiosk_records SET amount = 9 WHERE till = 'till-1' AND day = 2 AND kind = 'settled' AND tab = 3",
     database: database)
+  _ = try server.query(
+    "UPDATE kiosk_records SET body = replace(body, 'Bob', 'Eve') WHERE till = 'till-1' AND day = 3 AND kind = 'opened'",
+    database: database)
   let refused = try kioskHQ("verify", server: server, database: database)
   #expect(refused.status == 65)
-  #expect(refused.lines.count == 2)
+  #expect(refused.lines.count == 4, "\(refused.lines)")
   #expect(refused.lines[0].hasPrefix("till 'till-0' day 1: the till sent "))
-  #expect(refused.lines[1] == "till 'till-1' day 2: charged 7.5 by the Z report, but its settles total 12")
-  #expect(refused.errors == "kiosk-hq: 2 disagreements in the shipped days\n")
+  #expect(refused.lines[1].hasPrefix("till 'till-0' day 1: its records digest to 'records crc32c:"))
+  #expect(refused.lines[2] == "till 'till-1' day 2: charged 7.5 by the Z report, but its settles total 12")
+  #expect(refused.lines[3].hasPrefix("till 'till-1' day 3: its records digest to 'records crc32c:"))
+  #expect(refused.errors == "kiosk-hq: 4 disagreements in the shipped days\n")
 }
 
 @Test(arguments: [["report", "0"], ["audit"], [], ["verify", "extra"]] as [[String]])
