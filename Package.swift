@@ -181,7 +181,8 @@ let package = Package(
       swiftSettings: paymentFeatures
     ),
     // The head office's side: the chain's report and its verification (docs/head-office.md).
-    .executableTarget(name: "KioskHQ", dependencies: ["HeadOffice"], path: "Packages/KioskApp/Sources/KioskHQ"),
+    .executableTarget(
+      name: "KioskHQ", dependencies: ["KioskApp", "HeadOffice"], path: "Packages/KioskApp/Sources/KioskHQ"),
     .executableTarget(
       name: "KioskReplayServer",
       dependencies: ["FeatureKit", "KioskFeatures"],
