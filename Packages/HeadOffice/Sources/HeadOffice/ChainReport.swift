@@ -109,7 +109,8 @@ extension PostgresHeadOffice {
       day.map { "WHERE day = \($0)" }
       ?? "WHERE (till, day) IN (SELECT till, max(day) FROM kiosk_days GROUP BY till)"
     let stock = try rows(
-      "SELECT ingredient, sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient")
+      "SELECT ingredient, sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient COLLATE \"C\""
+    )
     return ChainReport(
       tills: tills.map { row in
         ChainReport.TillLine(
@@ -130,14 +131,11 @@ extension PostgresHeadOffice {
   /// count the till sent, with none missing; the money charged is the sum of
   /// the settles' totals; the sales, net of refunds, sum to the money kept.
   ///
-  /// With `recordsDigest`, each day's records are also read back in order and
-  /// digested again: the till's digest must begin with what it answers,
-  /// followed by a comma (the rest names the closing state, which the rows
-  /// alone cannot rebuild). The digest is the till's to define, so the caller
-  /// brings it; the head office only compares.
-  public mutating func verify(
-    recordsDigest: (([TillDay.Record]) -> String)? = nil
-  ) throws(HeadOfficeError) -> [DayMismatch] {
+  /// With `audit`, each day is then read back whole (`storedDay`) and handed
+  /// to it; whatever it answers is a disagreement too. The till's side brings
+  /// the audit, since only it can replay its records: the head office stores
+  /// days, it does not know what a record means.
+  public mutating func verify(audit: ((TillDay) -> [String])? = nil) throws(HeadOfficeError) -> [DayMismatch] {
     let checks = try rows(
       """
       SELECT d.till, d.day, d.record_count, count(r.sequence), coalesce(min(r.sequence), 0),
@@ -173,16 +171,11 @@ extension PostgresHeadOffice {
             till: till, day: day, problem: "kept \(kept) (charged less refunded), but its sales total \(sold)"))
       }
     }
-    if let recordsDigest {
-      for day in try rows("SELECT till, day, digest FROM kiosk_days ORDER BY till, day") {
-        let (till, number, digest) = (day[0] ?? "", Int(day[1] ?? "") ?? 0, day[2] ?? "")
-        let recomputed = recordsDigest(try records(of: till, day: number))
-        if !digest.hasPrefix(recomputed + ",") {
-          found.append(
-            DayMismatch(
-              till: till, day: number,
-              problem: "its records digest to '\(recomputed)', but the till's digest is '\(digest)'"))
-        }
+    if let audit {
+      for day in try rows("SELECT till, day FROM kiosk_days ORDER BY till, day") {
+        let (till, number) = (day[0] ?? "", Int(day[1] ?? "") ?? 0)
+        guard let stored = try storedDay(till: till, day: number) else { continue }
+        found += audit(stored).map { DayMismatch(till: till, day: number, problem: $0) }
       }
     }
     // By till and day, each day's problems in the order they were checked.
@@ -192,16 +185,42 @@ extension PostgresHeadOffice {
     .map(\.element)
   }
 
-  /// The records held for `till`'s day `day`, in order.
-  public mutating func records(of till: String, day: Int) throws(HeadOfficeError) -> [TillDay.Record] {
-    try onLiveConnection { connection throws(PostgresConnection.Failure) in
-      try connection.execute(
+  /// The day `day` of `till` as the head office holds it, read back from
+  /// every table (records in order, sales by item, stock by ingredient); nil
+  /// when it holds no such day.
+  public mutating func storedDay(till: String, day: Int) throws(HeadOfficeError) -> TillDay? {
+    let key = [till, String(day)]
+    return try onLiveConnection { connection throws(PostgresConnection.Failure) -> TillDay? in
+      guard
+        let row = try connection.execute(
+          "SELECT digest, charged, refunded, settled_tabs FROM kiosk_days WHERE till = $1 AND day = $2", key
+        ).first
+      else { return nil }
+      let records = try connection.execute(
         "SELECT sequence, kind, tab, amount, body FROM kiosk_records WHERE till = $1 AND day = $2 ORDER BY sequence",
-        [till, String(day)])
-    }.map { row in
-      TillDay.Record(
-        sequence: Int(row[0] ?? "") ?? 0, kind: row[1] ?? "", tab: row[2].flatMap { Int($0) },
-        amount: row[3].flatMap { Decimal(string: $0) }, body: row[4] ?? "")
+        key
+      ).map { row in
+        TillDay.Record(
+          sequence: Int(row[0] ?? "") ?? 0, kind: row[1] ?? "", tab: row[2].flatMap { Int($0) },
+          amount: row[3].flatMap { Decimal(string: $0) }, body: row[4] ?? "")
+      }
+      let sales = try connection.execute(
+        "SELECT item, name, count, total FROM kiosk_sales WHERE till = $1 AND day = $2 ORDER BY item", key
+      ).map { row in
+        TillDay.Sale(
+          item: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", count: Int(row[2] ?? "") ?? 0,
+          total: Decimal(string: row[3] ?? "") ?? 0)
+      }
+      let stock = try connection.execute(
+        "SELECT ingredient, opening, closing FROM kiosk_stock WHERE till = $1 AND day = $2 ORDER BY ingredient COLLATE \"C\"",
+        key
+      ).map { row in
+        TillDay.Stock(ingredient: row[0] ?? "", opening: Int(row[1] ?? "") ?? 0, closing: Int(row[2] ?? "") ?? 0)
+      }
+      return TillDay(
+        till: till, day: day, digest: row[0] ?? "", records: records, sales: sales,
+        charged: Decimal(string: row[1] ?? "") ?? 0, refunded: Decimal(string: row[2] ?? "") ?? 0,
+        settledTabs: Int(row[3] ?? "") ?? 0, stock: stock)
     }
   }
 

@@ -94,7 +94,10 @@ public enum HeadOfficeSync {
       guard let number = archive.day else { continue }
       let day: TillDay
       do {
-        day = try closedDay(till: till, day: number, path: archive.path)
+        // A damaged archive is never repaired in place: the advice is to restore it or set it aside.
+        day = try KioskJournalReader.readingArchive(archive) {
+          try closedDay(till: till, day: number, path: archive.path)
+        }
       } catch {
         throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: behind)
       }
@@ -122,60 +125,32 @@ public enum HeadOfficeSync {
   /// the journal holds it, the Z report's sales and totals, and the day's
   /// digest. Refused unless the archive is whole (it ends with its `dayClosed`).
   ///
-  /// The digest names both what happened and where it ended: the CRC-32C of
-  /// the records in order (each body and a newline; a checkpoint or a record
-  /// lost to damage as its kind), then the digest of the closing state that
+  /// The digest names both what happened and where it ended: the records'
+  /// digest (`recordsDigest`), then the digest of the closing state that
   /// `kiosk verify` prints. Two tills that end a day in the same state, or a
   /// till whose records were altered, never share one.
   public static func closedDay(till: String, day: Int, path: String) throws -> TillDay {
-    var records: [TillDay.Record] = []
-    var last: KioskRecord?
-    let encoder = JournalJSONWriter.makeEncoder()
+    var builder = DayBuilder()
     // One read of the archive: the report replays it, and hands each entry over as it goes.
-    let report = try ZReport.build(
-      path: path,
-      each: { sequence, entry in
-        let record: TillDay.Record
-        switch entry {
-        case .record(let journaled):
-          last = journaled
-          let body = String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self)
-          record = TillDay.Record(
-            sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount, body: body)
-        case .checkpoint: record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: "")
-        case .lost: record = TillDay.Record(sequence: sequence, kind: "lost", body: "")
-        }
-        records.append(record)
-      })
-    guard report.unreadTailBytes == 0, case .dayClosed(let closed, _) = last, closed == day else {
-      throw KioskDaysError.damagedArchive(path: path, unreadBytes: report.unreadTailBytes)
+    let summary = try KioskJournalReader.walk(path: path) { sequence, entry in try builder.take(sequence, entry) }
+    guard summary.unreadTailBytes == 0, let shipped = builder.day(till: till, number: day) else {
+      throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
     }
-    let digest = recordsDigest(records) + ", state " + report.closingState.digest
-    return TillDay(
-      till: till, day: day, digest: digest, records: records,
-      sales: report.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
-      charged: report.charged, refunded: report.refunded, settledTabs: report.settledTabs,
-      stock: Set(report.openingStock.units.keys).union(report.closingStock.units.keys).sorted {
-        $0.rawValue < $1.rawValue
-      }
-      .map { ingredient in
-        TillDay.Stock(
-          ingredient: ingredient.rawValue, opening: report.openingStock.units[ingredient] ?? 0,
-          closing: report.closingStock.units[ingredient] ?? 0)
-      })
+    return shipped
   }
 }
 
 extension HeadOfficeSync {
   /// The first half of a day's digest, `records crc32c:` and eight hex digits:
   /// the CRC-32C of each record's body and a newline, in order, with a
-  /// checkpoint or a lost record (shipped without a body) counted as its kind.
+  /// checkpoint or a lost record counted as its kind (a checkpoint's content
+  /// is the state, which the digest's second half names).
   /// `kiosk-hq verify` runs it again over the rows the head office holds.
   public static func recordsDigest(_ records: [TillDay.Record]) -> String {
     var crc: UInt32 = 0
     let newline: UInt8 = 0x0A
     for record in records {
-      var text = record.body.isEmpty ? record.kind : record.body
+      var text = record.kind == "checkpoint" || record.kind == "lost" ? record.kind : record.body
       crc = text.withUTF8 { CRC32C.update(crc, UnsafeRawBufferPointer($0)) }
       crc = withUnsafeBytes(of: newline) { CRC32C.update(crc, $0) }
     }

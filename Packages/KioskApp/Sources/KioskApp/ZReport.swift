@@ -69,58 +69,11 @@ public struct ZReport: Equatable, Sendable {
     path: String, progress: ((Int, Int) -> Void)? = nil,
     each: (Int, KioskJournalReader.Entry) throws -> Void = { _, _ in }
   ) throws -> ZReport {
-    var world = ReplayWorld()
-    var replay = KioskReplay.Progress()
-    var day = 1
-    var opening = StockState()
-    var sold: [Item.ID: Int] = [:]
-    var charges: [Movement] = []
-    var refunds: [Movement] = []
-    var uncounted: [Int] = []
-    // After a lost command the state is unknown until the next checkpoint restores it.
-    var lostState = false
+    var builder = Builder()
     let summary = try KioskJournalReader.walk(path: path, progress: progress) { sequence, entry in
       try each(sequence, entry)
-      switch entry {
-      case .checkpoint(let checkpoint):
-        // Only the day's first record starts the replay; a later checkpoint is the same state,
-        // unless a lost record left the state unknown.
-        guard sequence == 1 || lostState else { return }
-        world.restore(checkpoint.state)
-        replay = KioskReplay.Progress(checkpoint: checkpoint)
-        day = checkpoint.day
-        if sequence == 1 { opening = checkpoint.state.stock }
-        lostState = false
-      case .lost(let record):
-        if record != .checkpoint || sequence == 1 {
-          uncounted.append(sequence)
-          lostState = true
-        }
-      case .record(let record):
-        guard !lostState else { return uncounted.append(sequence) }
-        if case .initialized(_, let stock) = record { opening = stock }
-        if case .settled(let receipt) = record {
-          for item in world.tabs.open[receipt.tab]?.lines ?? [] { sold[item, default: 0] += 1 }
-          charges.append(Movement(tab: receipt.tab, amount: receipt.total, reference: receipt.reference))
-        }
-        let undone = try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &replay)
-        if let undone, case .settled(let receipt) = undone.record, case .undone(let refund, _) = record {
-          // The tab is open again with the lines it was settled with.
-          for item in world.tabs.open[receipt.tab]?.lines ?? [] { sold[item, default: 0] -= 1 }
-          refunds.append(Movement(tab: receipt.tab, amount: receipt.total, reference: refund ?? "none"))
-        }
-      }
+      try builder.take(sequence, entry)
     }
-    let menu = world.menu
-    let sales = sold.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { item, count in
-      let price = menu.items[item]?.price ?? 0
-      return Sale(
-        item: item, name: menu.items[item]?.name ?? "item \(item.raw)", count: count, total: price * Decimal(count))
-    }
-    let settled = world.tabs.open.values.filter(\.settled).count
-    return ZReport(
-      day: day, sales: sales, charges: charges, refunds: refunds, openingStock: opening, closingStock: world.stock,
-      settledTabs: settled, openTabs: world.tabs.open.count - settled, closingState: world.snapshot,
-      uncounted: uncounted, unreadTailBytes: summary.unreadTailBytes)
+    return builder.report(unreadTailBytes: summary.unreadTailBytes)
   }
 }

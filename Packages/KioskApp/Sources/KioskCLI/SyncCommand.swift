@@ -19,12 +19,17 @@ enum SyncCommand {
     var days: [Day]
     var closedDays: Int
     var setAside: [Int]
+    /// Closed days the head office still lacks: empty unless the sync stopped.
+    var behind: [Int] = []
     var text: [String] {
       let lines = days.map { day in
         day.outcome == "stored"
           ? "day \(day.day): shipped, \(day.records) records" : "day \(day.day): the head office already held it"
       }
       let aside = setAside.isEmpty ? "" : "; \(SyncCommand.days(setAside)) set aside as damaged, not shipped"
+      guard behind.isEmpty else {
+        return lines + ["till '\(till)': \(behind.count) behind (\(SyncCommand.days(behind)))\(aside)"]
+      }
       let held = closedDays - setAside.count
       return lines + [
         "till '\(till)': the head office holds all \(held) closed day\(held == 1 ? "" : "s") it can; 0 behind\(aside)"
@@ -53,16 +58,31 @@ enum SyncCommand {
       throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
     }
     var world = HeadOfficeWorld(conninfo: conninfo)
-    let summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
+    let summary: HeadOfficeSync.Summary
+    do {
+      summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
+    } catch {
+      // What went before the stop is shown as a finished sync shows it, with the days still behind.
+      let archives = KioskSegments.archives(of: options.journalPath)
+      throw OutputFailure(
+        output: Output(
+          till: till, days: outputDays(error.shipped), closedDays: archives.compactMap(\.day).count,
+          setAside: archives.filter(\.setAside).compactMap(\.day), behind: error.behind),
+        failure: KioskFailure(error))
+    }
     for warning in summary.warnings { context.warn(warning) }
     return Output(
-      till: till,
-      days: summary.shipped.map { shipped in
-        switch shipped.shipment {
-        case .stored(let records): Output.Day(day: shipped.day, outcome: "stored", records: records)
-        case .alreadyHeld: Output.Day(day: shipped.day, outcome: "alreadyHeld", records: 0)
-        }
-      }, closedDays: summary.closedDays.count, setAside: summary.setAside)
+      till: till, days: outputDays(summary.shipped), closedDays: summary.closedDays.count, setAside: summary.setAside)
+  }
+
+  /// Each day shipped, as printed.
+  private static func outputDays(_ shipped: [HeadOfficeSync.Shipped]) -> [Output.Day] {
+    shipped.map { shipped in
+      switch shipped.shipment {
+      case .stored(let records): Output.Day(day: shipped.day, outcome: "stored", records: records)
+      case .alreadyHeld: Output.Day(day: shipped.day, outcome: "alreadyHeld", records: 0)
+      }
+    }
   }
 
   /// `day 3`, `days 3 and 4`, `days 3–7`: the numbers, ascending, as one phrase.

@@ -6,8 +6,8 @@ import KioskApp
 //
 //   kiosk-hq report [DAY]   every till's days, the chain's sales by item and its stock at close
 //                           (for DAY, or every day: stock at each till's latest close)
-//   kiosk-hq verify         recompute every shipped day from its rows (counts, money, the records'
-//                           digest); list each disagreement
+//   kiosk-hq verify         recompute every shipped day from its rows: counts and money in SQL, then
+//                           a replay of its records (digest, totals, sales, stock); list each disagreement
 //
 // The database is `$KIOSK_HEAD_OFFICE` (a libpq connection string). Exit status:
 // 0 done (verify: every day agrees), 64 usage, 65 verify found disagreements,
@@ -57,7 +57,7 @@ do {
     for line in report.stock { print("\(line.ingredient)  \(line.closing)") }
   default:
     guard arguments.count == 1 else { fail(usage, status: 64) }
-    let mismatches = try office.verify(recordsDigest: HeadOfficeSync.recordsDigest)
+    let mismatches = try office.verify(audit: HeadOfficeSync.audit)
     for mismatch in mismatches { print(mismatch.description) }
     guard mismatches.isEmpty else {
       fail("\(mismatches.count) disagreement\(mismatches.count == 1 ? "" : "s") in the shipped days", status: 65)

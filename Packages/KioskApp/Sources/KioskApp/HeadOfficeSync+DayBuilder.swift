@@ -1,0 +1,86 @@
+import Foundation
+import HeadOffice
+import Journal
+import KioskCommands
+
+extension HeadOfficeSync {
+  /// A closed day as the head office stores it, built one entry at a time by
+  /// the Z report's replay: from an archive when the till ships it, from the
+  /// head office's rows when `kiosk-hq verify` audits it.
+  struct DayBuilder {
+    private var report = ZReport.Builder()
+    private var encoder = JournalJSONWriter.makeEncoder()
+    /// The records so far, as shipped.
+    private(set) var records: [TillDay.Record] = []
+    private var last: KioskRecord?
+
+    /// Whether a checkpoint numbered `sequence` restores the state (the day's
+    /// first, or the first after a lost command): only those are shipped with
+    /// their content, since a head office replaying the day needs no other.
+    func shipsCheckpoint(at sequence: Int) -> Bool { report.needsCheckpoint(at: sequence) }
+
+    /// Takes the day's entry numbered `sequence`.
+    mutating func take(_ sequence: Int, _ entry: KioskJournalReader.Entry) throws {
+      let record: TillDay.Record
+      switch entry {
+      case .record(let journaled):
+        last = journaled
+        record = TillDay.Record(
+          sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount,
+          body: String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self))
+      case .checkpoint(let checkpoint):
+        let body =
+          shipsCheckpoint(at: sequence)
+          ? String(decoding: try JournalJSONWriter.bytes(of: checkpoint, encoder: encoder), as: UTF8.self) : ""
+        record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: body)
+      case .lost(let lost):
+        record = TillDay.Record(sequence: sequence, kind: "lost", body: lost.name)
+      }
+      try report.take(sequence, entry)
+      records.append(record)
+    }
+
+    /// Takes a checkpoint shipped without its content, which the replay does not need.
+    mutating func takeUnshippedCheckpoint(_ sequence: Int) {
+      records.append(TillDay.Record(sequence: sequence, kind: "checkpoint", body: ""))
+    }
+
+    /// The day `number` of `till`, or nil unless its last record closes that very day.
+    func day(till: String, number: Int) -> TillDay? {
+      guard case .dayClosed(let closed, _) = last, closed == number else { return nil }
+      let z = report.report(unreadTailBytes: 0)
+      return TillDay(
+        till: till, day: number, digest: recordsDigest(records) + ", state " + z.closingState.digest,
+        records: records,
+        sales: z.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
+        charged: z.charged, refunded: z.refunded, settledTabs: z.settledTabs,
+        stock: Set(z.openingStock.units.keys).union(z.closingStock.units.keys).sorted { $0.rawValue < $1.rawValue }
+          .map { ingredient in
+            TillDay.Stock(
+              ingredient: ingredient.rawValue, opening: z.openingStock.units[ingredient] ?? 0,
+              closing: z.closingStock.units[ingredient] ?? 0)
+          })
+    }
+  }
+}
+
+extension LostRecord {
+  /// The placeholder's kind, as shipped in a lost record's body.
+  var name: String {
+    switch self {
+    case .command: "command"
+    case .checkpoint: "checkpoint"
+    case .unknown: "unknown"
+    }
+  }
+
+  /// The placeholder named `name`.
+  init?(name: String) {
+    switch name {
+    case "command": self = .command
+    case "checkpoint": self = .checkpoint
+    case "unknown": self = .unknown
+    default: return nil
+    }
+  }
+}
