@@ -13,6 +13,8 @@ extension HeadOfficeSync {
     /// The records so far, as shipped.
     private(set) var records: [TillDay.Record] = []
     private var last: KioskRecord?
+    /// What the day's opening checkpoint says it continues: the day before, as it ended.
+    private(set) var continues: ClosedDay?
 
     /// Whether a checkpoint numbered `sequence` restores the state (the day's
     /// first, or the first after a lost command): only those are shipped with
@@ -29,6 +31,7 @@ extension HeadOfficeSync {
           sequence: sequence, kind: journaled.kind, tab: journaled.tab, amount: journaled.amount,
           body: String(decoding: try JournalJSONWriter.bytes(of: journaled, encoder: encoder), as: UTF8.self))
       case .checkpoint(let checkpoint):
+        if sequence == 1 { continues = checkpoint.previousDay }
         let body =
           shipsCheckpoint(at: sequence)
           ? String(decoding: try JournalJSONWriter.bytes(of: checkpoint, encoder: encoder), as: UTF8.self) : ""
@@ -43,6 +46,15 @@ extension HeadOfficeSync {
     /// Takes a checkpoint shipped without its content, which the replay does not need.
     mutating func takeUnshippedCheckpoint(_ sequence: Int) {
       records.append(TillDay.Record(sequence: sequence, kind: "checkpoint", body: ""))
+    }
+
+    /// How the day ended, as the next day's opening checkpoint names it (`ClosedDay`),
+    /// for the archive named `archive`; nil unless its last record closes a day.
+    func ending(archive: String) -> ClosedDay? {
+      guard case .dayClosed(let closed, _) = last else { return nil }
+      return ClosedDay(
+        day: closed, archive: archive, lastSequence: UInt64(records.count),
+        carriedDigest: report.report(unreadTailBytes: 0).closingState.carriedOver.digest)
     }
 
     /// The day `number` of `till`, or nil unless its last record closes that very day.

@@ -66,10 +66,15 @@ public enum HeadOfficeSync {
   public static func run<World: HasHeadOffice & ~Copyable>(
     journal: String, till: String, world: inout World, shipped report: (Shipped) -> Void = { _ in }
   ) throws(Stopped) -> Summary {
+    // The live day first: a day closed meanwhile only adds an archive to the listing that follows.
+    let liveDay =
+      FileManager.default.fileExists(atPath: journal) ? try? KioskJournalReader.openingDay(path: journal) : nil
     let archives = KioskSegments.archives(of: journal)
     let closedDays = archives.compactMap(\.day)
     let setAside = archives.filter(\.setAside).compactMap(\.day)
-    if let last = closedDays.max(), let gap = Set(1...last).subtracting(closedDays).min() {
+    // Every day before the live one was closed, so each has an archive, the newest included.
+    let last = max(closedDays.max() ?? 0, (liveDay ?? 1) - 1)
+    if last > 0, let gap = Set(1...last).subtracting(closedDays).min() {
       let missing = KioskDaysError.missingArchive(day: gap, path: KioskSegments.archivePath(of: journal, day: gap))
       throw Stopped(reason: missing.description, headOffice: nil, shipped: [], behind: [gap])
     }
@@ -89,15 +94,29 @@ public enum HeadOfficeSync {
       return !(note.digest == digest && note.salt == KioskSegments.salt(of: archive.path))
     }
     var shipped: [Shipped] = []
+    // How the day before the next one to ship ended, when it was read.
+    var ended: ClosedDay?
     for (index, archive) in pending.enumerated() {
       let behind = pending[index...].compactMap(\.day)
       guard let number = archive.day else { continue }
       let day: TillDay
       do {
-        // A damaged archive is never repaired in place: the advice is to restore it or set it aside.
-        day = try KioskJournalReader.readingArchive(archive) {
-          try closedDay(till: till, day: number, path: archive.path)
+        // The day before was not read this time (the head office holds it): read it for how it ended.
+        if number > 1, ended?.day != number - 1,
+          let before = archives.first(where: { $0.day == number - 1 }), !before.setAside
+        {
+          ended = try KioskJournalReader.readingArchive(before) {
+            try readDay(till: till, day: number - 1, path: before.path).ending
+          }
         }
+        // A damaged archive is never repaired in place: the advice is to restore it or set it aside.
+        let read = try KioskJournalReader.readingArchive(archive) {
+          try readDay(till: till, day: number, path: archive.path)
+        }
+        if let previous = ended, previous.day == number - 1 {
+          try checkContinues(read.continues, previous: previous, day: number, path: archive.path)
+        }
+        (day, ended) = (read.day, read.ending)
       } catch {
         throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: behind)
       }
@@ -130,13 +149,42 @@ public enum HeadOfficeSync {
   /// `kiosk verify` prints. Two tills that end a day in the same state, or a
   /// till whose records were altered, never share one.
   public static func closedDay(till: String, day: Int, path: String) throws -> TillDay {
+    try readDay(till: till, day: day, path: path).day
+  }
+
+  /// `closedDay`, with what its opening checkpoint says it continues and how
+  /// it ended, as the next day's opening checkpoint must name it.
+  static func readDay(till: String, day: Int, path: String) throws -> (
+    day: TillDay, continues: ClosedDay?, ending: ClosedDay
+  ) {
     var builder = DayBuilder()
     // One read of the archive: the report replays it, and hands each entry over as it goes.
     let summary = try KioskJournalReader.walk(path: path) { sequence, entry in try builder.take(sequence, entry) }
-    guard summary.unreadTailBytes == 0, let shipped = builder.day(till: till, number: day) else {
+    guard summary.unreadTailBytes == 0, let shipped = builder.day(till: till, number: day),
+      let ending = builder.ending(archive: (path as NSString).lastPathComponent)
+    else {
       throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
     }
-    return shipped
+    return (shipped, builder.continues, ending)
+  }
+
+  /// Refuses day `day`'s archive at `path` unless it opens where the day
+  /// before ended (`previous`: its number, archive, last record and carried
+  /// state): an archive copied in from another till, or from another run of
+  /// this one, does not.
+  static func checkContinues(_ continues: ClosedDay?, previous: ClosedDay, day: Int, path: String)
+    throws(KioskDaysError)
+  {
+    guard let continues else {
+      throw .file(path: path, reason: "day \(day) does not open with a checkpoint that names day \(day - 1)")
+    }
+    guard continues == previous else {
+      throw .file(
+        path: path,
+        reason: "day \(day) continues day \(continues.day) ('\(continues.archive)', \(continues.lastSequence) records, "
+          + "carried state \(continues.carriedDigest)), not this till's day \(previous.day) ('\(previous.archive)', "
+          + "\(previous.lastSequence) records, carried state \(previous.carriedDigest)): it belongs to another till")
+    }
   }
 }
 

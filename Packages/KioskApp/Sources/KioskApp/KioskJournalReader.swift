@@ -28,6 +28,25 @@ public enum KioskJournalReader {
     }
   }
 
+  /// The day the journal at `path` holds, from its first record alone (a
+  /// checkpoint names its day; a journal that starts with a record is day 1);
+  /// nil when the file is missing, empty or its first record is lost.
+  public static func openingDay(path: String) throws -> Int? {
+    struct Stop: Error {}
+    var day: Int?
+    do {
+      try walk(path: path) { _, entry in
+        switch entry {
+        case .checkpoint(let checkpoint): day = checkpoint.day
+        case .record: day = 1
+        case .lost: break
+        }
+        throw Stop()
+      }
+    } catch is Stop {}
+    return day
+  }
+
   /// What `walkDays` hands over with each record.
   public struct Position: Sendable {
     /// The file.

@@ -20,14 +20,6 @@ func fail(_ message: String, status: Int32) -> Never {
   exit(status)
 }
 
-/// `4.5000` as `4.50`: money as the till prints it, with 2 to 4 decimals, never rounded.
-func money(_ amount: Decimal) -> String {
-  var text = "\(amount)"
-  if !text.contains(".") { text += "." }
-  let decimals = text.count - 1 - text.distance(from: text.startIndex, to: text.firstIndex(of: ".")!)
-  return text + String(repeating: "0", count: max(0, 2 - decimals))
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, ["report", "verify"].contains(command) else { fail(usage, status: 64) }
 guard let conninfo = ProcessInfo.processInfo.environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty else {

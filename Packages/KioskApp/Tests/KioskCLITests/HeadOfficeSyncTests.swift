@@ -350,3 +350,40 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   #expect(!stopped.errors.contains("kiosk repair"))
   #expect(try server.query("SELECT day FROM kiosk_days", database: database) == "1\n")
 }
+
+/// Every archive deleted: the live journal says which day it is, so the
+/// missing days are named, not taken for a till with nothing closed.
+@Test func everyArchiveDeletedIsNamedFromTheLiveDay() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(2)
+  for day in 1...2 { try FileManager.default.removeItem(atPath: journal.path + ".day-000\(day)") }
+  let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(stopped.status == 74)
+  #expect(stopped.errors.contains("the archive of day 1"), "\(stopped.errors)")
+  #expect(try server.query("SELECT to_regclass('kiosk_days') IS NULL", database: database) == "t\n", "nothing shipped")
+}
+
+/// An archive copied in from another till does not continue this till's day
+/// before: the sync stops at it, though the day before is held and not read
+/// for shipping. (Two tills whose days ended in the very same state cannot be
+/// told apart this way: a day's opening checkpoint names only the state it carries.)
+@Test func anArchiveFromAnotherTillIsRefusedAtItsDay() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(1)
+  #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  #expect(try kiosk("close-day").status == 0)
+  let other = try TemporaryJournal()
+  let made = try KioskBinary(journal: other.path, owner: other)(
+    "shell", input: "open Zoe\nadd 1 espresso\nsettle 1\nclose-day\nopen Yan\nclose-day\n")
+  #expect(made.status == 0, "\(made.errors)")
+  let archive = journal.path + ".day-0002"
+  try FileManager.default.removeItem(atPath: archive)
+  try FileManager.default.copyItem(atPath: other.path + ".day-0002", toPath: archive)
+  let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(stopped.status == 74)
+  #expect(stopped.errors.contains("day 2 continues day 1 ("), "\(stopped.errors)")
+  #expect(stopped.errors.contains("it belongs to another till"))
+  #expect(try server.query("SELECT day FROM kiosk_days", database: database) == "1\n")
+}
