@@ -18,7 +18,10 @@ extension HeadOfficeSync {
         switch record.kind {
         case "checkpoint" where record.body.isEmpty:
           guard !builder.shipsCheckpoint(at: record.sequence) else {
-            return ["record \(record.sequence), a checkpoint the replay needs, was shipped without its state"]
+            return [
+              "record \(record.sequence), a checkpoint the replay needs, is held without its state (a day shipped "
+                + "before sync sent checkpoints cannot be replayed; the checks in SQL still ran)"
+            ]
           }
           builder.takeUnshippedCheckpoint(record.sequence)
         case "checkpoint":
@@ -27,7 +30,8 @@ extension HeadOfficeSync {
             try KioskCheckpoint.readJournal(bytes[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(bytes))
           try builder.take(record.sequence, .checkpoint(checkpoint))
         case "lost":
-          guard let lost = LostRecord(name: record.body) else {
+          // A lost record shipped before its kind was sent: its kind is unknown.
+          guard let lost = record.body.isEmpty ? .unknown : LostRecord(name: record.body) else {
             return ["record \(record.sequence) is lost, of no known kind '\(record.body)'"]
           }
           try builder.take(record.sequence, .lost(lost))

@@ -67,37 +67,50 @@ public enum HeadOfficeSync {
     journal: String, till: String, world: inout World, shipped report: (Shipped) -> Void = { _ in }
   ) throws(Stopped) -> Summary {
     // The live day first: a day closed meanwhile only adds an archive to the listing that follows.
-    let liveDay =
-      FileManager.default.fileExists(atPath: journal) ? try? KioskJournalReader.openingDay(path: journal) : nil
+    let live = FileManager.default.fileExists(atPath: journal) ? try? KioskJournalReader.opening(path: journal) : nil
     let archives = KioskSegments.archives(of: journal)
     let closedDays = archives.compactMap(\.day)
     let setAside = archives.filter(\.setAside).compactMap(\.day)
-    // Every day before the live one was closed, so each has an archive, the newest included.
-    let last = max(closedDays.max() ?? 0, (liveDay ?? 1) - 1)
-    if last > 0, let gap = Set(1...last).subtracting(closedDays).min() {
-      let missing = KioskDaysError.missingArchive(day: gap, path: KioskSegments.archivePath(of: journal, day: gap))
-      throw Stopped(reason: missing.description, headOffice: nil, shipped: [], behind: [gap])
+    if let twice = Dictionary(grouping: archives, by: { $0.day ?? 0 }).first(where: { $0.value.count > 1 }) {
+      let names = twice.value.map { "'\(($0.path as NSString).lastPathComponent)'" }.joined(separator: " and ")
+      throw Stopped(
+        reason: "\(names) both hold day \(twice.key); keep one, so that the day is shipped once", headOffice: nil,
+        shipped: [], behind: [twice.key])
+    }
+    var notes = Acknowledgements(path: journal + ".head-office")
+    /// Whether this till noted the head office holding day `archive`, read from this very file.
+    func noted(_ archive: KioskSegments.Segment) -> Bool {
+      guard let day = archive.day, let note = notes.note(till: till, day: day) else { return false }
+      return note.salt == KioskSegments.salt(of: archive.path)
     }
     let held: [Int: String]
     do {
       held = try world.daysAtHeadOffice(of: till)
     } catch {
+      // Behind as far as this till knows: the days it has no note of the head office holding.
       throw Stopped(
         reason: error.description, headOffice: error, shipped: [],
-        behind: archives.filter { !$0.setAside }.compactMap(\.day))
+        behind: archives.filter { !$0.setAside && !noted($0) }.compactMap(\.day))
     }
-    var notes = Acknowledgements(path: journal + ".head-office")
+    // Every day before the live one was closed, so each has an archive, the newest included, unless
+    // the head office holds it (a till may prune archives the head office has).
+    let last = max(closedDays.max() ?? 0, (live?.day ?? 1) - 1)
+    if last > 0, let gap = Set(1...last).subtracting(closedDays).subtracting(held.keys).min() {
+      let missing = KioskDaysError.missingArchive(day: gap, path: KioskSegments.archivePath(of: journal, day: gap))
+      let behind = Set(1...last).subtracting(held.keys).subtracting(setAside).sorted()
+      throw Stopped(reason: missing.description, headOffice: nil, shipped: [], behind: behind)
+    }
     var warnings: [String] = []
     let pending = archives.filter { archive in
       guard !archive.setAside, let day = archive.day else { return false }
-      guard let digest = held[day], let note = notes.note(till: till, day: day) else { return true }
-      return !(note.digest == digest && note.salt == KioskSegments.salt(of: archive.path))
+      guard let digest = held[day], noted(archive) else { return true }
+      return notes.note(till: till, day: day)?.digest != digest
     }
     var shipped: [Shipped] = []
     // How the day before the next one to ship ended, when it was read.
     var ended: ClosedDay?
     for (index, archive) in pending.enumerated() {
-      let behind = pending[index...].compactMap(\.day)
+      let behind = pending[index...].compactMap(\.day).filter { held[$0] == nil }
       guard let number = archive.day else { continue }
       let day: TillDay
       do {
@@ -115,6 +128,10 @@ public enum HeadOfficeSync {
         }
         if let previous = ended, previous.day == number - 1 {
           try checkContinues(read.continues, previous: previous, day: number, path: archive.path)
+        }
+        // The newest closed day is the one the live day continues.
+        if let live, live.day == number + 1 {
+          try checkContinues(live.continues, previous: read.ending, day: live.day, path: journal)
         }
         (day, ended) = (read.day, read.ending)
       } catch {
@@ -168,23 +185,27 @@ public enum HeadOfficeSync {
     return (shipped, builder.continues, ending)
   }
 
-  /// Refuses day `day`'s archive at `path` unless it opens where the day
-  /// before ended (`previous`: its number, archive, last record and carried
-  /// state): an archive copied in from another till, or from another run of
-  /// this one, does not.
+  /// Refuses day `day` (its file at `path`) unless it opens where the day
+  /// before ended (`previous`: its number, its records and the digest of the
+  /// state it carried over). An archive copied in from another till, or from
+  /// another run of this one, does not. The archive's file name is not
+  /// compared: renaming a till's journal changes no day.
   static func checkContinues(_ continues: ClosedDay?, previous: ClosedDay, day: Int, path: String)
     throws(KioskDaysError)
   {
     guard let continues else {
       throw .file(path: path, reason: "day \(day) does not open with a checkpoint that names day \(day - 1)")
     }
-    guard continues == previous else {
-      throw .file(
-        path: path,
-        reason: "day \(day) continues day \(continues.day) ('\(continues.archive)', \(continues.lastSequence) records, "
-          + "carried state \(continues.carriedDigest)), not this till's day \(previous.day) ('\(previous.archive)', "
-          + "\(previous.lastSequence) records, carried state \(previous.carriedDigest)): it belongs to another till")
-    }
+    guard
+      (continues.day, continues.lastSequence, continues.carriedDigest)
+        != (previous.day, previous.lastSequence, previous.carriedDigest)
+    else { return }
+    throw .file(
+      path: path,
+      reason: "day \(day) does not continue this till's day \(previous.day): it opens after a day \(continues.day) of "
+        + "\(continues.lastSequence) records that carried state \(continues.carriedDigest), but day \(previous.day) "
+        + "('\(previous.archive)') has \(previous.lastSequence) records and carried \(previous.carriedDigest); "
+        + "one of the two files belongs to another till")
   }
 }
 

@@ -28,23 +28,24 @@ public enum KioskJournalReader {
     }
   }
 
-  /// The day the journal at `path` holds, from its first record alone (a
-  /// checkpoint names its day; a journal that starts with a record is day 1);
-  /// nil when the file is missing, empty or its first record is lost.
-  public static func openingDay(path: String) throws -> Int? {
+  /// The day the journal at `path` holds and the day before it says it
+  /// continues, from its first record alone: a checkpoint names both; a
+  /// journal that starts with a record is day 1. Nil when the file is
+  /// missing, empty or its first record is lost.
+  public static func opening(path: String) throws -> (day: Int, continues: ClosedDay?)? {
     struct Stop: Error {}
-    var day: Int?
+    var opening: (day: Int, continues: ClosedDay?)?
     do {
       try walk(path: path) { _, entry in
         switch entry {
-        case .checkpoint(let checkpoint): day = checkpoint.day
-        case .record: day = 1
+        case .checkpoint(let checkpoint): opening = (checkpoint.day, checkpoint.previousDay)
+        case .record: opening = (1, nil)
         case .lost: break
         }
         throw Stop()
       }
     } catch is Stop {}
-    return day
+    return opening
   }
 
   /// What `walkDays` hands over with each record.

@@ -46,7 +46,8 @@ struct CommandSpec {
 
   /// The command named `name` (any case).
   static func named(_ name: String) throws(KioskFailure) -> CommandSpec {
-    guard let spec = all.first(where: { $0.name == name.lowercased() }) else {
+    let wanted = name.lowercased()
+    guard let spec = all.first(where: { $0.name == wanted }) else {
       throw .usage("unknown command '\(name)'; run 'kiosk help'")
     }
     return spec

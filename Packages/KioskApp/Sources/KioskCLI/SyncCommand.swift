@@ -21,14 +21,17 @@ enum SyncCommand {
     var setAside: [Int]
     /// Closed days the head office still lacks: empty unless the sync stopped.
     var behind: [Int] = []
+    /// Whether the sync stopped before it was done (the error is on stderr).
+    var stopped = false
     var text: [String] {
       let lines = days.map { day in
         day.outcome == "stored"
           ? "day \(day.day): shipped, \(day.records) records" : "day \(day.day): the head office already held it"
       }
       let aside = setAside.isEmpty ? "" : "; \(SyncCommand.days(setAside)) set aside as damaged, not shipped"
-      guard behind.isEmpty else {
-        return lines + ["till '\(till)': \(behind.count) behind (\(SyncCommand.days(behind)))\(aside)"]
+      guard behind.isEmpty, !stopped else {
+        let days = behind.isEmpty ? "" : " (\(SyncCommand.days(behind)))"
+        return lines + ["till '\(till)': \(behind.count) behind as far as it knows\(days)\(aside)"]
       }
       let held = closedDays - setAside.count
       return lines + [
@@ -67,7 +70,7 @@ enum SyncCommand {
       throw OutputFailure(
         output: Output(
           till: till, days: outputDays(error.shipped), closedDays: archives.compactMap(\.day).count,
-          setAside: archives.filter(\.setAside).compactMap(\.day), behind: error.behind),
+          setAside: archives.filter(\.setAside).compactMap(\.day), behind: error.behind, stopped: true),
         failure: KioskFailure(error))
     }
     for warning in summary.warnings { context.warn(warning) }

@@ -295,7 +295,7 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(stopped.status == 74)
   #expect(stopped.errors.contains("the archive of day 2"))
-  #expect(try server.query("SELECT to_regclass('kiosk_days') IS NULL", database: database) == "t\n", "nothing shipped")
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "0\n", "nothing shipped")
   let nowhere = KioskBinary(journal: journal.folder.appendingPathComponent("none/kiosk.journal").path)
   let noTill = try nowhere("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(noTill.status == 74)
@@ -344,7 +344,7 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(stopped.status == 74)
   #expect(stopped.lines.first?.hasPrefix("day 1: shipped, ") == true, "\(stopped.lines)")
-  #expect(stopped.lines.last == "till 'north': 2 behind (days 2 and 3)")
+  #expect(stopped.lines.last == "till 'north': 2 behind as far as it knows (days 2 and 3)")
   #expect(stopped.errors.contains("the archive of day 2 is damaged"), "\(stopped.errors)")
   #expect(stopped.errors.contains("kiosk set-aside 2"))
   #expect(!stopped.errors.contains("kiosk repair"))
@@ -361,7 +361,7 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(stopped.status == 74)
   #expect(stopped.errors.contains("the archive of day 1"), "\(stopped.errors)")
-  #expect(try server.query("SELECT to_regclass('kiosk_days') IS NULL", database: database) == "t\n", "nothing shipped")
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "0\n", "nothing shipped")
 }
 
 /// An archive copied in from another till does not continue this till's day
@@ -383,7 +383,78 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   try FileManager.default.copyItem(atPath: other.path + ".day-0002", toPath: archive)
   let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
   #expect(stopped.status == 74)
-  #expect(stopped.errors.contains("day 2 continues day 1 ("), "\(stopped.errors)")
-  #expect(stopped.errors.contains("it belongs to another till"))
+  #expect(stopped.errors.contains("day 2 does not continue this till's day 1: "), "\(stopped.errors)")
+  #expect(stopped.errors.contains("one of the two files belongs to another till"))
   #expect(try server.query("SELECT day FROM kiosk_days", database: database) == "1\n")
+}
+
+/// A day 1 copied in from another till, with no day before it to compare:
+/// the live day names how its day before ended, and it is not this one.
+@Test func aFirstDayFromAnotherTillIsRefusedByTheLiveDay() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(1)
+  let other = try TemporaryJournal()
+  let made = try KioskBinary(journal: other.path, owner: other)(
+    "shell", input: "open Zoe\nadd 1 espresso\nsettle 1\nclose-day\n")
+  #expect(made.status == 0, "\(made.errors)")
+  try FileManager.default.removeItem(atPath: journal.path + ".day-0001")
+  try FileManager.default.copyItem(atPath: other.path + ".day-0001", toPath: journal.path + ".day-0001")
+  let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(stopped.status == 74)
+  #expect(stopped.errors.contains("day 2 does not continue this till's day 1"), "\(stopped.errors)")
+  #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "0\n")
+}
+
+/// What `sync` says is behind: with the head office down, the days the till
+/// has no note of it holding; with an archive missing, every day it lacks.
+/// Archives the head office holds may be pruned; a renamed journal still syncs;
+/// two files holding one day are refused.
+@Test func behindCountsOnlyWhatTheHeadOfficeLacksAndHeldArchivesMayGo() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(2)
+  #expect(try kiosk("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
+  let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-hq-\(UUID().uuidString)").path
+  let down = try kiosk("sync", environment: ["KIOSK_TILL": "north", "KIOSK_HEAD_OFFICE": "host=\(nowhere) dbname=hq"])
+  #expect(down.status == 69)
+  #expect(down.lines == ["till 'north': 0 behind as far as it knows"])
+
+  // Days the head office holds may be pruned from the till; a day closed since still goes.
+  for day in 1...2 { try FileManager.default.removeItem(atPath: journal.path + ".day-000\(day)") }
+  #expect(try kiosk("close-day").status == 0)
+  let pruned = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(pruned.status == 0, "\(pruned.errors)")
+  #expect(pruned.lines.first?.hasPrefix("day 3: shipped, ") == true)
+
+  // The journal renamed: its files are the same days.
+  let renamed = journal.folder.appendingPathComponent("shop.journal").path
+  for name in try FileManager.default.contentsOfDirectory(atPath: journal.folder.path)
+  where name.hasPrefix("kiosk.journal") {
+    try FileManager.default.moveItem(
+      atPath: journal.folder.appendingPathComponent(name).path,
+      toPath: renamed + name.dropFirst("kiosk.journal".count))
+  }
+  let shop = KioskBinary(journal: renamed, owner: journal)
+  #expect(try shop("close-day").status == 0)
+  let moved = try shop("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(moved.status == 0, "\(moved.errors)")
+  #expect(moved.lines.first?.hasPrefix("day 4: shipped, ") == true)
+
+  // One day under two names.
+  try FileManager.default.copyItem(atPath: renamed + ".day-0004", toPath: renamed + ".day-00004")
+  let twice = try shop("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(twice.status == 74)
+  #expect(twice.errors.contains("both hold day 4"), "\(twice.errors)")
+}
+
+/// An archive missing among days the head office does not hold: every one of them is behind.
+@Test func aMissingArchiveCountsEveryDayTheHeadOfficeLacksAsBehind() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try tillWithClosedDays(4)
+  try FileManager.default.removeItem(atPath: journal.path + ".day-0002")
+  let stopped = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(stopped.status == 74)
+  #expect(stopped.lines == ["till 'north': 4 behind as far as it knows (days 1–4)"])
 }
