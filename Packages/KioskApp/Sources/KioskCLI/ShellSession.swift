@@ -17,9 +17,7 @@ struct ShellSession {
     while let line = reader.next() {
       do {
         let text = try line.get()
-        // Split on the bytes: a space or a tab is never part of a longer UTF-8 sequence, and
-        // walking Characters (grapheme clusters) cost a quarter of a shell command.
-        let tokens = text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(Substring($0)) }
+        let tokens = Self.words(of: text)
         guard !tokens.isEmpty else { continue }
         let parsed = try ParsedArguments(tokens)
         guard parsed.options == GlobalOptions() else {
@@ -31,7 +29,9 @@ struct ShellSession {
           throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
         }
         if let output = try await spec.run(context, try spec.checked(Array(parsed.words.dropFirst()))) {
-          print(context.options.json ? jsonLine(output) : output.text.joined(separator: " | "))
+          let text = output.text
+          // One line through C's stdout, which `print` shares: `print` would box and format it first.
+          puts(context.options.json ? jsonLine(output) : text.count == 1 ? text[0] : text.joined(separator: " | "))
         }
       } catch {
         if let withOutput = error as? OutputFailure {
@@ -48,6 +48,28 @@ struct ShellSession {
       fflush(nil)
     }
     return nil
+  }
+
+  /// The words of a shell line, split at spaces and tabs. Walked as bytes: a
+  /// space or a tab is never part of a longer UTF-8 sequence, and walking
+  /// Characters (grapheme clusters) cost a quarter of a shell command.
+  static func words(of line: String) -> [String] {
+    var words: [String] = []
+    var start: String.Index?
+    let bytes = line.utf8
+    var index = bytes.startIndex
+    while index != bytes.endIndex {
+      let byte = bytes[index]
+      if byte == 0x20 || byte == 0x09 {
+        if let first = start { words.append(String(line[first..<index])) }
+        start = nil
+      } else if start == nil {
+        start = index
+      }
+      bytes.formIndex(after: &index)
+    }
+    if let first = start { words.append(String(line[first...])) }
+    return words
   }
 }
 

@@ -131,6 +131,22 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(try kiosk("history").lines.count == 7)
 }
 
+/// A shell line splits at spaces and tabs only, however many, wherever they
+/// stand; any other character, a no-break space or a combining accent
+/// included, belongs to its word.
+@Test func theShellSplitsALineAtSpacesAndTabsOnly() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let run = try kiosk(
+    "shell", input: "  open \t Zoe\u{0301}  \nopen\u{00A0}Ann\n\topen\tBo Li\t\n \t \nboard\n")
+  #expect(run.status == 0)
+  #expect(
+    run.lines == [
+      "opened tab #1 for Zoe\u{0301}", "error: unknown command 'open\u{00A0}Ann'; run 'kiosk help'",
+      "opened tab #2 for Bo Li", "#1 Zoe\u{0301}: nothing yet — 0.00 | #2 Bo Li: nothing yet — 0.00",
+    ], "\(run.lines)")
+}
+
 @Test func jsonGivesOneObjectPerResult() throws {
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)
