@@ -19,16 +19,14 @@ struct ShellSession {
         let text = try line.get()
         let tokens = Self.words(of: text)
         guard !tokens.isEmpty else { continue }
-        let parsed = try ParsedArguments(tokens)
-        guard parsed.options == GlobalOptions() else {
-          throw KioskFailure.usage("options go on the kiosk command line, not on a shell line")
-        }
-        guard let name = parsed.words.first else { continue }
+        // Only a word starting with '-' can be an option (or the `--` that ends them).
+        let words = try tokens.contains { $0.utf8.first == UInt8(ascii: "-") } ? optionFree(tokens) : tokens
+        guard let name = words.first else { continue }
         let spec = try CommandSpec.named(name)
         guard spec.access != .own || spec.name == "help" else {
           throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
         }
-        if let output = try await spec.run(context, try spec.checked(Array(parsed.words.dropFirst()))) {
+        if let output = try await spec.run(context, try spec.checked(Array(words.dropFirst()))) {
           let text = output.text
           // One line through C's stdout, which `print` shares: `print` would box and format it first.
           puts(context.options.json ? jsonLine(output) : text.count == 1 ? text[0] : text.joined(separator: " | "))
@@ -50,25 +48,36 @@ struct ShellSession {
     return nil
   }
 
+  /// The words of a shell line's `tokens` after `--`, refusing any option:
+  /// options go on the kiosk command line.
+  private func optionFree(_ tokens: [String]) throws -> [String] {
+    let parsed = try ParsedArguments(tokens)
+    guard parsed.options == GlobalOptions() else {
+      throw KioskFailure.usage("options go on the kiosk command line, not on a shell line")
+    }
+    return parsed.words
+  }
+
   /// The words of a shell line, split at spaces and tabs. Walked as bytes: a
   /// space or a tab is never part of a longer UTF-8 sequence, and walking
   /// Characters (grapheme clusters) cost a quarter of a shell command.
   static func words(of line: String) -> [String] {
     var words: [String] = []
-    var start: String.Index?
-    let bytes = line.utf8
-    var index = bytes.startIndex
-    while index != bytes.endIndex {
-      let byte = bytes[index]
-      if byte == 0x20 || byte == 0x09 {
-        if let first = start { words.append(String(line[first..<index])) }
-        start = nil
-      } else if start == nil {
-        start = index
+    var line = line
+    line.withUTF8 { bytes in
+      var start: Int?
+      for index in 0...bytes.count {
+        if index == bytes.count || bytes[index] == 0x20 || bytes[index] == 0x09 {
+          // A word of a valid line ends before a space or a tab, so it is valid UTF-8 too.
+          if let first = start {
+            words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self))
+          }
+          start = nil
+        } else if start == nil {
+          start = index
+        }
       }
-      bytes.formIndex(after: &index)
     }
-    if let first = start { words.append(String(line[first...])) }
     return words
   }
 }

@@ -53,7 +53,8 @@ enum WriteCommands {
     var command = "open"
     var tab: Int
     var customer: String
-    var text: [String] { ["opened tab #\(tab) for \(customer)"] }
+    // Joined, not interpolated: the shell prints one of these per open.
+    var text: [String] { ["opened tab #" + String(tab) + " for " + customer] }
   }
 
   static func open(_ shell: KioskShell, customer text: String) throws -> OpenOutput {

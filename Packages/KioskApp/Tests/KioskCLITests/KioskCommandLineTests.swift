@@ -145,6 +145,13 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
       "opened tab #1 for Zoe\u{0301}", "error: unknown command 'open\u{00A0}Ann'; run 'kiosk help'",
       "opened tab #2 for Bo Li", "#1 Zoe\u{0301}: nothing yet — 0.00 | #2 Bo Li: nothing yet — 0.00",
     ], "\(run.lines)")
+  // Options belong on the kiosk command line; `--` ends them, and a number is a word.
+  let options = try kiosk("shell", input: "open --json Ada\nopen -- --x\nopen -5\nopen --wait 3 Al\n")
+  #expect(
+    options.lines == [
+      "error: options go on the kiosk command line, not on a shell line", "opened tab #3 for --x",
+      "opened tab #4 for -5", "error: options go on the kiosk command line, not on a shell line",
+    ], "\(options.lines)")
 }
 
 @Test func jsonGivesOneObjectPerResult() throws {
