@@ -91,15 +91,8 @@ public final class PostgresConnection {
           buffer.append(contentsOf: [0x5C, 0x4E])  // \N
           continue
         }
-        for byte in value.utf8 {
-          switch byte {
-          case 0x5C: buffer.append(contentsOf: [0x5C, 0x5C])
-          case 0x09: buffer.append(contentsOf: [0x5C, 0x74])
-          case 0x0A: buffer.append(contentsOf: [0x5C, 0x6E])
-          case 0x0D: buffer.append(contentsOf: [0x5C, 0x72])
-          default: buffer.append(byte)
-          }
-        }
+        var text = value
+        text.withUTF8 { bytes in Self.appendEscaped(bytes, to: &buffer) }
       }
       buffer.append(0x0A)
       if buffer.count >= 1 << 20 { flush() }
@@ -116,6 +109,27 @@ public final class PostgresConnection {
     }
     if let failure { throw failure }
     guard ended, sent else { throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil) }
+  }
+
+  /// Appends `bytes` as a value of COPY's text form: a backslash, tab, newline
+  /// or carriage return escaped. Most values hold none of them, and go in one copy.
+  private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    var plain = 0
+    for (index, byte) in bytes.enumerated() {
+      let escape: UInt8
+      switch byte {
+      case 0x5C: escape = 0x5C
+      case 0x09: escape = 0x74
+      case 0x0A: escape = 0x6E
+      case 0x0D: escape = 0x72
+      default: continue
+      }
+      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<index]))
+      buffer.append(0x5C)
+      buffer.append(escape)
+      plain = index + 1
+    }
+    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
   }
 
   /// libpq's messages end with a newline and may span lines: one line for ours.

@@ -84,13 +84,21 @@ public struct PostgresHeadOffice: HeadOfficeService {
       }
       return .success(.alreadyHeld)
     }
-    // The records, the bulk of a day, through COPY: PostgreSQL's own bulk path.
+    // The records, the bulk of a day, through COPY: PostgreSQL's own bulk path. A day's
+    // amounts are a few prices over and over: each is turned into text once.
+    var amounts: [Decimal: String] = [:]
+    let dayText = String(day.day)
     try connection.copy(
       into: "kiosk_records (till, day, sequence, kind, tab, amount, body)",
       rows: day.records.lazy.map { record in
-        [
-          day.till, String(day.day), String(record.sequence), record.kind, record.tab.map(String.init),
-          record.amount.map { "\($0)" }, record.body,
+        let amount = record.amount.map { amount in
+          if let text = amounts[amount] { return text }
+          let text = "\(amount)"
+          amounts[amount] = text
+          return text
+        }
+        return [
+          day.till, dayText, String(record.sequence), record.kind, record.tab.map(String.init), amount, record.body,
         ]
       })
     for start in stride(from: 0, to: day.sales.count, by: Self.rowsPerInsert) {
