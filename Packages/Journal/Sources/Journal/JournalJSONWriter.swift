@@ -134,12 +134,16 @@ public struct JournalJSONWriter: Sendable {
     separate()
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
-    let start = bytes.count
-    repeat {
-      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-      magnitude /= 10
-    } while magnitude > 0
-    bytes[start...].reverse()
+    // Digits from the last, into a buffer on the stack (an Int has at most 20), then one append.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var first = digits.count
+      repeat {
+        first -= 1
+        digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
     needsComma = true
   }
 
