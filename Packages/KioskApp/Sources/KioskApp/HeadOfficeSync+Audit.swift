@@ -25,9 +25,7 @@ extension HeadOfficeSync {
           }
           builder.takeUnshippedCheckpoint(record.sequence)
         case "checkpoint":
-          let bytes = Array(record.body.utf8)
-          let checkpoint =
-            try KioskCheckpoint.readJournal(bytes[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(bytes))
+          let checkpoint = try KioskJournalReader.checkpoint(Array(record.body.utf8), decoder: decoder)
           try builder.take(record.sequence, .checkpoint(checkpoint))
         case "lost":
           // A lost record shipped before its kind was sent: its kind is unknown.
@@ -42,7 +40,7 @@ extension HeadOfficeSync {
         return ["its records do not replay: record \(record.sequence) (\(record.kind)): \(error)"]
       }
     }
-    guard let rebuilt = builder.day(till: stored.till, number: stored.day) else {
+    guard let rebuilt = builder.finish(till: stored.till, number: stored.day, archive: "")?.day else {
       return ["its records do not end with day \(stored.day)'s close"]
     }
     var problems: [String] = []

@@ -48,20 +48,16 @@ extension HeadOfficeSync {
       records.append(TillDay.Record(sequence: sequence, kind: "checkpoint", body: ""))
     }
 
-    /// How the day ended, as the next day's opening checkpoint names it (`ClosedDay`),
-    /// for the archive named `archive`; nil unless its last record closes a day.
-    func ending(archive: String) -> ClosedDay? {
-      guard case .dayClosed(let closed, _) = last else { return nil }
-      return ClosedDay(
-        day: closed, archive: archive, lastSequence: UInt64(records.count),
-        carriedDigest: report.report(unreadTailBytes: 0).closingState.carriedOver.digest)
-    }
-
-    /// The day `number` of `till`, or nil unless its last record closes that very day.
-    func day(till: String, number: Int) -> TillDay? {
+    /// The day `number` of `till`, and how it ended as the next day's opening
+    /// checkpoint names it (`archive` is its file's name); nil unless its last
+    /// record closes that very day.
+    func finish(till: String, number: Int, archive: String) -> (day: TillDay, ending: ClosedDay)? {
       guard case .dayClosed(let closed, _) = last, closed == number else { return nil }
       let z = report.report(unreadTailBytes: 0)
-      return TillDay(
+      let ending = ClosedDay(
+        day: closed, archive: archive, lastSequence: UInt64(records.count),
+        carriedDigest: z.closingState.carriedOver.digest)
+      let day = TillDay(
         till: till, day: number, digest: recordsDigest(records) + ", state " + z.closingState.digest,
         records: records,
         sales: z.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
@@ -72,6 +68,7 @@ extension HeadOfficeSync {
               ingredient: ingredient.rawValue, opening: z.openingStock.units[ingredient] ?? 0,
               closing: z.closingStock.units[ingredient] ?? 0)
           })
+      return (day, ending)
     }
   }
 }

@@ -26,6 +26,10 @@ public enum HeadOfficeSync {
     public var shipped: [Shipped]
     /// The closed days the head office still lacks, as far as the till knows.
     public var behind: [Int]
+    /// The till's closed days (archives), set-aside ones included, as a finished sync reports them.
+    public var closedDays: [Int] = []
+    /// Closed days set aside as damaged.
+    public var setAside: [Int] = []
   }
 
   /// What a finished sync did.
@@ -71,11 +75,17 @@ public enum HeadOfficeSync {
     let archives = KioskSegments.archives(of: journal)
     let closedDays = archives.compactMap(\.day)
     let setAside = archives.filter(\.setAside).compactMap(\.day)
+    /// Why the sync stopped, with the till's closed days as this sync read them.
+    func stopped(_ reason: String, _ headOffice: HeadOfficeError?, shipped: [Shipped], behind: [Int]) -> Stopped {
+      Stopped(
+        reason: reason, headOffice: headOffice, shipped: shipped, behind: behind, closedDays: closedDays,
+        setAside: setAside)
+    }
     if let twice = Dictionary(grouping: archives, by: { $0.day ?? 0 }).first(where: { $0.value.count > 1 }) {
       let names = twice.value.map { "'\(($0.path as NSString).lastPathComponent)'" }.joined(separator: " and ")
-      throw Stopped(
-        reason: "\(names) both hold day \(twice.key); keep one, so that the day is shipped once", headOffice: nil,
-        shipped: [], behind: [twice.key])
+      throw stopped(
+        "\(names) both hold day \(twice.key); keep one, so that the day is shipped once", nil, shipped: [],
+        behind: [twice.key])
     }
     var notes = Acknowledgements(path: journal + ".head-office")
     /// Whether this till noted the head office holding day `archive`, read from this very file.
@@ -88,9 +98,8 @@ public enum HeadOfficeSync {
       held = try world.daysAtHeadOffice(of: till)
     } catch {
       // Behind as far as this till knows: the days it has no note of the head office holding.
-      throw Stopped(
-        reason: error.description, headOffice: error, shipped: [],
-        behind: archives.filter { !$0.setAside && !noted($0) }.compactMap(\.day))
+      throw stopped(
+        error.description, error, shipped: [], behind: archives.filter { !$0.setAside && !noted($0) }.compactMap(\.day))
     }
     // Every day before the live one was closed, so each has an archive, the newest included, unless
     // the head office holds it (a till may prune archives the head office has).
@@ -98,7 +107,7 @@ public enum HeadOfficeSync {
     if last > 0, let gap = Set(1...last).subtracting(closedDays).subtracting(held.keys).min() {
       let missing = KioskDaysError.missingArchive(day: gap, path: KioskSegments.archivePath(of: journal, day: gap))
       let behind = Set(1...last).subtracting(held.keys).subtracting(setAside).sorted()
-      throw Stopped(reason: missing.description, headOffice: nil, shipped: [], behind: behind)
+      throw stopped(missing.description, nil, shipped: [], behind: behind)
     }
     var warnings: [String] = []
     let pending = archives.filter { archive in
@@ -135,13 +144,13 @@ public enum HeadOfficeSync {
         }
         (day, ended) = (read.day, read.ending)
       } catch {
-        throw Stopped(reason: "\(error)", headOffice: nil, shipped: shipped, behind: behind)
+        throw stopped("\(error)", nil, shipped: shipped, behind: behind)
       }
       let outcome: Shipped
       do {
         outcome = Shipped(day: number, shipment: try world.shipToHeadOffice(day))
       } catch {
-        throw Stopped(reason: error.description, headOffice: error, shipped: shipped, behind: behind)
+        throw stopped(error.description, error, shipped: shipped, behind: behind)
       }
       shipped.append(outcome)
       report(outcome)
@@ -157,32 +166,28 @@ public enum HeadOfficeSync {
     return Summary(shipped: shipped, closedDays: closedDays, setAside: setAside, warnings: warnings)
   }
 
-  /// The day archived at `path` as the head office stores it: every record as
+  /// The day archived at `path` as the head office stores it (every record as
   /// the journal holds it, the Z report's sales and totals, and the day's
-  /// digest. Refused unless the archive is whole (it ends with its `dayClosed`).
+  /// digest), what its opening checkpoint says it continues, and how it ended,
+  /// as the next day's opening checkpoint must name it. Refused unless the
+  /// archive is whole (it ends with its `dayClosed`).
   ///
   /// The digest names both what happened and where it ended: the records'
   /// digest (`recordsDigest`), then the digest of the closing state that
   /// `kiosk verify` prints. Two tills that end a day in the same state, or a
   /// till whose records were altered, never share one.
-  public static func closedDay(till: String, day: Int, path: String) throws -> TillDay {
-    try readDay(till: till, day: day, path: path).day
-  }
-
-  /// `closedDay`, with what its opening checkpoint says it continues and how
-  /// it ended, as the next day's opening checkpoint must name it.
   static func readDay(till: String, day: Int, path: String) throws -> (
     day: TillDay, continues: ClosedDay?, ending: ClosedDay
   ) {
     var builder = DayBuilder()
     // One read of the archive: the report replays it, and hands each entry over as it goes.
     let summary = try KioskJournalReader.walk(path: path) { sequence, entry in try builder.take(sequence, entry) }
-    guard summary.unreadTailBytes == 0, let shipped = builder.day(till: till, number: day),
-      let ending = builder.ending(archive: (path as NSString).lastPathComponent)
+    guard summary.unreadTailBytes == 0,
+      let closed = builder.finish(till: till, number: day, archive: (path as NSString).lastPathComponent)
     else {
       throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
     }
-    return (shipped, builder.continues, ending)
+    return (closed.day, builder.continues, closed.ending)
   }
 
   /// Refuses day `day` (its file at `path`) unless it opens where the day

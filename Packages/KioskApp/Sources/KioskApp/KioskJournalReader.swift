@@ -126,6 +126,12 @@ public enum KioskJournalReader {
     }
   }
 
+  /// The checkpoint in a checkpoint record's `payload`: read by hand in the
+  /// form the journal writes it, or by `decoder` in any other.
+  static func checkpoint(_ payload: [UInt8], decoder: JSONDecoder) throws -> KioskCheckpoint {
+    try KioskCheckpoint.readJournal(payload[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(payload))
+  }
+
   private static func stream(
     path: String, endingAt end: Int?, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
   ) throws -> StreamSummary {
@@ -136,9 +142,7 @@ public enum KioskJournalReader {
         if let lost = record.lost {
           entry = .lost(lost)
         } else if record.isCheckpoint {
-          let bytes = Array(record.payload)
-          entry = .checkpoint(
-            try KioskCheckpoint.readJournal(bytes[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(bytes)))
+          entry = .checkpoint(try checkpoint(Array(record.payload), decoder: decoder))
         } else {
           entry = .record(try decoder.decode(KioskRecord.self, from: Data(record.payload)))
         }

@@ -66,11 +66,10 @@ enum SyncCommand {
       summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
     } catch {
       // What went before the stop is shown as a finished sync shows it, with the days still behind.
-      let archives = KioskSegments.archives(of: options.journalPath)
       throw OutputFailure(
         output: Output(
-          till: till, days: outputDays(error.shipped), closedDays: archives.compactMap(\.day).count,
-          setAside: archives.filter(\.setAside).compactMap(\.day), behind: error.behind, stopped: true),
+          till: till, days: outputDays(error.shipped), closedDays: error.closedDays.count, setAside: error.setAside,
+          behind: error.behind, stopped: true),
         failure: KioskFailure(error))
     }
     for warning in summary.warnings { context.warn(warning) }
