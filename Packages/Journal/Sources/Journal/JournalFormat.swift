@@ -78,16 +78,25 @@ public enum JournalFormat {
     _ payload: [UInt8], sequence: UInt64, seed: UInt32, type: UInt8 = commandType, to bytes: inout [UInt8]
   ) {
     let start = bytes.count
-    bytes.appendLittleEndian(UInt32(payload.count))
-    bytes.appendLittleEndian(UInt32(0))  // the CRC, filled in below
-    bytes.append(type)
-    bytes.appendLittleEndian(sequence)
+    bytes.append(contentsOf: repeatElement(0, count: frameSize))
     bytes.append(contentsOf: payload)
-    let crc = bytes.withUnsafeBytes { raw in
+    frameRecord(in: &bytes, at: start, sequence: sequence, seed: seed, type: type)
+  }
+
+  /// Fills in the frame of the record whose payload follows `frameSize`
+  /// reserved bytes at `start` and runs to the end of `bytes`: its length,
+  /// type, sequence number and CRC. A writer that reserves the frame before
+  /// its payload frames a record without copying the payload.
+  static func frameRecord(in bytes: inout [UInt8], at start: Int, sequence: UInt64, seed: UInt32, type: UInt8) {
+    let length = UInt32(bytes.count - start - frameSize)
+    bytes.withUnsafeMutableBytes { raw in
+      raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+      raw[start + 8] = type
+      raw.storeBytes(of: sequence.littleEndian, toByteOffset: start + 9, as: UInt64.self)
       let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
-      return CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+      let crc = CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[(start + 8)...]))
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
     }
-    bytes.replaceSubrange(start + 4..<start + 8, with: crc.littleEndianBytes)
   }
 
   /// The record starting at `offset` in `bytes`, when it is whole and its CRC
@@ -119,8 +128,4 @@ extension [UInt8] {
   mutating func appendLittleEndian<Value: FixedWidthInteger>(_ value: Value) {
     Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
   }
-}
-
-extension FixedWidthInteger {
-  var littleEndianBytes: [UInt8] { Swift.withUnsafeBytes(of: littleEndian) { Array($0) } }
 }

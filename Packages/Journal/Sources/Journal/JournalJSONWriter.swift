@@ -16,6 +16,14 @@ public struct JournalJSONWriter: Sendable {
   /// An empty writer.
   @inlinable public init() { bytes.reserveCapacity(160) }
 
+  /// A writer whose bytes start with a record's frame, left as zeros for the
+  /// journal to fill in once the payload is written (`WriteAheadLog.append`).
+  static func reservingFrame() -> JournalJSONWriter {
+    var writer = JournalJSONWriter()
+    writer.bytes.append(contentsOf: repeatElement(0, count: JournalFormat.frameSize))
+    return writer
+  }
+
   /// The encoder whose bytes the writer reproduces, and which the journal uses
   /// for whatever does not write itself: sorted keys, the default strategies.
   public static func makeEncoder() -> JSONEncoder {
@@ -44,11 +52,23 @@ public struct JournalJSONWriter: Sendable {
 
   /// Writes `"name":`; the value follows. Keys are plain ASCII names, written as given.
   @inlinable public mutating func key(_ name: StaticString) {
-    separate()
-    bytes.append(UInt8(ascii: "\""))
-    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    // `,"name":` put together on the stack, then one append: a checkpoint
+    // writes three keys per tab, and each append checks the buffer anew.
+    let comma = needsComma
+    name.withUTF8Buffer { name in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { key in
+        var at = 0
+        if comma {
+          key[0] = UInt8(ascii: ",")
+          at = 1
+        }
+        key[at] = UInt8(ascii: "\"")
+        at = UnsafeMutableBufferPointer(rebasing: key[(at + 1)...]).initialize(fromContentsOf: name) + at + 1
+        key[at] = UInt8(ascii: "\"")
+        key[at + 1] = UInt8(ascii: ":")
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: key[...(at + 1)]))
+      }
+    }
     needsComma = false
   }
 
@@ -61,10 +81,48 @@ public struct JournalJSONWriter: Sendable {
 
   /// `{"raw":N}`: an id, as a synthesized `Codable` struct of one `Int` is written.
   @inlinable public mutating func rawID(_ value: Int) {
-    beginObject()
-    key("raw")
-    int(value)
-    endObject()
+    // `,{"raw":N}` put together on the stack, then one append: a checkpoint
+    // writes one per tab and one per line on it.
+    let comma = needsComma
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+      var at = 0
+      if comma {
+        buffer[0] = UInt8(ascii: ",")
+        at = 1
+      }
+      let open: StaticString = #"{"raw":"#
+      open.withUTF8Buffer { open in
+        for byte in open {
+          buffer[at] = byte
+          at += 1
+        }
+      }
+      at = Self.writeDigits(of: value, into: UnsafeMutableBufferPointer(rebasing: buffer[at...])) + at
+      buffer[at] = UInt8(ascii: "}")
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[...at]))
+    }
+    needsComma = true
+  }
+
+  /// Writes `value`'s decimal digits (and its minus sign) at the start of
+  /// `buffer`, which has room for 20 (19 digits and a sign); returns how many bytes it wrote.
+  @inlinable static func writeDigits(of value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var magnitude = value.magnitude
+    var count = 0
+    repeat {
+      count += 1
+      magnitude /= 10
+    } while magnitude > 0
+    let sign = value < 0 ? 1 : 0
+    if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+    magnitude = value.magnitude
+    var at = sign + count
+    repeat {
+      at -= 1
+      buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    return sign + count
   }
 
   /// A string, escaped as `JSONEncoder` escapes it: `"`, `\` and `/` behind a
@@ -105,7 +163,8 @@ public struct JournalJSONWriter: Sendable {
   /// `true` or `false`.
   @inlinable public mutating func bool(_ value: Bool) {
     separate()
-    bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    let text: StaticString = value ? "true" : "false"
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     needsComma = true
   }
 
@@ -132,17 +191,10 @@ public struct JournalJSONWriter: Sendable {
   /// An integer, in decimal digits.
   @inlinable public mutating func int(_ value: Int) {
     separate()
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    // Digits from the last, into a buffer on the stack (an Int has at most 20), then one append.
+    // Into a buffer on the stack, then one append.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var first = digits.count
-      repeat {
-        first -= 1
-        digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+      let count = Self.writeDigits(of: value, into: digits)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
     }
     needsComma = true
   }

@@ -11,7 +11,9 @@ extension WriteAheadLog {
   /// write, at a fraction of the cost), and syncs it.
   @discardableResult
   public mutating func append(_ entry: some JournalEncodable) throws(JournalError) -> UInt64 {
-    try append(encode(entry))
+    var writer = JournalJSONWriter.reservingFrame()
+    guard entry.writeJournal(to: &writer) else { return try append(encode(entry)) }
+    return try append(framed: &writer.bytes)
   }
 
   /// Appends every entry with one sync (group commit).

@@ -191,6 +191,23 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       JournalFormat.appendRecord(
         payload, sequence: lastSequence + 1 + UInt64(index), seed: seed, type: type, to: &frames)
     }
+    return try write(frames, count: payloads.count)
+  }
+
+  /// Appends one command record whose payload follows `JournalFormat.frameSize`
+  /// reserved bytes in `frame` (`JournalJSONWriter.reservingFrame()`): framed
+  /// in place and written with one sync, so a command's bytes are never copied.
+  mutating func append(framed frame: inout [UInt8]) throws(JournalError) -> UInt64 {
+    guard !hasFailed else { throw .failedEarlier }
+    let payloadCount = frame.count - JournalFormat.frameSize
+    guard payloadCount <= JournalFormat.maxPayload else { throw .payloadTooLarge(payloadCount) }
+    JournalFormat.frameRecord(
+      in: &frame, at: 0, sequence: lastSequence + 1, seed: seed, type: JournalFormat.commandType)
+    return try write(frame, count: 1).upperBound
+  }
+
+  /// Writes `count` framed records at the end and syncs them, all or none acknowledged.
+  private mutating func write(_ frames: [UInt8], count: Int) throws(JournalError) -> ClosedRange<UInt64> {
     do throws(JournalError) {
       try Self.writeAll(frames, at: end, descriptor, io: io)
       if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
@@ -203,7 +220,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
     end += frames.count
     let first = lastSequence + 1
-    lastSequence += UInt64(payloads.count)
+    lastSequence += UInt64(count)
     return first...lastSequence
   }
 

@@ -100,3 +100,35 @@ import Testing
   #expect(log.recovery.count == 0)
   #expect(file.bytes.count == JournalFormat.headerSize)
 }
+
+/// An entry that writes its own bytes, which the journal frames in place.
+private struct SelfWritten: JournalEncodable {
+  var text: String
+  func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
+    writer.beginObject()
+    writer.key("text")
+    writer.string(text)
+    writer.endObject()
+    return true
+  }
+}
+
+@Test func aSelfWrittenEntryIsFramedInPlaceAsItsBytesAppendedWouldBe() throws {
+  // The same salt for both journals, so the CRCs are comparable byte for byte.
+  let framed = try JournalFile()
+  let plain = try JournalFile()
+  do { _ = try DurableJournal(path: framed.path) }
+  plain.bytes = framed.bytes
+  let entries = ["open", "a \"quoted\" name", String(repeating: "long ", count: 200)].map(SelfWritten.init)
+  do {
+    var inPlace = try DurableJournal(path: framed.path)
+    var fromBytes = try DurableJournal(path: plain.path)
+    for entry in entries {
+      #expect(try inPlace.append(entry) == fromBytes.append(JournalJSONWriter.bytes(of: entry)))
+    }
+  }
+  #expect(framed.bytes == plain.bytes)
+  let reopened = try DurableJournal(path: framed.path)
+  #expect(reopened.recovery.count == 3)
+  #expect(reopened.recovery.droppedBytes == 0)
+}

@@ -37,7 +37,7 @@ struct CommandSpec {
   func checked(_ words: [String], all: Bool = false) throws(KioskFailure) -> [String] {
     guard !all || takesAll else { throw .usage("'--all' applies to history and verify, not to \(name)") }
     // `[COMMAND]` is optional.
-    let required = arguments.filter { !$0.hasPrefix("[") }.count
+    let required = arguments.reduce(0) { $1.utf8.first == UInt8(ascii: "[") ? $0 : $0 + 1 }
     let fits = words.count >= required && (lastTakesRest || words.count <= arguments.count)
     guard fits else { throw .usage("usage: kiosk \(usage)") }
     guard lastTakesRest, words.count > arguments.count else { return words }
@@ -46,7 +46,10 @@ struct CommandSpec {
 
   /// The command named `name` (any case).
   static func named(_ name: String) throws(KioskFailure) -> CommandSpec {
-    let wanted = name.lowercased()
+    // Typed names are lowercase ASCII: lowercasing allocates, so only when
+    // needed (an uppercase letter, or any non-ASCII byte, as "\u{212A}" lowercases to "k").
+    let needsLowering = name.utf8.contains { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || $0 >= 0x80 }
+    let wanted = needsLowering ? name.lowercased() : name
     guard let spec = all.first(where: { $0.name == wanted }) else {
       throw .usage("unknown command '\(name)'; run 'kiosk help'")
     }

@@ -7,6 +7,16 @@ import Tabs
 protocol CommandOutput: Encodable {
   /// The human-readable lines.
   var text: [String] { get }
+  /// The lines as the shell prints them, on one line: joined by ` | `.
+  var shellLine: String { get }
+}
+
+extension CommandOutput {
+  /// `text` joined by ` | `; an output the shell prints often gives its line directly.
+  var shellLine: String {
+    let text = text
+    return text.count == 1 ? text[0] : text.joined(separator: " | ")
+  }
 }
 
 /// One JSON object on one line, keys sorted, slashes unescaped.

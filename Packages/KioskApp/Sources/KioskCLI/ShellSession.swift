@@ -17,23 +17,22 @@ struct ShellSession {
     while let line = reader.next() {
       do {
         let text = try line.get()
-        let tokens = Self.words(of: text)
-        guard !tokens.isEmpty else { continue }
+        var words = Self.words(of: text)
         // Only a word starting with '-' can be an option (or the `--` that ends them).
-        let words = try tokens.contains { $0.utf8.first == UInt8(ascii: "-") } ? optionFree(tokens) : tokens
-        guard let name = words.first else { continue }
-        let spec = try CommandSpec.named(name)
+        if words.contains(where: { $0.utf8.first == UInt8(ascii: "-") }) { words = try optionFree(words) }
+        guard !words.isEmpty else { continue }
+        // The arguments are what follows the name, in the same buffer.
+        let spec = try CommandSpec.named(words.removeFirst())
         guard spec.access != .own || spec.name == "help" else {
           throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
         }
-        if let output = try await spec.run(context, try spec.checked(Array(words.dropFirst()))) {
-          let text = output.text
+        if let output = try await spec.run(context, try spec.checked(words)) {
           // One line through C's stdout, which `print` shares: `print` would box and format it first.
-          puts(context.options.json ? jsonLine(output) : text.count == 1 ? text[0] : text.joined(separator: " | "))
+          puts(context.options.json ? jsonLine(output) : output.shellLine)
         }
       } catch {
         if let withOutput = error as? OutputFailure {
-          print(context.options.json ? jsonLine(withOutput.output) : withOutput.output.text.joined(separator: " | "))
+          print(context.options.json ? jsonLine(withOutput.output) : withOutput.output.shellLine)
         }
         let failure = KioskFailure(error)
         if failure.code == .journal || failure.code == .software { throw failure }
@@ -63,6 +62,7 @@ struct ShellSession {
   /// Characters (grapheme clusters) cost a quarter of a shell command.
   static func words(of line: String) -> [String] {
     var words: [String] = []
+    words.reserveCapacity(4)  // a command and its arguments, without growing
     var line = line
     line.withUTF8 { bytes in
       var start: Int?
@@ -107,9 +107,7 @@ struct LineReader {
         start = newline + 1
         if discarding || line.count > maxBytes { return .failure(.usage("a line is longer than \(maxBytes) bytes")) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        guard let text = String(validating: line, as: UTF8.self) else {
-          return .failure(.usage("a line is not valid UTF-8"))
-        }
+        guard let text = Self.text(of: line) else { return .failure(.usage("a line is not valid UTF-8")) }
         return .success(text)
       }
       // Only a partial line is left: drop what was handed out before reading more.
@@ -128,6 +126,16 @@ struct LineReader {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
       if count <= 0 { atEnd = true } else { buffer.append(contentsOf: chunk[..<count]) }
+    }
+  }
+
+  /// `line` as text, nil when it is not valid UTF-8. An ASCII line, the
+  /// common one, is valid as it stands: it skips the general validation,
+  /// which is generic and most of the cost of reading a short line.
+  static func text(of line: ArraySlice<UInt8>) -> String? {
+    line.withUnsafeBufferPointer { bytes in
+      bytes.allSatisfy { $0 < 0x80 }
+        ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
     }
   }
 }

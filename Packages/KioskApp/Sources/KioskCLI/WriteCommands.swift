@@ -53,8 +53,17 @@ enum WriteCommands {
     var command = "open"
     var tab: Int
     var customer: String
-    // Joined, not interpolated: the shell prints one of these per open.
-    var text: [String] { ["opened tab #" + String(tab) + " for " + customer] }
+    var text: [String] { [shellLine] }
+    // Built in one buffer, not interpolated: the shell prints one of these per open.
+    var shellLine: String {
+      let number = String(tab)
+      var line = "opened tab #"
+      line.reserveCapacity(line.utf8.count + number.utf8.count + 5 + customer.utf8.count)
+      line += number
+      line += " for "
+      line += customer
+      return line
+    }
   }
 
   static func open(_ shell: KioskShell, customer text: String) throws -> OpenOutput {

@@ -154,6 +154,19 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
     ], "\(options.lines)")
 }
 
+/// A command's name matches in any case, as Unicode lowercases it: the
+/// Kelvin sign lowercases to an ASCII "k", so "STOC\u{212A}" is `stock`.
+@Test func aShellCommandNameMatchesInAnyCase() throws {
+  let journal = try TemporaryJournal()
+  let run = try KioskBinary(journal: journal.path)("shell", input: "OPEN Cy\nstock\nSTOC\u{212A}\nStOcKs\n")
+  #expect(run.status == 0)
+  #expect(run.lines.count == 4, "\(run.lines)")
+  #expect(run.lines.first == "opened tab #1 for Cy")
+  #expect(run.lines.dropFirst().first?.hasPrefix("INGREDIENT  UNITS") == true, "\(run.lines)")
+  #expect(run.lines.dropFirst(2).first == run.lines.dropFirst().first)
+  #expect(run.lines.last == "error: unknown command 'StOcKs'; run 'kiosk help'")
+}
+
 @Test func jsonGivesOneObjectPerResult() throws {
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)

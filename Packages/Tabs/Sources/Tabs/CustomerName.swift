@@ -42,15 +42,40 @@ public enum CustomerName {
     // The common name is printable ASCII, where the only space is U+0020 and
     // every other byte is a visible character: the same rules, byte by byte,
     // without Foundation's trimming or the Unicode property tables.
-    let bytes = text.utf8
-    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-      guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
-      else { throw .empty }
-      let count = bytes.distance(from: first, to: last) + 1
-      guard count <= maxCharacters else { throw .tooLong(characters: count) }
-      return String(decoding: bytes[first...last], as: UTF8.self)
+    // A native string's bytes are contiguous; the rare bridged one takes the Unicode path.
+    let ascii = text.utf8.withContiguousStorageIfAvailable(printableASCIIBounds) ?? .notASCII
+    switch ascii {
+    case .notASCII: return try validatedByUnicodeRules(text)
+    case .blank: throw .empty
+    case .trimmed(let range):
+      guard range.count <= maxCharacters else { throw .tooLong(characters: range.count) }
+      // Most names need no trimming: the text itself, not a copy of it.
+      if range.count == text.utf8.count { return text }
+      return String(decoding: text.utf8.dropFirst(range.lowerBound).prefix(range.count), as: UTF8.self)
     }
-    return try validatedByUnicodeRules(text)
+  }
+
+  /// What the ASCII fast path found in a name's bytes.
+  private enum ASCIIBounds {
+    /// A byte outside printable ASCII: the Unicode rules decide.
+    case notASCII
+    /// Printable ASCII, all spaces.
+    case blank
+    /// Printable ASCII; the offsets of the name without its outer spaces.
+    case trimmed(Range<Int>)
+  }
+
+  private static func printableASCIIBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> ASCIIBounds {
+    var first = -1
+    var last = -1
+    for (offset, byte) in bytes.enumerated() {
+      guard byte >= 0x20 && byte < 0x7F else { return .notASCII }
+      if byte != 0x20 {
+        if first < 0 { first = offset }
+        last = offset
+      }
+    }
+    return first < 0 ? .blank : .trimmed(first..<last + 1)
   }
 
   /// `validated` for any text: trimmed of Unicode whitespace, counted in
