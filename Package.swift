@@ -218,7 +218,7 @@ let package = Package(
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer"]
+      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer", "CSQLite"]
         + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: paymentFeatures
@@ -229,6 +229,13 @@ let package = Package(
       path: "Packages/HeadOffice/Sources/CLibPQ",
       pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
+    // SQLite, which the benchmarks compare the journal's group commit with.
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Benchmarks/Sources/CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     // linkgen.
     .systemLibrary(

@@ -28,10 +28,12 @@ let package = Package(
         .product(name: "KioskApp", package: "KioskApp"), .product(name: "LinkGenCore", package: "LinkGen"),
         .product(name: "JournalIO", package: "Journal"),
         .product(name: "HeadOffice", package: "HeadOffice"),
-        .product(name: "PostgresTestServer", package: "HeadOffice"),
+        .product(name: "PostgresTestServer", package: "HeadOffice"), "CSQLite",
       ],
       swiftSettings: features
-    )
+    ),
+    // SQLite, which the journal's group commit is compared with.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,8 @@ pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v psql >/dev/null || missing+=(postgresql-client)
+# SQLite, which the benchmarks compare the journal's group commit with.
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v python3 >/dev/null || missing+=(python3)
 [ ${#missing[@]} -eq 0 ] && exit 0
 

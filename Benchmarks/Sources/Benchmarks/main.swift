@@ -10,6 +10,7 @@ import Foundation
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
 //   kiosk-bench --head-office RECORDS                  (a day shipped to the head office against COPY)
 //   kiosk-bench --chain TILLS --days D --per-day R     (TILLS tills synced at once; the chain report checked)
+//   kiosk-bench --group-commit BATCHES                 (the journal's group commit against SQLite, alone)
 //   kiosk-bench --linkgen-commands PATH                (the linkgen commands' table alone, for any linkgen build)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,6 +31,12 @@ if let letter = option("--workload") {
 // `kiosk-bench --open-cost TABS --opens K`: one till over TABS tabs, then K opens (for callgrind).
 if let tabs = option("--open-cost").flatMap(Int.init) {
   try HistoryBenchmark.openCost(tabs: tabs, opens: Int(option("--opens") ?? "100") ?? 100)
+  exit(0)
+}
+
+// `kiosk-bench --group-commit BATCHES`: the journal's group commit against SQLite alone.
+if let batches = option("--group-commit").flatMap(Int.init) {
+  print(try SQLiteComparison.run(batches: batches))
   exit(0)
 }
 
@@ -90,6 +97,10 @@ print("\nGoal: flat (1M / 1k at most 2).\n")
 
 print("## Journal\n")
 print(try JournalBenchmark.run(records: smoke ? 20 : 2_000, replayRecords: smoke ? 1_000 : 1_000_000))
+print()
+
+print("## Group commit against SQLite\n")
+print(try SQLiteComparison.run(batches: smoke ? 10 : 2_000))
 print()
 
 print("## linkgen\n")
