@@ -30,7 +30,7 @@ struct DomainPackage {
 let domainPackages: [DomainPackage] = [
   DomainPackage(name: "Menu", uses: []),
   DomainPackage(name: "Stock", uses: ["Menu"]),
-  DomainPackage(name: "Journal", uses: ["JournalIO"]),
+  DomainPackage(name: "Journal", uses: ["JournalIO", "CRC32CHardware"]),
   DomainPackage(name: "Payment", uses: ["Journal"], testing: true),
   DomainPackage(name: "Clock", uses: ["VirtualTime"], testing: true),
   DomainPackage(name: "Tabs", uses: ["Menu", "Stock", "Payment", "Clock"]),
@@ -139,6 +139,7 @@ let package = Package(
     // The journal's system calls: a service domain of its own, linked by the
     // journal's environment (docs/journal.md).
     .target(name: "JournalIO", path: "Packages/Journal/Sources/JournalIO"),
+    .target(name: "CRC32CHardware", path: "Packages/Journal/Sources/CRC32CHardware"),
     // The till's commands as data, their records, inverses and undo history:
     // generic over any world with the slices, and free of the journal's files
     // (it takes only the record writer from Journal), so that scenarios and

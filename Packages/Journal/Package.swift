@@ -12,7 +12,9 @@ let package = Package(
   targets: [
     // The journal's system calls, a service domain linked by the journal's environment.
     .target(name: "JournalIO"),
-    .target(name: "Journal", dependencies: ["JournalIO"]),
+    // CRC-32C with the processor's instruction (C: Swift has no SSE 4.2 intrinsics).
+    .target(name: "CRC32CHardware"),
+    .target(name: "Journal", dependencies: ["JournalIO", "CRC32CHardware"]),
     .testTarget(name: "JournalTests", dependencies: ["Journal", "JournalIO"]),
   ],
   swiftLanguageModes: [.v6]
