@@ -57,9 +57,29 @@ func timestamp(_ date: Date) -> String {
 
 /// `#1 Ada: Latte, Espresso — 7.50 (settled)`; `total` is the total's text when the caller has it.
 func boardLine(_ entry: BoardEntry, total: String? = nil) -> String {
-  let items = entry.items.isEmpty ? "nothing yet" : entry.items.joined(separator: ", ")
-  return
-    "#\(entry.tab.raw) \(entry.customer): \(items) — \(total ?? money(entry.total))\(entry.settled ? " (settled)" : "")"
+  // Appended into one buffer, not interpolated: a board writes one per tab.
+  let number = String(entry.tab.raw)
+  let total = total ?? money(entry.total)
+  var line = "#"
+  line.reserveCapacity(
+    32 + number.utf8.count + entry.customer.utf8.count + total.utf8.count
+      + entry.items.reduce(0) { $0 + $1.utf8.count + 2 })
+  line += number
+  line += " "
+  line += entry.customer
+  line += ": "
+  if entry.items.isEmpty {
+    line += "nothing yet"
+  } else {
+    for (index, item) in entry.items.enumerated() {
+      if index > 0 { line += ", " }
+      line += item
+    }
+  }
+  line += " — "
+  line += total
+  if entry.settled { line += " (settled)" }
+  return line
 }
 
 /// What reconciliation did with one intent, as a warning on stderr.
