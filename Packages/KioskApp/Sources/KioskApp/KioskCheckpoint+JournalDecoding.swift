@@ -110,6 +110,22 @@ struct TabsReader {
   /// `\f`, `\n`, `\r`, `\t` and `\u00XX` (a control character) escaped.
   mutating func string() -> String? {
     guard index < bytes.endIndex, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    // Most names have no escape: the bytes up to the closing quote are the
+    // text, made a `String` in one step (ASCII needs no validation).
+    var end = index + 1
+    var ascii = true
+    while end < bytes.endIndex, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+      ascii = ascii && bytes[end] < 0x80
+      end += 1
+    }
+    if end < bytes.endIndex, bytes[end] == UInt8(ascii: "\"") {
+      let decoded = bytes[(index + 1)..<end].withUnsafeBufferPointer { text in
+        ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+      }
+      guard let decoded else { return nil }
+      index = end + 1
+      return decoded
+    }
     var cursor = index + 1
     var text: [UInt8] = []
     while cursor < bytes.endIndex {
