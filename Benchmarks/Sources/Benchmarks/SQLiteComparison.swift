@@ -32,18 +32,23 @@ enum SQLiteComparison {
     var journalCPU = ProcessorTime()
     var sqliteCPU = ProcessorTime()
     var sequence: Int64 = 0
-    for _ in 0..<rounds {
-      var before = ProcessorTime.now()
-      journalSeconds += try timed { for _ in 0..<perRound { try journal.append(batch: batch) } }
-      journalCPU.add(since: before)
-      before = ProcessorTime.now()
-      sqliteSeconds += try timed {
-        for _ in 0..<perRound {
-          try database.insert(batch, from: sequence + 1)
-          sequence += Int64(batchSize)
+    for round in 0..<rounds {
+      // Each goes first in every other round.
+      for journalTurn in round.isMultiple(of: 2) ? [true, false] : [false, true] {
+        let before = ProcessorTime.now()
+        if journalTurn {
+          journalSeconds += try timed { for _ in 0..<perRound { try journal.append(batch: batch) } }
+          journalCPU.add(since: before)
+        } else {
+          sqliteSeconds += try timed {
+            for _ in 0..<perRound {
+              try database.insert(batch, from: sequence + 1)
+              sequence += Int64(batchSize)
+            }
+          }
+          sqliteCPU.add(since: before)
         }
       }
-      sqliteCPU.add(since: before)
     }
     let records = Double(perRound * rounds * batchSize)
     guard try database.count() == Int(records), journal.lastSequence == UInt64(records) else {
@@ -86,7 +91,11 @@ enum SQLiteComparison {
     /// This process's time so far.
     static func now() -> ProcessorTime {
       var usage = rusage()
-      getrusage(RUSAGE_SELF.rawValue, &usage)
+      #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+      #else
+        getrusage(RUSAGE_SELF, &usage)
+      #endif
       func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
       return ProcessorTime(user: seconds(usage.ru_utime), system: seconds(usage.ru_stime))
     }
@@ -105,11 +114,14 @@ enum SQLiteComparison {
     private var insertStatement: OpaquePointer?
 
     init(path: String) throws {
+      // On failure SQLite still gives a handle; `deinit` closes it (it runs when init throws).
       guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-        defer { sqlite3_close_v2(handle) }
         throw SQLiteFailed(description: "cannot open \(path): \(String(cString: sqlite3_errmsg(handle)))")
       }
-      try execute("PRAGMA journal_mode=WAL")
+      // SQLite answers OK and keeps its mode when WAL is not possible: the mode it answers must be WAL.
+      guard try text("PRAGMA journal_mode=WAL") == "wal" else {
+        throw SQLiteFailed(description: "\(path): SQLite would not use WAL mode")
+      }
       try execute("PRAGMA synchronous=FULL")
       try execute("CREATE TABLE records (sequence INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
       try check(
@@ -124,6 +136,17 @@ enum SQLiteComparison {
     /// Inserts `payloads` numbered from `first` in one transaction, committed durably.
     func insert(_ payloads: [[UInt8]], from first: Int64) throws {
       try execute("BEGIN")
+      do {
+        try insertRows(payloads, from: first)
+      } catch {
+        sqlite3_reset(insertStatement)
+        _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        throw error
+      }
+      try execute("COMMIT")
+    }
+
+    private func insertRows(_ payloads: [[UInt8]], from first: Int64) throws {
       for (offset, payload) in payloads.enumerated() {
         try check(sqlite3_bind_int64(insertStatement, 1, first + Int64(offset)))
         // SQLITE_STATIC (nil): the bytes outlive the step that reads them.
@@ -134,7 +157,15 @@ enum SQLiteComparison {
         guard stepped == SQLITE_DONE else { throw failure(stepped) }
         try check(sqlite3_reset(insertStatement))
       }
-      try execute("COMMIT")
+    }
+
+    /// The first column of the first row `sql` gives, as text.
+    private func text(_ sql: String) throws -> String? {
+      var statement: OpaquePointer?
+      try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
+      defer { sqlite3_finalize(statement) }
+      guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+      return String(cString: text)
     }
 
     /// The rows in `records`.
