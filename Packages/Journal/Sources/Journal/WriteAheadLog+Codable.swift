@@ -98,6 +98,24 @@ extension JournalRecovery {
     return entries
   }
 
+  /// The records from index `start` on, as `Entry` reads them itself, or
+  /// decoded when it leaves the bytes to `JSONDecoder`; otherwise as
+  /// `decodedEntries(as:from:skippingLost:)` for any `Decodable`.
+  public func decodedEntries<Entry: JournalDecodable>(
+    as type: Entry.Type, from start: Int = 0, skippingLost: Bool = false
+  ) throws(JournalError) -> [Entry] {
+    var entries: [Entry] = []
+    entries.reserveCapacity(max(0, count - start))
+    for index in start..<max(start, count) {
+      if let lost = lost(index) {
+        guard lost == .checkpoint || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
+        continue
+      }
+      entries.append(try decodedEntry(index, as: type))
+    }
+    return entries
+  }
+
   /// How many records read are placeholders for records lost to damage.
   public var lostCount: Int { frames.count { $0.type == JournalFormat.lostType } }
 

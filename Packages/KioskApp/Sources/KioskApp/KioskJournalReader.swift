@@ -144,7 +144,9 @@ public enum KioskJournalReader {
         } else if record.isCheckpoint {
           entry = .checkpoint(try checkpoint(Array(record.payload), decoder: decoder))
         } else {
-          entry = .record(try decoder.decode(KioskRecord.self, from: Data(record.payload)))
+          let bytes = Array(record.payload)
+          entry = .record(
+            try KioskRecord.readJournal(bytes[...]) ?? decoder.decode(KioskRecord.self, from: Data(bytes)))
         }
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")

@@ -117,3 +117,62 @@ private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
     #expect(labels(value) == properties, "\(type(of: value)) changed its stored properties: write them in \(writer)")
   }
 }
+
+/// Every record reads by hand as `JSONDecoder` reads it: the same values,
+/// the same decimal texts, the same times to the bit. Replay reads records
+/// this way, so a difference would change the state a journal rebuilds.
+@Test func everyRecordReadsByHandAsTheDecoderReadsIt() throws {
+  let encoder = JournalJSONWriter.makeEncoder()
+  var random = SeededGenerator(seed: 52)
+  let tab = Tab.ID(raw: 7)
+  var records = (0..<5_000).map { _ in randomRecord(&random) }
+  for amount in ["0", "0.001", "1234567.891", "-4.5", "999999999999999999", "123456789012.345678"] {
+    records.append(
+      .paymentIntent(PaymentIntent(kind: .charge, key: IdempotencyKey("k"), tab: tab, amount: Decimal(string: amount)!))
+    )
+  }
+  for seconds in [0, -1.5, 1e-4, 0.1, 123_456_789.123_456_78, 999_999_999_999_999] {
+    records.append(
+      .settled(
+        Receipt(tab: tab, total: 4.5, chargedAt: Date(timeIntervalSinceReferenceDate: seconds), reference: "r")))
+  }
+  var read = 0
+  for record in records {
+    let bytes = Array(try encoder.encode(record))
+    let decoded = try JSONDecoder().decode(KioskRecord.self, from: Data(bytes))
+    guard let byHand = KioskRecord.readJournal(bytes[...]) else {
+      Issue.record("not read by hand: \(String(decoding: bytes, as: UTF8.self))")
+      continue
+    }
+    read += 1
+    #expect(byHand == decoded, "\(String(decoding: bytes, as: UTF8.self))")
+    // Equal decimals can differ in form; the journal writes their text, so that must agree too.
+    #expect(String(describing: byHand) == String(describing: decoded), "\(String(decoding: bytes, as: UTF8.self))")
+  }
+  #expect(read == records.count)
+}
+
+/// Bytes in any form but the writer's are the decoder's, whole: the reader
+/// answers nil, and the decoder still reads them (or refuses them) as before.
+@Test func recordsInAnotherFormAreLeftToTheDecoder() throws {
+  let day = KioskRecord.dayClosed(day: 3, archive: "kiosk.day-3.journal")
+  let first = KioskRecord.initialized(menu: MenuState(), stock: StockState())
+  for record in [day, first] {
+    #expect(KioskRecord.readJournal(Array(try JournalJSONWriter.makeEncoder().encode(record))[...]) == nil)
+  }
+  let other = [
+    #"{"opened": {"customer":"Ada","tab":{"raw":1}}}"#,  // whitespace
+    #"{"opened":{"customer":"\u0041da","tab":{"raw":1}}}"#,  // a letter escaped
+    #"{"opened":{"customer":"Ada","extra":1,"tab":{"raw":1}}}"#,  // a key the writer does not write
+    #"{"paymentIntent":{"_0":{"amount":4.5e0,"key":"k","kind":"charge","tab":{"raw":1}}}}"#,  // an exponent
+    #"{"restocked":{"count":1,"ingredient":"gold"}}"#,  // no such ingredient
+    #"{"added":{"item":{"raw":01},"tab":{"raw":1}}}"#,  // a leading zero
+    #"{"opened":{"customer":"Ada","tab":{"raw":1}}} "#,  // something after
+  ]
+  for text in other {
+    #expect(KioskRecord.readJournal(Array(text.utf8)[...]) == nil, "\(text)")
+  }
+  #expect(
+    try JSONDecoder().decode(KioskRecord.self, from: Data(other[1].utf8))
+      == .opened(tab: Tab.ID(raw: 1), customer: "Ada"))
+}
