@@ -341,11 +341,18 @@ PY
 echo "bench: build times (a clean clone)" >&2
 git clone -q . "$tmp/clone"
 start=$(date +%s.%N)
-(cd "$tmp/clone" && make test > "$tmp/clean-test.log" 2>&1)
+# A failing run is reported in the table, not allowed to throw the report away;
+# its log is kept in .build/bench-clean-test.log.
+if ! (cd "$tmp/clone" && make test > "$tmp/clean-test.log" 2>&1); then
+  mkdir -p .build && cp "$tmp/clean-test.log" .build/bench-clean-test.log
+  echo "bench: the clean clone's make test failed; its log is in .build/bench-clean-test.log" >&2
+  tail -40 "$tmp/clean-test.log" >&2
+fi
 clean=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
 touch "$tmp/clone/Packages/Stock/Sources/Stock/StockState.swift"
 start=$(date +%s.%N)
-(cd "$tmp/clone" && swift build --build-tests > "$tmp/incremental.log" 2>&1)
+(cd "$tmp/clone" && swift build --build-tests > "$tmp/incremental.log" 2>&1) \
+  || { echo "bench: the incremental build failed:" >&2; tail -40 "$tmp/incremental.log" >&2; }
 incremental=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
 {
   echo
@@ -356,7 +363,7 @@ incremental=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
   printf '| clean `make test` in a fresh clone (build and run every test) | %.1f |\n' "$clean"
   printf '| incremental `swift build --build-tests` after touching `Packages/Stock/Sources/Stock/StockState.swift` | %.1f |\n' "$incremental"
   echo
-  echo "Result of that \`make test\`: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/clean-test.log" | tail -1)."
+  echo "Result of that \`make test\`: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/clean-test.log" | tail -1 || echo 'no total: it failed before one (log in .build/bench-clean-test.log)')."
 } >> "$tmp/report.md"
 
 cp "$tmp/report.md" "$out"

@@ -84,18 +84,11 @@ extension JournalRecovery {
     as type: Entry.Type, from start: Int = 0, skippingLost: Bool = false
   ) throws(JournalError) -> [Entry] {
     let decoder = JSONDecoder()
-    var entries: [Entry] = []
-    entries.reserveCapacity(max(0, count - start))
-    for index in start..<max(start, count) {
-      if let lost = lost(index) {
-        guard lost == .checkpoint || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
-        continue
-      }
-      do { entries.append(try decoder.decode(Entry.self, from: Data(payload(index)))) } catch {
+    return try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
+      do { return try decoder.decode(Entry.self, from: Data(payload(index))) } catch {
         throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
       }
     }
-    return entries
   }
 
   /// The records from index `start` on, as `Entry` reads them itself, or
@@ -104,6 +97,16 @@ extension JournalRecovery {
   public func decodedEntries<Entry: JournalDecodable>(
     as type: Entry.Type, from start: Int = 0, skippingLost: Bool = false
   ) throws(JournalError) -> [Entry] {
+    try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
+      try decodedEntry(index, as: type)
+    }
+  }
+
+  /// The records from `start` on, each made by `entry`, with placeholders
+  /// for lost records passed over or refused as `decodedEntries` says.
+  private func entries<Entry>(
+    from start: Int, skippingLost: Bool, _ entry: (Int) throws(JournalError) -> Entry
+  ) throws(JournalError) -> [Entry] {
     var entries: [Entry] = []
     entries.reserveCapacity(max(0, count - start))
     for index in start..<max(start, count) {
@@ -111,7 +114,7 @@ extension JournalRecovery {
         guard lost == .checkpoint || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
         continue
       }
-      entries.append(try decodedEntry(index, as: type))
+      entries.append(try entry(index))
     }
     return entries
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 import Menu
 import Tabs
 
@@ -24,11 +25,28 @@ extension KioskCheckpoint: JournalDecodable {
     guard let tabs = reader.tabs() else { return nil }
     var light = Array(bytes[..<valueStart])
     light.append(contentsOf: #"{"nextID":1,"open":[]}"#.utf8)
+    // The undo history, which sorts after the state, is read by hand too when
+    // its key is found once and its entries are in the encoder's exact form.
+    var undo: [UndoHistory.Entry]?
+    let undoFound = occurrences(of: undoStart, in: bytes)
+    if undoFound.count == 1, let undoAt = undoFound.first, undoAt >= reader.index {
+      var undoReader = JournalJSONReader(bytes, at: undoAt + undoStart.count)
+      if let entries = undoReader.undoEntries() {
+        undo = entries
+        light.append(contentsOf: bytes[reader.index..<(undoAt + undoStart.count)])
+        light.append(contentsOf: "[]".utf8)
+        reader.index = undoReader.index
+      }
+    }
     light.append(contentsOf: bytes[reader.index...])
     guard var checkpoint = try? JSONDecoder().decode(KioskCheckpoint.self, from: Data(light)) else { return nil }
     checkpoint.state.tabs = tabs
+    if let undo { checkpoint.undo = undo }
     return checkpoint
   }
+
+  /// Where the undo history begins: its key.
+  static let undoStart = Array(#""undo":"#.utf8)
 }
 
 /// Reads a tabs slice written as `TabsState.writeJournal` writes it, and

@@ -14,14 +14,22 @@ import Tabs
 extension KioskRecord: JournalDecodable {
   public static func readJournal(_ bytes: ArraySlice<UInt8>) -> KioskRecord? {
     var reader = JournalJSONReader(bytes)
-    guard reader.literal("{"), let record = reader.recordBody(), reader.literal("}"), reader.isAtEnd else {
-      return nil
-    }
+    guard let record = reader.record(), reader.isAtEnd else { return nil }
     return record
   }
 }
 
 extension JournalJSONReader {
+  /// A record as the writer writes it, `{` to `}`; nil, moving nothing, on anything else.
+  package mutating func record() -> KioskRecord? {
+    let start = index
+    guard literal("{"), let record = recordBody(), literal("}") else {
+      index = start
+      return nil
+    }
+    return record
+  }
+
   /// The record's one key and its value, as the writer writes them.
   fileprivate mutating func recordBody() -> KioskRecord? {
     if key("opened") {

@@ -216,3 +216,39 @@ func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
   }
   #expect(compared > 0)
 }
+
+/// A checkpoint's undo history reads by hand, every kind of step, to what
+/// `JSONDecoder` reads; the whole checkpoint then reads to the decoder's value.
+@MainActor
+@Test func theUndoHistoryReadsByHandWithEveryKindOfStep() async throws {
+  let journal = try TemporaryJournal()
+  let shell = try journal.openShell()
+  let ada = try shell.openTab(for: "Ada")
+  try shell.add(Item.ID(raw: 1), to: ada)
+  try shell.add(Item.ID(raw: 4), to: ada)
+  try shell.remove(Item.ID(raw: 1), from: ada)
+  try shell.restock(.milk, count: 3)
+  _ = try await shell.settle(ada)
+  try shell.writeCheckpoint()
+  let recovery = try DurableJournal.read(path: journal.path)
+  let index = try #require((0..<recovery.count).last { recovery.isCheckpoint($0) })
+  let payload = recovery.payload(index)
+  let decoded = try JSONDecoder().decode(KioskCheckpoint.self, from: Data(payload))
+  let kinds = Set(
+    decoded.undo.map { entry in
+      switch entry.step {
+      case .closeTab: "closeTab"
+      case .dropLastLine: "dropLastLine"
+      case .insertLine: "insertLine"
+      case .unsettle: "unsettle"
+      case .unrestock: "unrestock"
+      }
+    })
+  #expect(kinds.count == 5, "\(kinds)")
+  let key = Array(#""undo":"#.utf8)
+  let at = try #require(
+    payload.indices.first { payload[$0...].starts(with: key) }, "no undo history in the checkpoint")
+  var reader = JournalJSONReader(payload[...], at: at + key.count)
+  #expect(reader.undoEntries() == decoded.undo)
+  #expect(KioskCheckpoint.readJournal(payload[...]) == decoded)
+}

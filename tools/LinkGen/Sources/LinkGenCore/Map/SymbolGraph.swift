@@ -40,6 +40,18 @@ struct SymbolGraphExtractor {
   /// The folder of built modules (`.build/debug/Modules`).
   var modulesFolder: URL
 
+  /// The module maps SwiftPM wrote for the C targets it built beside the
+  /// modules (`.build/debug/Name.build/module.modulemap`): a Swift module that
+  /// imports a C target is read only when the C module can be found too.
+  var cModuleMaps: [URL] {
+    let buildFolder = modulesFolder.deletingLastPathComponent()
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
+    return folders.filter { $0.hasSuffix(".build") }.sorted().map {
+      buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap")
+    }
+    .filter { FileManager.default.fileExists(atPath: $0.path) }
+  }
+
   /// The symbol graph of `module`, internal symbols included; nil when the
   /// module is not in the folder.
   func graph(of module: String) throws -> SymbolGraph? {
@@ -53,7 +65,7 @@ struct SymbolGraphExtractor {
       [
         "symbolgraph-extract", "-module-name", module, "-target", try Self.targetTriple(), "-I", modulesFolder.path,
         "-output-dir", output.path, "-minimum-access-level", "internal", "-skip-synthesized-members",
-      ])
+      ] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] })
     guard status == 0 else {
       let reason = text.split(separator: "\n").first { $0.contains("error:") }.map {
         String($0[$0.range(of: "error:")!.upperBound...]).trimmingCharacters(in: .whitespaces)
