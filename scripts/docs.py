@@ -34,12 +34,22 @@ def target_triple():
     return json.loads(info)["target"]["triple"]
 
 
+def c_module_maps():
+    """The module maps SwiftPM wrote for the C targets it built (`.build/debug/Name.build/module.modulemap`):
+    a Swift module importing a C target is read only when that module can be found too."""
+    build = os.path.join(ROOT, ".build/debug")
+    names = sorted(os.listdir(build)) if os.path.isdir(build) else []
+    maps = [os.path.join(build, name, "module.modulemap") for name in names if name.endswith(".build")]
+    return [path for path in maps if os.path.isfile(path)]
+
+
 def extract(module, output, triple):
     """Writes the public symbol graphs of `module` into `output`; returns the error text, or None."""
+    flags = [flag for path in c_module_maps() for flag in ("-Xcc", "-fmodule-map-file=" + path)]
     result = subprocess.run(
         ["swift", "symbolgraph-extract", "-module-name", module, "-target", triple,
          "-I", os.path.join(ROOT, ".build/debug/Modules"), "-output-dir", output,
-         "-minimum-access-level", "public", "-skip-synthesized-members"],
+         "-minimum-access-level", "public", "-skip-synthesized-members"] + flags,
         capture_output=True, text=True)
     return None if result.returncode == 0 else (result.stderr or result.stdout).strip()
 
