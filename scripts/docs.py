@@ -2,8 +2,9 @@
 """`make docs`: every public symbol of the framework and the domain packages has
 a `///` summary, and each module with a DocC catalog gets its documentation.
 
-From the built modules (`.build/debug/Modules`), `swift symbolgraph-extract`
-writes each module's public symbol graph; a public symbol with no doc comment is
+From the built modules (`.build/debug/Modules`), `linkgen symbol-graphs`
+(`swift symbolgraph-extract`, run as `linkgen map` runs it) writes each
+module's public symbol graph; a public symbol with no doc comment is
 an error at its `file:line:column` (members that implement a documented
 requirement inherit its documentation, as DocC shows them, and are not
 errors). Then `docc convert` builds `<Module>.docc` catalogs into
@@ -29,28 +30,15 @@ SOURCES["JournalIO"] = "Packages/Journal/Sources/JournalIO"
 INHERITING = {"overrides", "defaultImplementationOf", "requirementOf"}
 
 
-def target_triple():
-    info = subprocess.run(["swiftc", "-print-target-info"], capture_output=True, text=True, check=True).stdout
-    return json.loads(info)["target"]["triple"]
-
-
-def c_module_maps():
-    """The module maps SwiftPM wrote for the C targets it built (`.build/debug/Name.build/module.modulemap`):
-    a Swift module importing a C target is read only when that module can be found too."""
-    build = os.path.join(ROOT, ".build/debug")
-    names = sorted(os.listdir(build)) if os.path.isdir(build) else []
-    maps = [os.path.join(build, name, "module.modulemap") for name in names if name.endswith(".build")]
-    return [path for path in maps if os.path.isfile(path)]
-
-
-def extract(module, output, triple):
-    """Writes the public symbol graphs of `module` into `output`; returns the error text, or None."""
-    flags = [flag for path in c_module_maps() for flag in ("-Xcc", "-fmodule-map-file=" + path)]
+def extract(module, output):
+    """Writes the public symbol graphs of `module` into `output`/`module`; returns the error text, or None.
+    `linkgen symbol-graphs` runs symbolgraph-extract as `linkgen map` does (the target, the built
+    modules, the module maps of built C targets), so the two never need the same fix twice."""
+    linkgen = os.path.join(ROOT, ".build/debug/linkgen")
+    if not os.path.isfile(linkgen):
+        return f"{linkgen} is not built"
     result = subprocess.run(
-        ["swift", "symbolgraph-extract", "-module-name", module, "-target", triple,
-         "-I", os.path.join(ROOT, ".build/debug/Modules"), "-output-dir", output,
-         "-minimum-access-level", "public", "-skip-synthesized-members"] + flags,
-        capture_output=True, text=True)
+        [linkgen, "symbol-graphs", module, "--root", ROOT, "--output", output], capture_output=True, text=True)
     return None if result.returncode == 0 else (result.stderr or result.stdout).strip()
 
 
@@ -80,13 +68,11 @@ def undocumented(module, output):
 def main():
     arguments = [argument for argument in sys.argv[1:] if not argument.startswith("--")]
     modules = arguments or MODULES
-    triple = target_triple()
     errors, archives = [], 0
     with tempfile.TemporaryDirectory() as temporary:
         for module in modules:
             output = os.path.join(temporary, module)
-            os.makedirs(output)
-            failure = extract(module, output, triple)
+            failure = extract(module, temporary)
             if failure:
                 errors.append(f"{module}: error: no symbol graph (build first: make docs builds): {failure}")
                 continue

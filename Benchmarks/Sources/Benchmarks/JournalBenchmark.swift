@@ -12,11 +12,15 @@ import JournalIO
 
 /// The journal against the raw system calls, on the same bytes, in one run.
 enum JournalBenchmark {
+  /// The bytes of an `added` record, as the journal holds them: what every
+  /// journal benchmark (and the comparison with SQLite) writes.
+  static let addedPayload = Array(#"{"added":{"item":{"raw":1},"tab":{"raw":42}}}"#.utf8)
+
   static func run(records: Int, replayRecords: Int) throws -> String {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("journal-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let payload = Array(#"{"added":{"item":{"raw":1},"tab":{"raw":42}}}"#.utf8)
+    let payload = addedPayload
 
     // Per-command durability: our append (frame, CRC, pwrite, fdatasync) against
     // a raw write + fdatasync loop of the same framed size, in alternating rounds

@@ -20,8 +20,7 @@ enum SQLiteComparison {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("group-commit-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    // The bytes of an `added` record, as the journal holds them.
-    let payload = Array(#"{"added":{"item":{"raw":1},"tab":{"raw":42}}}"#.utf8)
+    let payload = JournalBenchmark.addedPayload
 
     var journal = try DurableJournal(path: folder.appendingPathComponent("group.journal").path)
     let database = try Database(path: folder.appendingPathComponent("group.sqlite").path)

@@ -50,22 +50,29 @@ public struct JournalJSONReader {
 
   /// An integer as the encoder writes one: an optional minus, digits, no leading zero.
   public mutating func int() -> Int? {
-    var cursor = index
-    let negative = cursor < bytes.endIndex && bytes[cursor] == UInt8(ascii: "-")
-    if negative { cursor += 1 }
-    let digitsStart = cursor
-    var magnitude = 0
+    let negative = bytes[index...].first == UInt8(ascii: "-")
+    let digitsStart = negative ? index + 1 : index
+    guard let run = digitRun(at: digitsStart), run.count > 0, run.count == 1 || bytes[digitsStart] != UInt8(ascii: "0")
+    else { return nil }
+    // `Int.min`'s magnitude is one past `Int.max`.
+    guard run.value <= (negative ? UInt64(Int.min.magnitude) : UInt64(Int.max)) else { return nil }
+    index = digitsStart + run.count
+    return negative ? Int(truncatingIfNeeded: 0 &- run.value) : Int(run.value)
+  }
+
+  /// The decimal digits from `start` (none, when the byte there is not a
+  /// digit), as a number; nil when they overflow 64 bits.
+  private func digitRun(at start: Int) -> (value: UInt64, count: Int)? {
+    var cursor = start
+    var value: UInt64 = 0
     while cursor < bytes.endIndex, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9") {
-      let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[cursor] - UInt8(ascii: "0")))
+      let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflow2) = times.addingReportingOverflow(UInt64(bytes[cursor] - UInt8(ascii: "0")))
       guard !overflow, !overflow2 else { return nil }
-      magnitude = sum
+      value = sum
       cursor += 1
     }
-    let digits = cursor - digitsStart
-    guard digits > 0, digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
-    index = cursor
-    return negative ? -magnitude : magnitude
+    return (value, cursor - start)
   }
 
   /// `{"raw":N}`: an id, as a synthesized `Codable` struct of one `Int` is written.
@@ -80,34 +87,29 @@ public struct JournalJSONReader {
 
   /// A `Decimal` as the writer writes one (its `description`): an optional
   /// minus, digits, and an optional point with digits, at most 18 digits in
-  /// all. Anything else (an exponent, more digits) is the decoder's.
+  /// all. Anything else (an exponent, more digits, a negative zero) is the decoder's.
   public mutating func decimal() -> Decimal? {
-    var cursor = index
-    let negative = cursor < bytes.endIndex && bytes[cursor] == UInt8(ascii: "-")
-    if negative { cursor += 1 }
-    var significand: UInt64 = 0
-    var digits = 0
-    var fractionDigits = 0
-    var sawPoint = false
-    let wholeStart = cursor
-    while cursor < bytes.endIndex {
-      let byte = bytes[cursor]
-      if byte == UInt8(ascii: "."), !sawPoint, cursor > wholeStart {
-        sawPoint = true
-        cursor += 1
-        continue
-      }
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-      guard digits < 18 else { return nil }
-      significand = significand * 10 + UInt64(byte - UInt8(ascii: "0"))
-      digits += 1
-      if sawPoint { fractionDigits += 1 }
-      cursor += 1
-    }
-    let wholeDigits = digits - fractionDigits
-    guard wholeDigits > 0, !sawPoint || fractionDigits > 0,
-      wholeDigits == 1 || bytes[wholeStart] != UInt8(ascii: "0")
+    let negative = bytes[index...].first == UInt8(ascii: "-")
+    let wholeStart = negative ? index + 1 : index
+    guard let whole = digitRun(at: wholeStart), whole.count > 0,
+      whole.count == 1 || bytes[wholeStart] != UInt8(ascii: "0")
     else { return nil }
+    var cursor = wholeStart + whole.count
+    var significand = whole.value
+    var fractionDigits = 0
+    if bytes[cursor...].first == UInt8(ascii: ".") {
+      guard let fraction = digitRun(at: cursor + 1), fraction.count > 0, whole.count + fraction.count <= 18 else {
+        return nil
+      }
+      // At most 18 digits in all, so the product cannot overflow.
+      for _ in 0..<fraction.count { significand *= 10 }
+      significand += fraction.value
+      fractionDigits = fraction.count
+      cursor += 1 + fraction.count
+    }
+    // A negative zero is never written (a `Decimal` zero has no sign), and a
+    // minus zero significand would make a NaN: the decoder's.
+    guard whole.count + fractionDigits <= 18, !(negative && significand == 0) else { return nil }
     if cursor < bytes.endIndex, [UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[cursor]) { return nil }
     index = cursor
     return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))

@@ -18,8 +18,8 @@ extension KioskCheckpoint: JournalDecodable {
   static let tabsStart = Array(#""tabs":{"nextID":"#.utf8)
 
   public static func readJournal(_ bytes: ArraySlice<UInt8>) -> KioskCheckpoint? {
-    let found = occurrences(of: tabsStart, in: bytes)
-    guard found.count == 1, let at = found.first else { return nil }
+    let found = occurrences(of: [tabsStart, undoStart], in: bytes)
+    guard found[0].count == 1, let at = found[0].first else { return nil }
     let valueStart = at + 7  // after `"tabs":`
     var reader = JournalJSONReader(bytes, at: valueStart)
     guard let tabs = reader.tabs() else { return nil }
@@ -28,8 +28,7 @@ extension KioskCheckpoint: JournalDecodable {
     // The undo history, which sorts after the state, is read by hand too when
     // its key is found once and its entries are in the encoder's exact form.
     var undo: [UndoHistory.Entry]?
-    let undoFound = occurrences(of: undoStart, in: bytes)
-    if undoFound.count == 1, let undoAt = undoFound.first, undoAt >= reader.index {
+    if found[1].count == 1, let undoAt = found[1].first, undoAt >= reader.index {
       var undoReader = JournalJSONReader(bytes, at: undoAt + undoStart.count)
       if let entries = undoReader.undoEntries() {
         undo = entries

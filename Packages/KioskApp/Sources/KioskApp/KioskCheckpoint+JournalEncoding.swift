@@ -38,12 +38,24 @@ extension KioskCheckpoint: JournalEncodable {
 
   /// Where `pattern` starts in `bytes`, each time.
   static func occurrences(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> [Int] {
-    guard let first = pattern.first, bytes.count >= pattern.count else { return [] }
-    var found: [Int] = []
-    var index = bytes.startIndex
-    while let start = bytes[index...].firstIndex(of: first), start + pattern.count <= bytes.endIndex {
-      if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { found.append(start) }
-      index = start + 1
+    occurrences(of: [pattern], in: bytes)[0]
+  }
+
+  /// Where each of `patterns` starts in `bytes`, each time, in one pass over
+  /// the bytes (a checkpoint's are its whole state).
+  static func occurrences(of patterns: [[UInt8]], in bytes: ArraySlice<UInt8>) -> [[Int]] {
+    var found = [[Int]](repeating: [], count: patterns.count)
+    var startsAPattern = [Bool](repeating: false, count: 256)
+    for case let first? in patterns.map(\.first) { startsAPattern[Int(first)] = true }
+    bytes.withUnsafeBufferPointer { buffer in
+      for offset in buffer.indices where startsAPattern[Int(buffer[offset])] {
+        for (number, pattern) in patterns.enumerated()
+        where pattern.count <= buffer.count - offset
+          && UnsafeBufferPointer(rebasing: buffer[offset..<(offset + pattern.count)]).elementsEqual(pattern)
+        {
+          found[number].append(bytes.startIndex + offset)
+        }
+      }
     }
     return found
   }

@@ -11,7 +11,7 @@ func runLinkGen(_ arguments: [String]) -> (LinkGenCommand.Status, String, String
   return (status, output.joined(separator: "\n"), errors.joined(separator: "\n"))
 }
 
-@Test(arguments: ["generate", "check", "new-domain"])
+@Test(arguments: ["generate", "check", "new-domain", "map", "symbol-graphs"])
 func everyCommandHasHelp(command: String) {
   let (status, output, _) = runLinkGen([command, "--help"])
   #expect(status == .success)
@@ -32,11 +32,34 @@ func everyCommandHasHelp(command: String) {
   (["check", "extra"], "error: unexpected argument 'extra'"),
   (["new-domain", "A", "--kind", "widget"], "error: '--kind' must be 'state' or 'service', not 'widget'"),
   (["new-domain"], "error: new-domain takes exactly one domain name"),
+  (["symbol-graphs", "--output", "/tmp"], "error: symbol-graphs takes one or more module names and '--output <dir>'"),
+  (["symbol-graphs", "Journal"], "error: symbol-graphs takes one or more module names and '--output <dir>'"),
 ])
 func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
   let (status, _, errors) = runLinkGen(arguments)
   #expect(status == .usage)
   #expect(errors == message)
+}
+
+@Test func symbolGraphsOfModulesNotBuiltFailNamingEachAndWriteNothing() throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("symbol-graphs-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let modules = folder.appendingPathComponent("Modules")
+  try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+  let output = folder.appendingPathComponent("graphs")
+  let (status, _, errors) = runLinkGen([
+    "symbol-graphs", "Alpha", "Beta", "--modules", modules.path, "--output", output.path,
+  ])
+  #expect(status == .failure)
+  #expect(errors.contains("error: Alpha: 'Alpha' is not built in '\(modules.path)'"), "\(errors)")
+  #expect(errors.contains("error: Beta: 'Beta' is not built"), "\(errors)")
+  let written = (try? FileManager.default.subpathsOfDirectory(atPath: output.path)) ?? []
+  #expect(written.allSatisfy { !$0.hasSuffix(".json") }, "\(written)")
+  // No modules folder at all: one reason, and the build to run.
+  let (missing, _, reason) = runLinkGen([
+    "symbol-graphs", "Alpha", "--modules", output.path + "/none", "--output", output.path,
+  ])
+  #expect(missing == .failure && reason.contains("no built modules in") && reason.contains("build first"), "\(reason)")
 }
 
 /// The built `linkgen` next to this test bundle.

@@ -345,6 +345,30 @@ struct NestedBuildTests {
     #expect(made == checkedIn, "docs/access-map.md is stale: run 'make map'")
   }
 
+  /// `linkgen symbol-graphs`, what `make docs` reads, writes the public graph of a
+  /// module that imports a C target (Journal imports CRC32CHardware) from this
+  /// repository's build, and leaves its internal symbols out.
+  @Test func symbolGraphsReadAModuleImportingACTarget() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("graphs-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: output) }
+    var errors: [String] = []
+    let status = LinkGenCommand(
+      arguments: ["symbol-graphs", "Journal", "--root", repository.path, "--output", output.path],
+      standardOutput: { _ in }, standardError: { errors.append($0) }
+    ).run()
+    #expect(status == .success, "\(errors)")
+    let graph =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: output.appendingPathComponent("Journal/Journal.symbols.json"))) as? [String: Any]
+    let names = (graph?["symbols"] as? [[String: Any]] ?? []).compactMap {
+      ($0["names"] as? [String: Any])?["title"] as? String
+    }
+    #expect(names.contains("JournalJSONWriter") && names.contains("JournalJSONReader"), "\(names.prefix(20))")
+    #expect(!names.contains("appendSeparated(capacity:_:)"), "an internal method is not in the public graph")
+  }
+
   /// The mock shapes a random manifest rarely draws: overloads of one method,
   /// a result with only a `mockDefault`, arguments that cannot be `Equatable`
   /// next to ones that can, and a requirement without parameters.

@@ -40,6 +40,7 @@ public struct LinkGenCommand {
       new-domain   Add a domain to the manifest, scaffold its package, regenerate
       remove-domain  Undo new-domain: the domain leaves the manifest, its worlds and the package manifests
       map          Write docs/access-map.md from the compiler's symbol graphs
+      symbol-graphs  Write built modules' public symbol graphs into a folder (what make docs reads)
       init         Start a repository: a starter manifest, packages, Generated/, a Makefile fragment
 
     Run 'linkgen <command> --help' for a command's options.
@@ -115,6 +116,20 @@ public struct LinkGenCommand {
       --force             delete Packages/NAME even with files changed or added in it
     \(commonOptions)
     """,
+    "symbol-graphs": """
+    OVERVIEW: Write the public symbol graphs of built modules into <dir>/<module>/, with
+    `swift symbolgraph-extract` run as `map` runs it (the host's target, the built
+    modules, and the module maps SwiftPM wrote for the C targets it built, so a module
+    importing one is read). `make docs` checks their doc comments. Build first.
+
+    USAGE: linkgen symbol-graphs <module>... --output <dir> [--modules <dir>] [--root <dir>]
+
+    OPTIONS:
+      --modules <dir>     The built modules (default: .build/debug/Modules under the root)
+      --output <dir>      Where each module's graphs go, in a folder of its name (required)
+      --root <dir>        The repository root (default: the current folder)
+      -h, --help          Show help information
+    """,
     "init": """
     OVERVIEW: Start a Service Linker repository in an empty folder: codegen.yaml with one
     state domain (Counter), one service (Greeter) and one world (AppWorld, in Packages/App),
@@ -169,8 +184,10 @@ public struct LinkGenCommand {
     let options: Options
     do {
       options = try Options(
-        Array(arguments.dropFirst()), allowsKind: command == "new-domain", allowsMapOptions: command == "map",
-        allowsName: command == "init", allowsPositional: ["new-domain", "remove-domain"].contains(command),
+        Array(arguments.dropFirst()), allowsKind: command == "new-domain",
+        allowsMapOptions: ["map", "symbol-graphs"].contains(command),
+        allowsName: command == "init",
+        allowsPositional: ["new-domain", "remove-domain", "symbol-graphs"].contains(command),
         allowsForce: command == "remove-domain")
     } catch {
       standardError("error: \(error)")
@@ -187,6 +204,12 @@ public struct LinkGenCommand {
       case "generate": return try generate(workspace)
       case "check": return try check(workspace)
       case "map": return try map(workspace, modules: options.modules, output: options.output)
+      case "symbol-graphs":
+        guard !options.positional.isEmpty, let output = options.output else {
+          standardError("error: symbol-graphs takes one or more module names and '--output <dir>'")
+          return .usage
+        }
+        return try symbolGraphs(of: options.positional, workspace, modules: options.modules, output: output)
       case "init": return try initialize(root: options.root ?? ".", name: options.name, framework: options.framework)
       default:
         guard options.positional.count == 1 else {
@@ -286,13 +309,19 @@ public struct LinkGenCommand {
     return .failure
   }
 
-  private func map(_ workspace: Workspace, modules: String?, output: String?) throws -> Status {
-    let manifest = try workspace.loadManifest()
+  /// The folder of built modules: `modules`, or the root's debug build's.
+  private func builtModules(_ workspace: Workspace, _ modules: String?, buildHint: String) throws -> URL {
     let folder = URL(fileURLWithPath: modules ?? workspace.root.appendingPathComponent(".build/debug/Modules").path)
     guard FileManager.default.fileExists(atPath: folder.path) else {
-      throw LinkGenError("no built modules in '\(folder.path)': build first ('swift build', or 'make map')")
+      throw LinkGenError("no built modules in '\(folder.path)': build first (\(buildHint))")
     }
-    let extractor = SymbolGraphExtractor(modulesFolder: folder)
+    return folder
+  }
+
+  private func map(_ workspace: Workspace, modules: String?, output: String?) throws -> Status {
+    let manifest = try workspace.loadManifest()
+    let extractor = SymbolGraphExtractor(
+      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build', or 'make map'"))
     // Domains, worlds' modules, and every library of the repository: code that is
     // neither a domain nor a world's module may still read and write slices.
     let names = Set(
@@ -326,6 +355,27 @@ public struct LinkGenCommand {
       standardOutput("linkgen: wrote \(destination.path) (\(graphs.count) modules read)")
     }
     return .success
+  }
+
+  private func symbolGraphs(of names: [String], _ workspace: Workspace, modules: String?, output: String) throws
+    -> Status
+  {
+    let extractor = SymbolGraphExtractor(
+      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build'"))
+    var failures = 0
+    for name in names {
+      let folder = URL(fileURLWithPath: output).appendingPathComponent(name)
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try extractor.extract(name, into: folder, minimumAccess: "public")
+      } catch {
+        standardError("error: \(name): \(error)")
+        failures += 1
+      }
+    }
+    standardOutput(
+      "linkgen: wrote the public symbol graphs of \(names.count - failures) of \(names.count) modules into \(output)")
+    return failures == 0 ? .success : .failure
   }
 
   private func initialize(root: String, name: String?, framework: String?) throws -> Status {

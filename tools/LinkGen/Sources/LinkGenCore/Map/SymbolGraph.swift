@@ -52,19 +52,25 @@ struct SymbolGraphExtractor {
     .filter { FileManager.default.fileExists(atPath: $0.path) }
   }
 
-  /// The symbol graph of `module`, internal symbols included; nil when the
-  /// module is not in the folder.
-  func graph(of module: String) throws -> SymbolGraph? {
-    let built = modulesFolder.appendingPathComponent("\(module).swiftmodule")
-    guard FileManager.default.fileExists(atPath: built.path) else { return nil }
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-map-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: output) }
+  /// Whether `module` is built in the folder.
+  func isBuilt(_ module: String) -> Bool {
+    FileManager.default.fileExists(atPath: modulesFolder.appendingPathComponent("\(module).swiftmodule").path)
+  }
+
+  /// Writes the symbol graphs of `module` (`Module.symbols.json`, and
+  /// `Module@Other.symbols.json` for its extensions of other modules' types)
+  /// into `output`, down to `minimumAccess` (`public`, `internal`). The one
+  /// place that knows how to run `symbolgraph-extract` on this build: `map`
+  /// and `make docs` (through `linkgen symbol-graphs`) both come here.
+  func extract(_ module: String, into output: URL, minimumAccess: String) throws {
+    guard isBuilt(module) else {
+      throw LinkGenError("'\(module)' is not built in '\(modulesFolder.path)': build first ('swift build')")
+    }
     let (status, text) = try Toolchain.run(
       "swift",
       [
         "symbolgraph-extract", "-module-name", module, "-target", try Self.targetTriple(), "-I", modulesFolder.path,
-        "-output-dir", output.path, "-minimum-access-level", "internal", "-skip-synthesized-members",
+        "-output-dir", output.path, "-minimum-access-level", minimumAccess, "-skip-synthesized-members",
       ] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] })
     guard status == 0 else {
       let reason = text.split(separator: "\n").first { $0.contains("error:") }.map {
@@ -72,6 +78,16 @@ struct SymbolGraphExtractor {
       }
       throw LinkGenError(reason ?? "swift symbolgraph-extract failed")
     }
+  }
+
+  /// The symbol graph of `module`, internal symbols included; nil when the
+  /// module is not in the folder.
+  func graph(of module: String) throws -> SymbolGraph? {
+    guard isBuilt(module) else { return nil }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-map-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: output) }
+    try extract(module, into: output, minimumAccess: "internal")
     // `Module.symbols.json`, plus `Module@Other.symbols.json` for its extensions of
     // other modules' types (`extension HasMutableTabs` declared in KioskApp).
     var graph: SymbolGraph?
