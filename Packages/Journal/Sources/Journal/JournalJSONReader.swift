@@ -48,7 +48,8 @@ public struct JournalJSONReader {
     return true
   }
 
-  /// An integer as the encoder writes one: an optional minus, digits, no leading zero.
+  /// An integer as the encoder writes one: an optional minus, digits, no
+  /// leading zero, and no fraction or exponent after them.
   public mutating func int() -> Int? {
     let negative = bytes[index...].first == UInt8(ascii: "-")
     let digitsStart = negative ? index + 1 : index
@@ -56,7 +57,13 @@ public struct JournalJSONReader {
     else { return nil }
     // `Int.min`'s magnitude is one past `Int.max`.
     guard run.value <= (negative ? UInt64(Int.min.magnitude) : UInt64(Int.max)) else { return nil }
-    index = digitsStart + run.count
+    let end = digitsStart + run.count
+    // A fraction or an exponent makes it another number (`12e3` is 12000): the decoder's.
+    if end < bytes.endIndex {
+      let next = bytes[end]
+      guard next != UInt8(ascii: "."), next != UInt8(ascii: "e"), next != UInt8(ascii: "E") else { return nil }
+    }
+    index = end
     return negative ? Int(truncatingIfNeeded: 0 &- run.value) : Int(run.value)
   }
 

@@ -52,10 +52,22 @@ public struct JournalJSONWriter: Sendable {
 
   /// Writes `"name":`; the value follows. Keys are plain ASCII names, written as given.
   @inlinable public mutating func key(_ name: StaticString) {
-    appendSeparated(capacity: name.utf8CodeUnitCount + 3) { buffer, at in
-      Self.put("\"", into: buffer, at: &at)
-      Self.put(name, into: buffer, at: &at)
-      Self.put("\":", into: buffer, at: &at)
+    // `,"name":` put together on the stack, then one append: a checkpoint
+    // writes three keys per tab, and each append checks the buffer anew.
+    let comma = needsComma
+    name.withUTF8Buffer { name in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { key in
+        var at = 0
+        if comma {
+          key[0] = UInt8(ascii: ",")
+          at = 1
+        }
+        key[at] = UInt8(ascii: "\"")
+        at = UnsafeMutableBufferPointer(rebasing: key[(at + 1)...]).initialize(fromContentsOf: name) + at + 1
+        key[at] = UInt8(ascii: "\"")
+        key[at + 1] = UInt8(ascii: ":")
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: key[...(at + 1)]))
+      }
     }
     needsComma = false
   }
@@ -69,58 +81,51 @@ public struct JournalJSONWriter: Sendable {
 
   /// `{"raw":N}`: an id, as a synthesized `Codable` struct of one `Int` is written.
   @inlinable public mutating func rawID(_ value: Int) {
-    // `{"raw":` 7, the digits and their sign 20, `}` 1.
-    appendSeparated(capacity: 28) { buffer, at in
-      Self.put(#"{"raw":"#, into: buffer, at: &at)
-      at += Self.writeDigits(of: value, into: UnsafeMutableBufferPointer(rebasing: buffer[at...]))
-      Self.put("}", into: buffer, at: &at)
+    // `,{"raw":N}` put together on the stack, then one append: a checkpoint
+    // writes one per tab and one per line on it.
+    let comma = needsComma
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+      var at = 0
+      if comma {
+        buffer[0] = UInt8(ascii: ",")
+        at = 1
+      }
+      let open: StaticString = #"{"raw":"#
+      open.withUTF8Buffer { open in
+        for byte in open {
+          buffer[at] = byte
+          at += 1
+        }
+      }
+      at = Self.writeDigits(of: value, into: UnsafeMutableBufferPointer(rebasing: buffer[at...])) + at
+      buffer[at] = UInt8(ascii: "}")
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[...at]))
     }
     needsComma = true
-  }
-
-  /// Appends what `fill` writes into a buffer of `capacity` bytes on the
-  /// stack (moving `at` past it), behind a comma when a value came before:
-  /// one append for a key or an id, where writing it byte by byte would check
-  /// the array's capacity each time (a checkpoint writes three keys and two
-  /// ids per tab).
-  @inlinable mutating func appendSeparated(
-    capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>, inout Int) -> Void
-  ) {
-    let comma = needsComma
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity + 1) { buffer in
-      var at = 0
-      if comma { Self.put(",", into: buffer, at: &at) }
-      fill(buffer, &at)
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<at]))
-    }
-  }
-
-  /// Copies `text` into `buffer` at `at`, and moves `at` past it.
-  @inlinable static func put(_ text: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>, at: inout Int) {
-    text.withUTF8Buffer { text in
-      at += UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: text)
-    }
   }
 
   /// Writes `value`'s decimal digits (and its minus sign) at the start of
   /// `buffer`, which has room for 20 (19 digits and a sign); returns how many bytes it wrote.
   @inlinable static func writeDigits(of value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-    // One division per digit, from the last digit back to the 20th byte; then
-    // the digits move to the start, which costs less than counting them first.
+    // Counted by comparison (an `Int`'s magnitude has at most 19 digits, and
+    // 10^19 fits a `UInt`), then written from the last digit back: one
+    // division per digit.
     var magnitude = value.magnitude
-    var start = 20
+    var count = 1
+    var bound: UInt = 10
+    while count < 19, magnitude >= bound {
+      count += 1
+      bound &*= 10
+    }
+    let sign = value < 0 ? 1 : 0
+    if sign == 1 { buffer[0] = UInt8(ascii: "-") }
+    var at = sign + count
     repeat {
-      start -= 1
-      buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+      at -= 1
+      buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
       magnitude /= 10
     } while magnitude > 0
-    if value < 0 {
-      start -= 1
-      buffer[start] = UInt8(ascii: "-")
-    }
-    let count = 20 - start
-    for offset in 0..<count { buffer[offset] = buffer[start + offset] }
-    return count
+    return sign + count
   }
 
   /// A string, escaped as `JSONEncoder` escapes it: `"`, `\` and `/` behind a

@@ -47,8 +47,13 @@ private func integerSamples() -> [Int] {
 }
 
 @Test func theReaderLeavesIntegersOutsideTheWritersFormToTheDecoder() {
-  // A leading zero, a lone sign, no digits, one past each end of `Int`, 64 bits overflowed.
-  for text in ["01", "-01", "-", "", "x", "9223372036854775808", "-9223372036854775809", "18446744073709551616"] {
+  // A leading zero, a lone sign, no digits, one past each end of `Int`, 64
+  // bits overflowed, a fraction or an exponent after the digits.
+  let texts = [
+    "01", "-01", "-", "", "x", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "12e3", "7E2",
+    "1.5",
+  ]
+  for text in texts {
     let bytes = Array(text.utf8)
     var reader = JournalJSONReader(bytes[...])
     let read = reader.int()

@@ -42,7 +42,7 @@ extension KioskCheckpoint: JournalEncodable {
   }
 
   /// Where each of `patterns` starts in `bytes`, each time, in one pass over
-  /// the bytes (a checkpoint's are its whole state).
+  /// the bytes (a checkpoint's are its whole state); an empty pattern is never found.
   static func occurrences(of patterns: [[UInt8]], in bytes: ArraySlice<UInt8>) -> [[Int]] {
     var found = [[Int]](repeating: [], count: patterns.count)
     var startsAPattern = [Bool](repeating: false, count: 256)
@@ -50,7 +50,7 @@ extension KioskCheckpoint: JournalEncodable {
     bytes.withUnsafeBufferPointer { buffer in
       for offset in buffer.indices where startsAPattern[Int(buffer[offset])] {
         for (number, pattern) in patterns.enumerated()
-        where pattern.count <= buffer.count - offset
+        where !pattern.isEmpty && pattern.count <= buffer.count - offset
           && UnsafeBufferPointer(rebasing: buffer[offset..<(offset + pattern.count)]).elementsEqual(pattern)
         {
           found[number].append(bytes.startIndex + offset)

@@ -41,7 +41,7 @@ func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
   #expect(errors == message)
 }
 
-@Test func symbolGraphsOfModulesNotBuiltFailNamingEachAndWriteNothing() throws {
+@Test func symbolGraphsRefusesBadNamesModulesNotBuiltAndAFileAsOutputLeavingNothing() throws {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("symbol-graphs-\(UUID().uuidString)")
   defer { try? FileManager.default.removeItem(at: folder) }
   let modules = folder.appendingPathComponent("Modules")
@@ -53,8 +53,21 @@ func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
   #expect(status == .failure)
   #expect(errors.contains("error: Alpha: 'Alpha' is not built in '\(modules.path)'"), "\(errors)")
   #expect(errors.contains("error: Beta: 'Beta' is not built"), "\(errors)")
-  let written = (try? FileManager.default.subpathsOfDirectory(atPath: output.path)) ?? []
-  #expect(written.allSatisfy { !$0.hasSuffix(".json") }, "\(written)")
+  #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("Alpha").path), "no folder left behind")
+  // A name that is not a module never reaches outside the output folder.
+  let (escaped, _, escapedErrors) = runLinkGen([
+    "symbol-graphs", "../Escaped", "--modules", modules.path, "--output", output.path,
+  ])
+  #expect(escaped == .failure && escapedErrors.contains("is not a Swift identifier"), "\(escapedErrors)")
+  #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Escaped").path))
+  // An output that is a file: one reason, before anything is tried.
+  let file = folder.appendingPathComponent("a-file")
+  try Data().write(to: file)
+  let (notFolder, _, notFolderErrors) = runLinkGen([
+    "symbol-graphs", "Alpha", "--modules", modules.path, "--output", file.path,
+  ])
+  #expect(notFolder == .failure)
+  #expect(notFolderErrors == "error: '--output' names '\(file.path)', which is not a folder")
   // No modules folder at all: one reason, and the build to run.
   let (missing, _, reason) = runLinkGen([
     "symbol-graphs", "Alpha", "--modules", output.path + "/none", "--output", output.path,

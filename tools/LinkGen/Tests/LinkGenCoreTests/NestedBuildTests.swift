@@ -330,8 +330,7 @@ struct NestedBuildTests {
   /// docs/access-map.md is what `linkgen map` makes of this repository's built
   /// modules (the test runs after the build): a stale map fails here.
   @Test func theAccessMapInDocsIsCurrent() throws {
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let repository = thisRepository
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("access-map-\(UUID().uuidString).md")
     defer { try? FileManager.default.removeItem(at: output) }
     var errors: [String] = []
@@ -349,8 +348,7 @@ struct NestedBuildTests {
   /// module that imports a C target (Journal imports CRC32CHardware) from this
   /// repository's build, and leaves its internal symbols out.
   @Test func symbolGraphsReadAModuleImportingACTarget() throws {
-    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let repository = thisRepository
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("graphs-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: output) }
     var errors: [String] = []

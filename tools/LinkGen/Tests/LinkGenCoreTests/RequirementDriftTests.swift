@@ -95,8 +95,7 @@ func aProtocolThatDriftsIsReportedAtTheRequirementInTheManifest(
 /// This repository's Payment protocol is found and read: a label renamed in a
 /// copy of its manifest is reported at the requirement.
 @Test func thePaymentGatewaysRequirementsAreHeldToItsProtocol() throws {
-  let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let repository = thisRepository
   let manifest = try String(contentsOf: repository.appendingPathComponent("codegen.yaml"), encoding: .utf8)
   let listed = "parameters: [\"_ amount: Decimal\", \"key: IdempotencyKey\"]"
   #expect(manifest.contains(listed))

@@ -81,8 +81,7 @@ func checkFailsAtThePlaceWhereTheUmbrellaAndAPackageDisagree(
 
 /// This repository's own umbrella and packages agree (make check also runs it).
 @Test func thisRepositorysUmbrellaAgreesWithItsPackages() {
-  let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  let repository = thisRepository
   var errors: [String] = []
   let status = LinkGenCommand(
     arguments: ["check", "--root", repository.path], standardOutput: { _ in }, standardError: { errors.append($0) }

@@ -362,20 +362,42 @@ public struct LinkGenCommand {
   {
     let extractor = SymbolGraphExtractor(
       modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build'"))
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
+      throw LinkGenError("'--output' names '\(output)', which is not a folder")
+    }
     var failures = 0
     for name in names {
       let folder = URL(fileURLWithPath: output).appendingPathComponent(name)
+      let existed = FileManager.default.fileExists(atPath: folder.path)
       do {
+        // Both checked before anything is made: a bad name or a module not
+        // built leaves no folder behind (and a name never reaches outside `output`).
+        if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError("\(problem), so not a module") }
+        try extractor.requireBuilt(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try extractor.extract(name, into: folder, minimumAccess: "public")
       } catch {
-        standardError("error: \(name): \(error)")
+        if !existed { try? FileManager.default.removeItem(at: folder) }
+        standardError("error: \(name): \(Self.reason(for: error))")
         failures += 1
       }
     }
-    standardOutput(
-      "linkgen: wrote the public symbol graphs of \(names.count - failures) of \(names.count) modules into \(output)")
+    if failures < names.count {
+      standardOutput(
+        "linkgen: wrote the public symbol graphs of \(names.count - failures) of \(names.count) modules into \(output)")
+    }
     return failures == 0 ? .success : .failure
+  }
+
+  /// One line saying why `error` happened: a file system error's own reason
+  /// (`Not a directory`), not Foundation's description of the whole error.
+  static func reason(for error: any Error) -> String {
+    if let error = error as? LinkGenError { return error.description }
+    let error = error as NSError
+    let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+    let path = error.userInfo[NSFilePathErrorKey] as? String
+    return "\(path.map { "'\($0)': " } ?? "")\((underlying ?? error).localizedDescription)"
   }
 
   private func initialize(root: String, name: String?, framework: String?) throws -> Status {

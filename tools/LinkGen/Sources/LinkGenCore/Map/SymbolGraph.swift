@@ -57,15 +57,20 @@ struct SymbolGraphExtractor {
     FileManager.default.fileExists(atPath: modulesFolder.appendingPathComponent("\(module).swiftmodule").path)
   }
 
+  /// Throws, saying which build to run, when `module` is not built in the folder.
+  func requireBuilt(_ module: String) throws {
+    guard isBuilt(module) else {
+      throw LinkGenError("'\(module)' is not built in '\(modulesFolder.path)': build first ('swift build')")
+    }
+  }
+
   /// Writes the symbol graphs of `module` (`Module.symbols.json`, and
   /// `Module@Other.symbols.json` for its extensions of other modules' types)
   /// into `output`, down to `minimumAccess` (`public`, `internal`). The one
   /// place that knows how to run `symbolgraph-extract` on this build: `map`
   /// and `make docs` (through `linkgen symbol-graphs`) both come here.
   func extract(_ module: String, into output: URL, minimumAccess: String) throws {
-    guard isBuilt(module) else {
-      throw LinkGenError("'\(module)' is not built in '\(modulesFolder.path)': build first ('swift build')")
-    }
+    try requireBuilt(module)
     let (status, text) = try Toolchain.run(
       "swift",
       [
