@@ -12,6 +12,9 @@ public struct JournalJSONWriter: Sendable {
   public var bytes: [UInt8] = []
   /// Whether the next key or value in the current container follows another.
   @usableFromInline var needsComma = false
+  /// Whether `/` is written `\/`, as the journal's encoder writes it; false
+  /// for the canonical form (`JSONEncoder`'s `.withoutEscapingSlashes`).
+  public var escapesSlashes = true
 
   /// An empty writer.
   @inlinable public init() { bytes.reserveCapacity(160) }
@@ -128,8 +131,8 @@ public struct JournalJSONWriter: Sendable {
     return sign + count
   }
 
-  /// A string, escaped as `JSONEncoder` escapes it: `"`, `\` and `/` behind a
-  /// backslash, the common control characters by name, the others as
+  /// A string, escaped as `JSONEncoder` escapes it: `"`, `\` and `/` (unless
+  /// `escapesSlashes` is false) behind a backslash, the common control characters by name, the others as
   /// `\u00XX`; everything else as its UTF-8.
   @inlinable public mutating func string(_ text: String) {
     separate()
@@ -139,7 +142,9 @@ public struct JournalJSONWriter: Sendable {
       var start = 0
       for index in utf8.indices {
         let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+        guard
+          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || (byte == UInt8(ascii: "/") && escapesSlashes)
         else { continue }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
         start = index + 1

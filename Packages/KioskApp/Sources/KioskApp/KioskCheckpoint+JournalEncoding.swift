@@ -22,18 +22,30 @@ extension KioskCheckpoint: JournalEncodable {
     var light = self
     light.state.tabs = Self.placeholder
     guard let bytes = try? Array(JournalJSONWriter.makeEncoder().encode(light)) else { return false }
-    let found = Self.occurrences(of: Self.placeholderBytes, in: bytes[...])
-    guard found.count == 1, let at = found.first else { return false }
-    // The encoder's bytes up to `"tabs":` (its comma included), the tabs, then the rest: one value.
-    var tabs = JournalJSONWriter()
-    state.tabs.writeJournal(to: &tabs)
-    var checkpoint = Array(bytes[..<at])
-    checkpoint.reserveCapacity(bytes.count + tabs.bytes.count)
-    checkpoint.append(contentsOf: #""tabs":"#.utf8)
-    checkpoint.append(contentsOf: tabs.bytes)
-    checkpoint.append(contentsOf: bytes[(at + Self.placeholderBytes.count)...])
+    guard let checkpoint = Self.replacingPlaceholder(in: bytes, with: state.tabs, escapingSlashes: true) else {
+      return false
+    }
     writer.raw(checkpoint)
     return true
+  }
+
+  /// `bytes` (an encoder's, with `placeholder` for the tabs slice) with `tabs`
+  /// written by hand in the placeholder's place: the encoder's bytes up to
+  /// `"tabs":` (its comma included), the tabs, then the rest. Nil when the
+  /// placeholder is not there exactly once. `escapingSlashes` as the encoder
+  /// that wrote `bytes` (the journal's does, the canonical one does not).
+  static func replacingPlaceholder(in bytes: [UInt8], with tabs: TabsState, escapingSlashes: Bool) -> [UInt8]? {
+    let found = occurrences(of: placeholderBytes, in: bytes[...])
+    guard found.count == 1, let at = found.first else { return nil }
+    var writer = JournalJSONWriter()
+    writer.escapesSlashes = escapingSlashes
+    tabs.writeJournal(to: &writer)
+    var spliced = Array(bytes[..<at])
+    spliced.reserveCapacity(bytes.count + writer.bytes.count)
+    spliced.append(contentsOf: #""tabs":"#.utf8)
+    spliced.append(contentsOf: writer.bytes)
+    spliced.append(contentsOf: bytes[(at + placeholderBytes.count)...])
+    return spliced
   }
 
   /// Where `pattern` starts in `bytes`, each time.

@@ -65,7 +65,7 @@ public enum KioskVerifier {
         lostState = false
       case .checkpoint(let checkpoint):
         let location = "'\(path)': the checkpoint at record \(sequence)"
-        guard checkpoint.state.canonicalJSON() == world.snapshot.canonicalJSON() else {
+        guard checkpoint.state.canonicalJSONWrittenByHand() == world.snapshot.canonicalJSONWrittenByHand() else {
           throw Failure(
             description:
               "\(location) holds state \(checkpoint.state.digest), the replay reaches \(world.snapshot.digest)")
@@ -121,7 +121,9 @@ public enum KioskVerifier {
         description: "'\(next.path)' continues day \(link.day) ('\(link.archive)', \(link.lastSequence) records), "
           + "not day \(previous.day) ('\(name)', \(previous.records) records)")
     }
-    guard link.carriedDigest == carried.digest, opening.state.canonicalJSON() == carried.canonicalJSON() else {
+    guard link.carriedDigest == carried.digest,
+      opening.state.canonicalJSONWrittenByHand() == carried.canonicalJSONWrittenByHand()
+    else {
       throw Failure(
         description: "'\(next.path)' opens with state \(opening.state.digest); day \(previous.day) ended with "
           + "\(carried.digest) once its settled tabs were archived")

@@ -1,0 +1,38 @@
+import Foundation
+import KioskApp
+import Menu
+import Tabs
+import Testing
+
+/// The hand-written canonical bytes are `canonicalJSON()`'s, byte for byte, over
+/// random tabs whose customers' names hold every character the two encoders
+/// could treat differently (`/`, which the canonical form leaves unescaped,
+/// quotes, backslashes, control characters, text beyond ASCII), beside the
+/// default menu and stock. Fresh values each run; a failure prints the state.
+@MainActor
+@Test func canonicalJSONByHandIsTheEncodersBytes() throws {
+  let journal = try TemporaryJournal()
+  var snapshot = try journal.openShell().snapshot
+  #expect(!snapshot.menu.items.isEmpty, "the default menu is part of the state compared")
+  var random = SystemRandomNumberGenerator()
+  let alphabet: [Unicode.Scalar] =
+    (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + ["\"", "\\", "/", "/", "a", "Z", " ", "é", "€", "😀", "\u{2028}"]
+  for _ in 0..<300 {
+    var open: [Tab.ID: Tab] = [:]
+    for _ in 0..<Int.random(in: 0...25, using: &random) {
+      var name = String.UnicodeScalarView()
+      for _ in 0..<Int.random(in: 0...10, using: &random) { name.append(alphabet.randomElement(using: &random)!) }
+      let lines = (0..<Int.random(in: 0...6, using: &random)).map { _ in
+        Item.ID(raw: Int.random(in: 1...9, using: &random))
+      }
+      open[Tab.ID(raw: Int.random(in: -5...100_000, using: &random))] = Tab(
+        customer: String(name), lines: lines, settled: Bool.random(using: &random))
+    }
+    snapshot.tabs = TabsState(open: open, nextID: Int.random(in: 1...100_001, using: &random))
+    let byHand = snapshot.canonicalJSONWrittenByHand()
+    let encoders = snapshot.canonicalJSON()
+    #expect(
+      byHand == encoders,
+      "\(String(decoding: byHand, as: UTF8.self)) against \(String(decoding: encoders, as: UTF8.self))")
+  }
+}
