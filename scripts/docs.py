@@ -30,16 +30,26 @@ SOURCES["JournalIO"] = "Packages/Journal/Sources/JournalIO"
 INHERITING = {"overrides", "defaultImplementationOf", "requirementOf"}
 
 
-def extract(module, output):
-    """Writes the public symbol graphs of `module` into `output`/`module`; returns the error text, or None.
-    `linkgen symbol-graphs` runs symbolgraph-extract as `linkgen map` does (the target, the built
-    modules, the module maps of built C targets), so the two never need the same fix twice."""
+def extract(modules, output):
+    """Writes the public symbol graphs of each of `modules` into `output`/<module>, in one
+    `linkgen symbol-graphs` run; returns {module: error text} for those that failed.
+    linkgen runs symbolgraph-extract as `linkgen map` does (the target, the built modules,
+    the module maps of built C targets), so the two never need the same fix twice."""
     linkgen = os.path.join(ROOT, ".build/debug/linkgen")
     if not os.path.isfile(linkgen):
-        return f"{linkgen} is not built"
+        return {module: f"{linkgen} is not built" for module in modules}
     result = subprocess.run(
-        [linkgen, "symbol-graphs", module, "--root", ROOT, "--output", output], capture_output=True, text=True)
-    return None if result.returncode == 0 else (result.stderr or result.stdout).strip()
+        [linkgen, "symbol-graphs", *modules, "--root", ROOT, "--output", output], capture_output=True, text=True)
+    if result.returncode == 0:
+        return {}
+    # linkgen names each failed module (`error: NAME: reason`); a line naming none fails them all.
+    lines = (result.stderr or result.stdout).strip().splitlines()
+    failures = {}
+    for module in modules:
+        named = [line for line in lines if line.startswith(f"error: {module}: ")]
+        if named or not any(line.startswith(f"error: {other}: ") for line in lines for other in modules):
+            failures[module] = "\n".join(named or lines)
+    return failures
 
 
 def undocumented(module, output):
@@ -70,9 +80,10 @@ def main():
     modules = arguments or MODULES
     errors, archives = [], 0
     with tempfile.TemporaryDirectory() as temporary:
+        failures = extract(modules, temporary)
         for module in modules:
             output = os.path.join(temporary, module)
-            failure = extract(module, temporary)
+            failure = failures.get(module)
             if failure:
                 errors.append(f"{module}: error: no symbol graph (build first: make docs builds): {failure}")
                 continue

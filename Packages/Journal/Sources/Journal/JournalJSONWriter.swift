@@ -259,3 +259,15 @@ public protocol JournalDecodable: Decodable {
   /// The entry in `bytes`, or nil to leave them to `JSONDecoder`.
   static func readJournal(_ bytes: ArraySlice<UInt8>) -> Self?
 }
+
+extension JournalDecodable {
+  /// The entry in `bytes`: read by hand when they are in the writer's form
+  /// (`readJournal`), decoded by `decoder` when they are not. The one place
+  /// that chooses between the two.
+  @inlinable public static func decoded(from bytes: ArraySlice<UInt8>, decoder: JSONDecoder = JSONDecoder()) throws
+    -> Self
+  {
+    if let entry = readJournal(bytes) { return entry }
+    return try decoder.decode(Self.self, from: Data(bytes))
+  }
+}

@@ -85,9 +85,7 @@ extension JournalRecovery {
   ) throws(JournalError) -> [Entry] {
     let decoder = JSONDecoder()
     return try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
-      do { return try decoder.decode(Entry.self, from: Data(payload(index))) } catch {
-        throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
-      }
+      try decoding(index) { try decoder.decode(Entry.self, from: Data(payload(index))) }
     }
   }
 
@@ -97,8 +95,9 @@ extension JournalRecovery {
   public func decodedEntries<Entry: JournalDecodable>(
     as type: Entry.Type, from start: Int = 0, skippingLost: Bool = false
   ) throws(JournalError) -> [Entry] {
-    try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
-      try decodedEntry(index, as: type)
+    let decoder = JSONDecoder()
+    return try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
+      try decoding(index) { try Entry.decoded(from: payload(index), decoder: decoder) }
     }
   }
 
@@ -124,19 +123,17 @@ extension JournalRecovery {
 
   /// Record `index` decoded as `Entry`.
   public func decodedEntry<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
-    try jsonDecoded(index, as: type)
+    try decoding(index) { try JSONDecoder().decode(Entry.self, from: Data(payload(index))) }
   }
 
   /// Record `index` as `Entry` reads it itself, or decoded when it leaves the bytes to `JSONDecoder`.
   public func decodedEntry<Entry: JournalDecodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
-    if let entry = Entry.readJournal(payload(index)) { return entry }
-    return try jsonDecoded(index, as: type)
+    try decoding(index) { try Entry.decoded(from: payload(index)) }
   }
 
-  private func jsonDecoded<Entry: Decodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
-    do { return try JSONDecoder().decode(Entry.self, from: Data(payload(index))) } catch {
-      throw .codec("record \(sequence(index)): \(JournalError.decoding(error))")
-    }
+  /// What `decode` gives for record `index`; its failure as a `codec` error naming the record.
+  private func decoding<Entry>(_ index: Int, _ decode: () throws -> Entry) throws(JournalError) -> Entry {
+    do { return try decode() } catch { throw .codec("record \(sequence(index)): \(JournalError.decoding(error))") }
   }
 }
 

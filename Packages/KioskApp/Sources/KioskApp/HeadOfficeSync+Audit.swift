@@ -25,7 +25,7 @@ extension HeadOfficeSync {
           }
           builder.takeUnshippedCheckpoint(record.sequence)
         case "checkpoint":
-          let checkpoint = try KioskJournalReader.checkpoint(Array(record.body.utf8), decoder: decoder)
+          let checkpoint = try KioskCheckpoint.decoded(from: Array(record.body.utf8)[...], decoder: decoder)
           try builder.take(record.sequence, .checkpoint(checkpoint))
         case "lost":
           // A lost record shipped before its kind was sent: its kind is unknown.

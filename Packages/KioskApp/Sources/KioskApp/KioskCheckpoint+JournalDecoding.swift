@@ -57,13 +57,13 @@ extension JournalJSONReader {
     var open: [Tab.ID: Tab] = [:]
     if !literal("]") {
       repeat {
-        guard literal(#"{"raw":"#), let id = int(), literal(#"},{"customer":"#), let customer = string(),
+        guard let id = rawID(), literal(#",{"customer":"#), let customer = string(),
           literal(#","lines":["#)
         else { return nil }
         var lines: [Item.ID] = []
         if !literal("]") {
           repeat {
-            guard literal(#"{"raw":"#), let line = int(), literal("}") else { return nil }
+            guard let line = rawID() else { return nil }
             lines.append(Item.ID(raw: line))
           } while literal(",")
           guard literal("]") else { return nil }

@@ -126,12 +126,6 @@ public enum KioskJournalReader {
     }
   }
 
-  /// The checkpoint in a checkpoint record's `payload`: read by hand in the
-  /// form the journal writes it, or by `decoder` in any other.
-  static func checkpoint(_ payload: [UInt8], decoder: JSONDecoder) throws -> KioskCheckpoint {
-    try KioskCheckpoint.readJournal(payload[...]) ?? decoder.decode(KioskCheckpoint.self, from: Data(payload))
-  }
-
   private static func stream(
     path: String, endingAt end: Int?, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
   ) throws -> StreamSummary {
@@ -142,11 +136,9 @@ public enum KioskJournalReader {
         if let lost = record.lost {
           entry = .lost(lost)
         } else if record.isCheckpoint {
-          entry = .checkpoint(try checkpoint(Array(record.payload), decoder: decoder))
+          entry = .checkpoint(try KioskCheckpoint.decoded(from: Array(record.payload)[...], decoder: decoder))
         } else {
-          let bytes = Array(record.payload)
-          entry = .record(
-            try KioskRecord.readJournal(bytes[...]) ?? decoder.decode(KioskRecord.self, from: Data(bytes)))
+          entry = .record(try KioskRecord.decoded(from: Array(record.payload)[...], decoder: decoder))
         }
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")

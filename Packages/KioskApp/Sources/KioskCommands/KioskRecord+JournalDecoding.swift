@@ -102,16 +102,6 @@ extension JournalJSONReader {
     return nil
   }
 
-  /// `,"name":`: a key after another.
-  private mutating func nextKey(_ name: StaticString) -> Bool {
-    let start = index
-    guard literal(","), key(name) else {
-      index = start
-      return false
-    }
-    return true
-  }
-
   /// `{"item":{"raw":I},"tab":{"raw":T}}`.
   private mutating func itemAndTab() -> (Item.ID, Tab.ID)? {
     guard literal("{"), key("item"), let item = rawID(), nextKey("tab"), let tab = rawID(), literal("}") else {

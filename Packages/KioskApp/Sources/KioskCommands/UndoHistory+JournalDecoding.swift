@@ -24,7 +24,7 @@ extension JournalJSONReader {
     var entries: [UndoHistory.Entry] = []
     if literal("]") { return entries }
     repeat {
-      guard literal("{"), key("record"), let record = record(), literal(","), key("step"), let step = undoStep(),
+      guard literal("{"), key("record"), let record = record(), nextKey("step"), let step = undoStep(),
         literal("}")
       else { return nil }
       entries.append(UndoHistory.Entry(record: record, step: step))
@@ -38,7 +38,7 @@ extension JournalJSONReader {
     guard literal("{") else { return nil }
     let step: UndoStep
     if key("closeTab") {
-      guard literal("{"), key("_0"), let tab = rawID(), literal(","), key("previousNextID"), let next = int(),
+      guard literal("{"), key("_0"), let tab = rawID(), nextKey("previousNextID"), let next = int(),
         literal("}")
       else { return nil }
       step = .closeTab(Tab.ID(raw: tab), previousNextID: next)
@@ -46,18 +46,18 @@ extension JournalJSONReader {
       guard literal("{"), key("_0"), let tab = rawID(), literal("}") else { return nil }
       step = .dropLastLine(Tab.ID(raw: tab))
     } else if key("insertLine") {
-      guard literal("{"), key("_0"), let item = rawID(), literal(","), key("at"), let at = int(), literal(","),
-        key("tab"), let tab = rawID(), literal("}")
+      guard literal("{"), key("_0"), let item = rawID(), nextKey("at"), let at = int(), nextKey("tab"),
+        let tab = rawID(), literal("}")
       else { return nil }
       step = .insertLine(Item.ID(raw: item), at: at, tab: Tab.ID(raw: tab))
     } else if key("unsettle") {
-      guard literal("{"), key("_0"), let tab = rawID(), literal(","), key("needs"), let needs = ingredientCounts(),
+      guard literal("{"), key("_0"), let tab = rawID(), nextKey("needs"), let needs = ingredientCounts(),
         literal("}")
       else { return nil }
       step = .unsettle(Tab.ID(raw: tab), needs: needs)
     } else if key("unrestock") {
-      guard literal("{"), key("_0"), let name = string(), let ingredient = Ingredient(rawValue: name), literal(","),
-        key("count"), let count = int(), literal("}")
+      guard literal("{"), key("_0"), let name = string(), let ingredient = Ingredient(rawValue: name), nextKey("count"),
+        let count = int(), literal("}")
       else { return nil }
       step = .unrestock(ingredient, count: count)
     } else {

@@ -9,12 +9,12 @@ extension ProcessorLedger.Entry: JournalDecodable {
     var reader = JournalJSONReader(bytes)
     guard reader.literal("{"), reader.key("amount"), let amount = reader.decimal() else { return nil }
     var charge: String?
-    if reader.literal(#","charge":"#) {
+    if reader.nextKey("charge") {
       guard let text = reader.string() else { return nil }
       charge = text
     }
-    guard reader.literal(#","key":"#), let key = reader.string(), reader.literal(#","kind":"#),
-      let kindText = reader.string(), let kind = Kind(rawValue: kindText), reader.literal(#","reference":"#),
+    guard reader.nextKey("key"), let key = reader.string(), reader.nextKey("kind"),
+      let kindText = reader.string(), let kind = Kind(rawValue: kindText), reader.nextKey("reference"),
       let reference = reader.string(), reader.literal("}"), reader.isAtEnd
     else { return nil }
     return ProcessorLedger.Entry(

@@ -38,18 +38,25 @@ struct SymbolGraph: Decodable {
 /// Runs `swift symbolgraph-extract` for modules already built in a folder of `.swiftmodule`s.
 struct SymbolGraphExtractor {
   /// The folder of built modules (`.build/debug/Modules`).
-  var modulesFolder: URL
-
+  let modulesFolder: URL
   /// The module maps SwiftPM wrote for the C targets it built beside the
   /// modules (`.build/debug/Name.build/module.modulemap`): a Swift module that
   /// imports a C target is read only when the C module can be found too.
-  var cModuleMaps: [URL] {
+  let cModuleMaps: [URL]
+  /// The host's target triple, or why it could not be had: found once for
+  /// every module extracted, and a failure is each module's.
+  let target: Result<String, any Error>
+
+  /// An extractor for the modules in `modulesFolder`.
+  init(modulesFolder: URL) {
+    self.modulesFolder = modulesFolder
     let buildFolder = modulesFolder.deletingLastPathComponent()
     let folders = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
-    return folders.filter { $0.hasSuffix(".build") }.sorted().map {
+    cModuleMaps = folders.filter { $0.hasSuffix(".build") }.sorted().map {
       buildFolder.appendingPathComponent($0).appendingPathComponent("module.modulemap")
     }
     .filter { FileManager.default.fileExists(atPath: $0.path) }
+    target = Result { try Self.targetTriple() }
   }
 
   /// Whether `module` is built in the folder.
@@ -74,7 +81,7 @@ struct SymbolGraphExtractor {
     let (status, text) = try Toolchain.run(
       "swift",
       [
-        "symbolgraph-extract", "-module-name", module, "-target", try Self.targetTriple(), "-I", modulesFolder.path,
+        "symbolgraph-extract", "-module-name", module, "-target", try target.get(), "-I", modulesFolder.path,
         "-output-dir", output.path, "-minimum-access-level", minimumAccess, "-skip-synthesized-members",
       ] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] })
     guard status == 0 else {
