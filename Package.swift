@@ -206,7 +206,7 @@ let package = Package(
       name: "KioskCLITests",
       dependencies: ["KioskCLI", "KioskHQ", "Benchmarks", "_ServiceLinkerTestSupport", "PostgresTestServer"],
       path: "Packages/KioskApp/Tests/KioskCLITests",
-      exclude: ["Golden"]
+      exclude: ["Golden", "Fixtures"]
     ),
     // Cross-package tests: the generated TestWorld and the seed's tests.
     .testTarget(

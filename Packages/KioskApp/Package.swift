@@ -88,7 +88,7 @@ let package = Package(
         "KioskCLI", "KioskHQ", .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
         .product(name: "PostgresTestServer", package: "HeadOffice"),
       ],
-      exclude: ["Golden"]),
+      exclude: ["Golden", "Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

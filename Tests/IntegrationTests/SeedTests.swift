@@ -21,7 +21,7 @@ import Testing
   #expect(receipt.reference == "mock_ok")
   #expect(receipt.chargedAt == world.frozenNow)
   #expect(world.stock.units[.milk] == 8)
-  #expect(world.tabs.open[tab]?.settled == true)
+  #expect(world.tabs.isSettled(tab))
 }
 
 @Test func shortageRollsBackCleanly() throws {

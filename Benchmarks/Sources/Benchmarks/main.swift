@@ -85,7 +85,9 @@ let smoke = arguments.contains("--smoke")
 let scale = smoke ? 1 : 100
 
 print("## Access cost: one workload, four ways\n")
-print("Open a tab, add three items, settle (stock consumed, a mock payment, a fixed clock), drop the tab.\n")
+print(
+  "Open a tab, add three items, settle (stock consumed, a mock payment, a fixed clock; the tab leaves the open tabs).\n"
+)
 let access = AccessBenchmark.run(iterations: 3_000 * scale, repeats: smoke ? 1 : 7)
 print(access.table)
 print("\nGoal: (a)/(b) at most 1.05. Measured: \(format(access.ratio, decimals: 3)).\n")

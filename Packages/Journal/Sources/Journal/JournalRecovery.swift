@@ -24,6 +24,8 @@ public struct JournalRecovery: Sendable {
   /// Whether the file holds nothing from before this open: it was created, or
   /// it was shorter than a header (empty, or its header torn) and got a fresh one.
   public var startedFresh = false
+  /// The salt in the file's header (0 when a reader found no header).
+  public var salt: UInt64 = 0
 
   /// The number of valid records read.
   public var count: Int { frames.count }

@@ -127,6 +127,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         bytes: loaded.bytes, frames: scan.frames, firstSequence: loaded.firstSequence, droppedBytes: dropped,
         created: created)
       recovery.startedAtCheckpoint = loaded.base > 0
+      recovery.salt = loaded.salt
       recovery.savedTailPath = savedTailPath
       recovery.startedFresh = created || wroteFreshHeader
       self.recovery = recovery
@@ -472,6 +473,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       bytes: loaded.bytes, frames: loaded.scan.frames, firstSequence: loaded.firstSequence, droppedBytes: ignored,
       created: false)
     recovery.startedAtCheckpoint = loaded.base > 0
+    recovery.salt = loaded.salt
     return recovery
   }
 

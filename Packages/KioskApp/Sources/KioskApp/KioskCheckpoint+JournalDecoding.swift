@@ -18,13 +18,18 @@ extension KioskCheckpoint: JournalDecodable {
   static let tabsStart = Array(#""tabs":{"nextID":"#.utf8)
 
   public static func readJournal(_ bytes: ArraySlice<UInt8>) -> KioskCheckpoint? {
+    var start = JournalJSONReader(bytes)
+    guard start.literal(#"{"day":"#), start.int() != nil, start.literal(#","format":"#) else {
+      // No format: format 2's form (or bytes in no writer's form, which the decoder then refuses).
+      return try? decodingFormat2(bytes)
+    }
     let found = occurrences(of: [tabsStart, undoStart], in: bytes)
     guard found[0].count == 1, let at = found[0].first else { return nil }
     let valueStart = at + 7  // after `"tabs":`
     var reader = JournalJSONReader(bytes, at: valueStart)
     guard let tabs = reader.tabs() else { return nil }
     var light = Array(bytes[..<valueStart])
-    light.append(contentsOf: #"{"nextID":1,"open":[]}"#.utf8)
+    light.append(contentsOf: #"{"nextID":1,"open":[],"settled":{"count":0,"total":0}}"#.utf8)
     // The undo history, which sorts after the state, is read by hand too when
     // its key is found once and its entries are in the encoder's exact form.
     var undo: [UndoHistory.Entry]?
@@ -49,7 +54,7 @@ extension KioskCheckpoint: JournalDecodable {
 }
 
 /// Reads a tabs slice written as `TabsState.writeJournal` writes it, and
-/// nothing else: `{"nextID":N,"open":[{"raw":I},{"customer":"…","lines":[{"raw":L},…],"settled":B},…]}`,
+/// nothing else: `{"nextID":N,"open":[{"raw":I},{"customer":"…","lines":[{"raw":L},…]},…],"settled":{"count":C,"total":T}}`,
 /// no whitespace, strings with the encoder's escapes. Nil on anything else.
 extension JournalJSONReader {
   mutating func tabs() -> TabsState? {
@@ -57,33 +62,14 @@ extension JournalJSONReader {
     var open: [Tab.ID: Tab] = [:]
     if !literal("]") {
       repeat {
-        guard let id = rawID(), literal(#",{"customer":"#), let customer = string(),
-          literal(#","lines":["#)
-        else { return nil }
-        var lines: [Item.ID] = []
-        if !literal("]") {
-          repeat {
-            guard let line = rawID() else { return nil }
-            lines.append(Item.ID(raw: line))
-          } while literal(",")
-          guard literal("]") else { return nil }
-        }
-        guard literal(#","settled":"#) else { return nil }
-        let settled: Bool
-        if literal("true") {
-          settled = true
-        } else if literal("false") {
-          settled = false
-        } else {
-          return nil
-        }
-        guard literal("}"),
-          open.updateValue(Tab(customer: customer, lines: lines, settled: settled), forKey: Tab.ID(raw: id)) == nil
+        guard let id = rawID(), literal(","), let tab = tab(), open.updateValue(tab, forKey: Tab.ID(raw: id)) == nil
         else { return nil }
       } while literal(",")
       guard literal("]") else { return nil }
     }
-    guard literal("}") else { return nil }
-    return TabsState(open: open, nextID: nextID)
+    guard literal(#","settled":{"count":"#), let count = int(), literal(#","total":"#), let total = decimal(),
+      literal("}}")
+    else { return nil }
+    return TabsState(open: open, nextID: nextID, settled: SettledTabs(count: count, total: total))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Journal
+import KioskCommands
 import Tabs
 
 /// A checkpoint writes its own journal bytes: the same `JSONEncoder` (sorted
@@ -16,7 +17,7 @@ extension KioskCheckpoint: JournalEncodable {
   static let placeholder = TabsState(open: [:], nextID: -7_254_311_089)
 
   /// `"tabs":` and the placeholder, as the encoder writes them.
-  static let placeholderBytes = Array(#""tabs":{"nextID":-7254311089,"open":[]}"#.utf8)
+  static let placeholderBytes = Array(#""tabs":{"nextID":-7254311089,"open":[],"settled":{"count":0,"total":0}}"#.utf8)
 
   public func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
     var light = self
@@ -75,7 +76,8 @@ extension KioskCheckpoint: JournalEncodable {
 
 extension TabsState {
   /// Writes the slice as its `encode(to:)` writes it through `JSONEncoder`:
-  /// `nextID`, then every tab in id order as id, tab, id, tab…
+  /// `nextID`, then every open tab in id order as id, tab, id, tab…, then
+  /// the count of the settled ones.
   func writeJournal(to writer: inout JournalJSONWriter) {
     writer.beginObject()
     writer.key("nextID")
@@ -88,20 +90,17 @@ extension TabsState {
     var order = open.indices.map { (raw: open[$0].key.raw, index: $0) }
     order.sort { $0.raw < $1.raw }
     for (raw, index) in order {
-      let tab = open[index].value
       writer.rawID(raw)
-      writer.beginObject()
-      writer.key("customer")
-      writer.string(tab.customer)
-      writer.key("lines")
-      writer.beginArray()
-      for line in tab.lines { writer.rawID(line.raw) }
-      writer.endArray()
-      writer.key("settled")
-      writer.bool(tab.settled)
-      writer.endObject()
+      writer.tab(open[index].value)
     }
     writer.endArray()
+    writer.key("settled")
+    writer.beginObject()
+    writer.key("count")
+    writer.int(settled.count)
+    writer.key("total")
+    writer.decimal(settled.total)
+    writer.endObject()
     writer.endObject()
   }
 }

@@ -1,13 +1,23 @@
+import Journal
 import KioskCommands
 import Payment
+import Tabs
 
 /// A checkpoint: everything opening the kiosk needs, so that it replays only
 /// the records after it. Journaled as a checkpoint record (type 2), every
 /// `KioskShell.checkpointInterval` records or more, and as the first record of
 /// each day after the first (docs/journal.md, "Checkpoints").
 public struct KioskCheckpoint: Codable, Equatable, Sendable {
+  /// The form this code writes. Format 2 (no `format` key) held every tab
+  /// of the day, settled ones flagged; format 3 holds the open tabs and a
+  /// count of the settled ones, which are in the day's settled-tabs file
+  /// (`KioskCheckpoint+Format2.swift` reads format 2 into this form).
+  public static let currentFormat = 3
+
   /// The day this journal segment covers, from 1.
   public var day: Int
+  /// The form the checkpoint was written in (`currentFormat`).
+  public var format: Int
   /// Every slice.
   public var state: KioskSnapshot
   /// What `undo` can still revert, oldest first.
@@ -23,19 +33,27 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
   /// from an older copy, and the numbers between are retired, never reused.
   /// Nil in checkpoints written before it was kept.
   public var ledgerNumbersUsed: Int?
+  /// Where the day's settled-tabs file stood when this was written: its
+  /// entries up to here are the settles and reopenings of the records before
+  /// this checkpoint. Nil when the file was behind (a write to it failed) or
+  /// in format 2, which had no such file: it is then rebuilt from the journal.
+  public var settledTabs: DerivedLog.Mark?
 
   /// Creates a checkpoint.
   public init(
     day: Int, state: KioskSnapshot, undo: [UndoHistory.Entry], openIntents: [PaymentIntent],
-    paymentsJournaled: Bool, previousDay: ClosedDay? = nil, ledgerNumbersUsed: Int? = nil
+    paymentsJournaled: Bool, previousDay: ClosedDay? = nil, ledgerNumbersUsed: Int? = nil,
+    settledTabs: DerivedLog.Mark? = nil
   ) {
     self.day = day
+    format = Self.currentFormat
     self.state = state
     self.undo = undo
     self.openIntents = openIntents
     self.paymentsJournaled = paymentsJournaled
     self.previousDay = previousDay
     self.ledgerNumbersUsed = ledgerNumbersUsed
+    self.settledTabs = settledTabs
   }
 }
 
@@ -61,10 +79,11 @@ public struct ClosedDay: Codable, Equatable, Sendable {
 }
 
 extension KioskSnapshot {
-  /// The state a new day starts from: this one without its settled tabs.
+  /// The state a new day starts from: this one with nothing settled yet (the
+  /// day's settled tabs stay in its archive).
   public var carriedOver: KioskSnapshot {
     var next = self
-    _ = next.tabs.removeSettled()
+    next.tabs.settled = SettledTabs()
     return next
   }
 }

@@ -14,6 +14,9 @@ public enum KioskReplay {
     public var history = UndoHistory()
     /// Set by a `dayClosed` record; nothing may follow it.
     public var closedDay: (day: Int, archive: String)?
+    /// When not nil, the settled-tabs entries the records replayed make, in
+    /// order (what a writer appends to the day's file after its checkpoint).
+    public var settledTabs: [SettledTabsEntry]?
 
     /// Nothing replayed yet.
     public init() {}
@@ -41,6 +44,9 @@ public enum KioskReplay {
       case .undone:
         guard let entry = progress.history.pop() else { throw ReplayFailure("nothing to undo") }
         world.revert(entry.step)
+        if progress.settledTabs != nil, let made = SettledTabsEntry.undoing(entry) {
+          progress.settledTabs!.append(made)
+        }
         return entry
       case .dayClosed(let day, let archive):
         guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
@@ -52,7 +58,13 @@ public enum KioskReplay {
         // The inverse comes from the world before the record, exactly as live.
         let step = try UndoStep.before(record, in: world)
         try world.apply(record)
-        if let step { progress.history.push(UndoHistory.Entry(record: record, step: step)) }
+        if let step {
+          let entry = UndoHistory.Entry(record: record, step: step)
+          progress.history.push(entry)
+          if progress.settledTabs != nil, let made = SettledTabsEntry.made(by: entry) {
+            progress.settledTabs!.append(made)
+          }
+        }
       }
     } catch let failure as ReplayFailure {
       throw ReplayError(sequence: sequence, reason: failure.description)
@@ -75,15 +87,17 @@ public enum KioskReplay {
   }
 
   /// Restores `contents.checkpoint` into `world`, when there is one, then
-  /// applies the records after it.
+  /// applies the records after it; with `collectingSettledTabs`, the
+  /// progress lists the settled-tabs entries those records make.
   public static func replay<World: KioskSnapshotSlices & ~Copyable>(
-    _ contents: JournalContents, into world: inout World
+    _ contents: JournalContents, into world: inout World, collectingSettledTabs: Bool = false
   ) throws(ReplayError) -> Progress {
     var progress = Progress()
     if let checkpoint = contents.checkpoint {
       world.restore(checkpoint.state)
       progress = Progress(checkpoint: checkpoint)
     }
+    if collectingSettledTabs { progress.settledTabs = [] }
     for (index, record) in contents.records.enumerated() {
       try apply(record, sequence: contents.firstSequence + index, to: &world, progress: &progress)
     }

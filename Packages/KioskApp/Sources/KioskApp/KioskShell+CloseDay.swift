@@ -22,8 +22,8 @@ public enum CloseDayStep: Sendable, Equatable {
 }
 
 extension KioskShell {
-  /// Closes the day (`kiosk close-day`): returns its Z report, moves the
-  /// settled tabs out of the live state into the day's archive, and starts
+  /// Closes the day (`kiosk close-day`): returns its Z report, leaves the
+  /// day's settled tabs in its archive (and its settled-tabs file), and starts
   /// the next day's journal, which opens with a checkpoint of what carries
   /// over (the open tabs, the menu, the stock).
   ///
@@ -58,7 +58,7 @@ extension KioskShell {
     // A tab carried over starts the next day under the next day's keys, where a
     // settle would not find a charge the processor holds for it today: that
     // charge (its settle lost to a restored or damaged journal) is adopted first.
-    for (id, tab) in world.snapshot.tabs.open.sorted(by: { $0.key < $1.key }) where !tab.settled {
+    for id in world.tabs.open.keys.sorted() {
       let subject = IdempotencyKey.subject(journalSalt: world.journal.salt, tab: id.raw)
       if let held = world.processor.ledger.unrefundedCharge(subject: subject) {
         throw KioskShellError.heldChargeOfOpenTab(tab: id, reference: held.reference, amount: held.amount)
@@ -94,7 +94,7 @@ extension KioskShell {
   }
 
   /// Writes and syncs the next day's file as `<journal>.next`: one checkpoint of
-  /// the state without its settled tabs. Checks on the way that the directory
+  /// the state with nothing settled yet. Checks on the way that the directory
   /// takes hard links, which the archive needs.
   private func writeNextDay(after closed: Int, archive: String, lastSequence: UInt64) throws -> DurableJournal {
     let path = world.journal.path
@@ -108,7 +108,7 @@ extension KioskShell {
         day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
         previousDay: ClosedDay(
           day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
-        ledgerNumbersUsed: world.processor.ledger.numbersUsed))
+        ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty))
     let probe = nextPath + ".link"
     unlink(probe)
     guard link(nextPath, probe) == 0 else {
@@ -134,12 +134,16 @@ extension KioskShell {
       }
     }
     try closeDayStepHook?(.afterArchive)
-    // The day's checkpoint index goes with its archive (a hint; best effort).
+    // The day's checkpoint index and settled tabs go with its archive (both
+    // derived from it; best effort).
     rename(path + ".checkpoints", archivePath + ".checkpoints")
+    _ = settledTabs.synchronized()
+    rename(SettledTabsFile.path(besideJournal: path), SettledTabsFile.path(besideJournal: archivePath))
     try next.rename(to: path)
     chmod(archivePath, 0o444)
     let carried = world.snapshot.carriedOver
     world.journal = next
+    settledTabs = DerivedLog(path: SettledTabsFile.path(besideJournal: path), salt: world.journal.salt, keeping: .empty)
     world.restore(carried)
     history = UndoHistory()
     records.removeAll(keepingCapacity: true)

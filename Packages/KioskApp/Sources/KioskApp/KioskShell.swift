@@ -24,6 +24,13 @@ import Tabs
 public final class KioskShell {
   @ObservationIgnored var world: KioskWorld
   @ObservationIgnored var history: UndoHistory
+  /// The day's settled tabs beside the journal (`SettledTabsFile`): an entry
+  /// appended after each settle and each undo of one is journaled.
+  @ObservationIgnored var settledTabs: DerivedLog
+  /// Whether opening found the settled-tabs file not holding what the last
+  /// checkpoint says and wrote it again from the whole day (format 2, a
+  /// damaged or missing file); a checkpoint is then written at once.
+  @ObservationIgnored public private(set) var rebuiltSettledTabs = false
   /// The records journaled since the last checkpoint, oldest first (a
   /// checkpoint holds everything before it; `history` and `verify` read the file).
   @ObservationIgnored public internal(set) var records: [KioskRecord]
@@ -125,7 +132,26 @@ public final class KioskShell {
       try world.journal.append(first)
       contents.records = [first]
     }
-    let progress = try KioskReplay.replay(contents, into: &world)
+    let progress = try KioskReplay.replay(contents, into: &world, collectingSettledTabs: true)
+    let journalPath = world.journal.path
+    // A day whose file cannot be replayed from its first record (damage
+    // before the checkpoint, which opening does not read) still opens: its
+    // settled-tabs file is left behind, and no checkpoint vouches for it.
+    var rebuilt = false
+    var rebuildFailed = false
+    var settled = SettledTabsFile.openForWriting(
+      journal: journalPath, salt: world.journal.salt, checkpoint: contents.checkpoint,
+      tail: progress.settledTabs ?? [], rebuilt: &rebuilt
+    ) {
+      guard let entries = try? SettledTabsFile.replayedEntries(ofDay: journalPath) else {
+        rebuildFailed = true
+        return []
+      }
+      return entries
+    }
+    if rebuildFailed { settled.abandon() }
+    settledTabs = settled
+    rebuiltSettledTabs = rebuilt && !rebuildFailed
     history = progress.history
     openIntents = contents.openIntents
     paymentsJournaled = contents.paymentsJournaled
@@ -136,7 +162,12 @@ public final class KioskShell {
     records.reserveCapacity(records.count + records.count / 2 + 64)
     self.records = records
     self.world = world
-    if let closed = progress.closedDay { try finishClosingDay(closed.day, archive: closed.archive) }
+    if let closed = progress.closedDay {
+      try finishClosingDay(closed.day, archive: closed.archive)
+    } else if rebuiltSettledTabs {
+      // So that the next writer keeps the file instead of rebuilding it too.
+      try writeCheckpoint()
+    }
     try reconcileOpenIntents()
   }
 
@@ -161,7 +192,8 @@ public final class KioskShell {
   public func writeCheckpoint() throws {
     let checkpoint = KioskCheckpoint(
       day: day, state: world.snapshot, undo: history.entries, openIntents: openIntents,
-      paymentsJournaled: paymentsJournaled, ledgerNumbersUsed: world.processor.ledger.numbersUsed)
+      paymentsJournaled: paymentsJournaled, ledgerNumbersUsed: world.processor.ledger.numbersUsed,
+      settledTabs: settledTabs.synchronized())
     try world.journal.appendCheckpoint(checkpoint)
     records.removeAll(keepingCapacity: true)
   }
@@ -209,6 +241,7 @@ public final class KioskShell {
     }
     history.push(entry)
     didJournal(entry.record)
+    if let settled = SettledTabsEntry.made(by: entry) { settledTabs.append(SettledTabsFile.payload(of: settled)) }
     revision += 1
     return entry
   }
@@ -309,6 +342,7 @@ public final class KioskShell {
     try world.journal.append(KioskRecord.undone(refund: refund, key: refund == nil ? nil : key))
     let record = world.applyUndo(of: entry, refund: refund, key: key, history: &history)
     didJournal(record)
+    if let reopened = SettledTabsEntry.undoing(entry) { settledTabs.append(SettledTabsFile.payload(of: reopened)) }
     revision += 1
   }
 
@@ -352,13 +386,26 @@ public final class KioskShell {
     return world.snapshot
   }
 
-  /// Every tab, oldest first, as the view layer shows it: read-only by type.
+  /// Every open tab, oldest first, as the view layer shows it: read-only by type.
   public var board: [BoardEntry] {
     _ = revision
     return world.board
   }
 
-  /// The tab `id`, open or settled, if there is one: a read of one value, no slice copied.
+  /// The day's settled tabs, from the settled-tabs file this shell keeps (or,
+  /// when it is behind, from a replay of the day's file).
+  public func settledListing() throws -> SettledListing {
+    _ = revision
+    let counted = world.tabs.settled
+    if let mark = settledTabs.mark,
+      let entries = SettledTabsFile.entries(besideJournal: journalPath, salt: world.journal.salt, through: mark)
+    {
+      return SettledListing(entries, counted: counted)
+    }
+    return SettledListing(try SettledTabsFile.replayedEntries(ofDay: journalPath), counted: counted)
+  }
+
+  /// The open tab `id`, if there is one: a read of one value, no slice copied.
   public func tab(_ id: Tab.ID) -> Tab? {
     _ = revision
     return world.tabs.open[id]

@@ -25,6 +25,9 @@ public struct KioskView: Sendable {
   /// Bytes at the end of the journal that a reader left unread: a torn tail,
   /// or an append in flight. The next writer cuts a torn tail (and saves it).
   public var unreadTailBytes: Int
+  /// The day's settled tabs, when the view was read to list them
+  /// (`read(journal:processor:at:listingSettled:)`, `KioskShell.settledListing()`).
+  public var settledListing: SettledListing?
 
   /// Creates a view.
   public init(
@@ -46,7 +49,14 @@ public struct KioskView: Sendable {
   ///
   /// With `point`, the journal and the ledger are read as they stood at that
   /// point (`ReadPoint`), so other reads at the same point agree with this one.
-  public static func read(journal: String, processor: String?, at point: ReadPoint? = nil) throws -> KioskView {
+  ///
+  /// With `listingSettled`, the view also lists the day's settled tabs
+  /// (`settledListing`): the settled-tabs file's entries up to what the last
+  /// checkpoint vouches for, then those the records after it make; when the
+  /// file does not hold that, a replay of the day's file from its first record.
+  public static func read(
+    journal: String, processor: String?, at point: ReadPoint? = nil, listingSettled: Bool = false
+  ) throws -> KioskView {
     let recovery: JournalRecovery?
     do {
       recovery = try DurableJournal.read(path: journal, endingAt: point?.journalEnd)
@@ -62,11 +72,29 @@ public struct KioskView: Sendable {
       contents.records = [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)]
     }
     var world = ReplayWorld()
-    _ = try KioskReplay.replay(contents, into: &world)
+    let progress = try KioskReplay.replay(contents, into: &world, collectingSettledTabs: listingSettled)
     let ledger = try processor.map { try readLedgerFile($0, endingAt: point?.ledgerAfter) } ?? (entries: [], lost: [])
-    return KioskView(
+    var view = KioskView(
       snapshot: world.snapshot, day: contents.day, openIntents: contents.openIntents, ledger: ledger.entries,
       ledgerLost: ledger.lost, unreadTailBytes: unread)
+    if listingSettled {
+      let tail = progress.settledTabs ?? []
+      var entries: [SettledTabsEntry]?
+      if let checkpoint = contents.checkpoint {
+        if let mark = checkpoint.settledTabs, let recovery,
+          let kept = SettledTabsFile.entries(besideJournal: journal, salt: recovery.salt, through: mark)
+        {
+          entries = kept + tail
+        }
+      } else {
+        entries = tail
+      }
+      if entries == nil, recovery != nil {
+        entries = try SettledTabsFile.replayedEntries(ofDay: journal, endingAt: point?.journalEnd)
+      }
+      view.settledListing = SettledListing(entries ?? [], counted: world.tabs.settled)
+    }
+    return view
   }
 
   /// The processor's ledger at `path`, read without a lock (with `end`, as it
@@ -97,8 +125,11 @@ public struct KioskView: Sendable {
     return world
   }
 
-  /// Every tab, oldest first.
+  /// Every open tab, oldest first.
   public var board: [BoardEntry] { world.board }
+
+  /// How many tabs the day settled, and what they came to.
+  public var settled: SettledTabs { snapshot.tabs.settled }
 
   /// Whether the kitchen can make `item` now.
   public func isAvailable(_ item: Item.ID) -> Bool { world.isAvailable(item) }

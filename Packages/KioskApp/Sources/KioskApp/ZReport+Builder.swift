@@ -64,10 +64,9 @@ extension ZReport {
         return Sale(
           item: item, name: menu.items[item]?.name ?? "item \(item.raw)", count: count, total: price * Decimal(count))
       }
-      let settled = world.tabs.open.values.filter(\.settled).count
       return ZReport(
         day: day, sales: sales, charges: charges, refunds: refunds, openingStock: opening, closingStock: world.stock,
-        settledTabs: settled, openTabs: world.tabs.open.count - settled, closingState: world.snapshot,
+        settledTabs: world.tabs.settled.count, openTabs: world.tabs.open.count, closingState: world.snapshot,
         uncounted: uncounted, unreadTailBytes: unreadTailBytes)
     }
   }

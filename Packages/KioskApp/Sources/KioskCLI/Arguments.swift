@@ -14,7 +14,8 @@ struct GlobalOptions: Equatable {
   var lockWait = DurableJournal.defaultLockWait
   /// `--help` anywhere: show the command's help instead of running it.
   var help = false
-  /// `--all`: `history` and `verify` walk every day's file, not only the live day's.
+  /// `--all`: `history` and `verify` walk every day's file, not only the
+  /// live day's; `board` lists the day's settled tabs too.
   var all = false
 
   /// The ledger's path, resolved.

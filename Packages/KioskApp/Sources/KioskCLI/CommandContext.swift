@@ -7,7 +7,8 @@ import Payment
 /// kiosk, or the writer, opened on first use and kept for a shell session.
 @MainActor
 final class CommandContext {
-  let options: GlobalOptions
+  /// The command line's options; a shell line's `--all` holds for that line only.
+  var options: GlobalOptions
   private var shell: KioskShell?
   /// Set by tests of the processor's faults (`$KIOSK_PROCESSOR_FAULT`).
   let processorFault: LocalProcessor.Fault?
@@ -57,13 +58,19 @@ final class CommandContext {
 
   /// The state as the reading commands show it: from the open writer when
   /// there is one (a shell session), else read without a lock or a write.
-  func view(withLedger: Bool = false, at point: ReadPoint? = nil) throws -> KioskView {
-    if let shell { return shell.view }
+  /// With `listingSettled`, it lists the day's settled tabs too (`board --all`).
+  func view(withLedger: Bool = false, at point: ReadPoint? = nil, listingSettled: Bool = false) throws -> KioskView {
+    if let shell {
+      var view = shell.view
+      if listingSettled { view.settledListing = try shell.settledListing() }
+      return view
+    }
     try checkPaths()
     try refuseMissingLiveJournal(options.journalPath)
     if withLedger { try refuseLedgerLeftBesideTheLink() }
     let view = try KioskView.read(
-      journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil, at: point)
+      journal: options.journalPath, processor: withLedger ? options.ledgerPath : nil, at: point,
+      listingSettled: listingSettled)
     if view.unreadTailBytes > 0 {
       warn(
         "the journal ends in \(bytes(view.unreadTailBytes)) of an unfinished write, not read; "

@@ -21,7 +21,7 @@ struct CommandSpec {
   let arguments: [String]
   /// Whether the last argument takes every remaining word (`open Grace Hopper`).
   var lastTakesRest = false
-  /// Whether it takes `--all` (every day's file).
+  /// Whether it takes `--all` (every day's file; for `board`, every tab of the day).
   var takesAll = false
   /// One line of help: the README's table says the same.
   let summary: String
@@ -35,7 +35,7 @@ struct CommandSpec {
 
   /// The words after the name, checked against `arguments`.
   func checked(_ words: [String], all: Bool = false) throws(KioskFailure) -> [String] {
-    guard !all || takesAll else { throw .usage("'--all' applies to history and verify, not to \(name)") }
+    guard !all || takesAll else { throw .usage("'--all' applies to history, verify and board, not to \(name)") }
     // `[COMMAND]` is optional.
     let required = arguments.reduce(0) { $1.utf8.first == UInt8(ascii: "[") ? $0 : $0 + 1 }
     let fits = words.count >= required && (lastTakesRest || words.count <= arguments.count)
@@ -92,8 +92,12 @@ struct CommandSpec {
         return try await context.sayingAdoptions { try await WriteCommands.settle(context.writer(), tab: words[0]) }
       }),
     CommandSpec(
-      name: "board", arguments: [], summary: "every tab, oldest first, with its total", access: .reads,
-      run: { context, _ in try ReadCommands.board(context.view()) }),
+      name: "board", arguments: [], takesAll: true,
+      summary: "the open tabs, oldest first, with their totals, and what the day settled; --all: each settled tab too",
+      access: .reads,
+      run: { context, _ in
+        try ReadCommands.board(context.view(listingSettled: context.options.all), all: context.options.all)
+      }),
     CommandSpec(
       name: "undo", arguments: [],
       summary: "revert the last command; undoing a settle refunds the charge, reopens the tab, restores the stock",

@@ -58,48 +58,72 @@ enum ReadCommands {
       var settled: Bool
     }
     var command = "board"
+    /// The open tabs, and with `--all` the settled ones, oldest first.
     var tabs: [Row]
     /// The total of the tabs still open, and of the settled ones.
     var openTotal: String
     var settledTotal: String
+    /// How many tabs the day settled.
+    var settledTabs: Int
+    /// With `--all`: settled tabs the listing could not find (lost to damage).
+    var unlistedSettledTabs: Int?
     var lines: [String]
     var text: [String] { lines.isEmpty ? ["no tabs"] : lines }
 
-    enum CodingKeys: String, CodingKey { case command, tabs, openTotal, settledTotal }
+    enum CodingKeys: String, CodingKey { case command, tabs, openTotal, settledTotal, settledTabs, unlistedSettledTabs }
   }
 
-  static func board(_ view: KioskView) -> BoardOutput {
-    let entries = view.board
+  /// `board`: the open tabs and what the day settled; with `all`, each
+  /// settled tab too (from the day's settled-tabs file), in one list by number.
+  static func board(_ view: KioskView, all: Bool = false) -> BoardOutput {
+    var entries = view.board
+    let settled = view.settled
+    var unlisted: Int?
+    if all, let listing = view.settledListing {
+      let menu = view.snapshot.menu
+      entries += listing.tabs.map { settled in
+        BoardEntry(
+          tab: settled.receipt.tab, customer: settled.tab.customer,
+          items: settled.tab.lines.compactMap { menu.items[$0]?.name }, total: settled.receipt.total, settled: true)
+      }
+      entries.sort { $0.tab < $1.tab }
+      unlisted = listing.unlisted
+    }
     var texts = MoneyTexts()
     var rows: [BoardOutput.Row] = []
     var lines: [String] = []
     rows.reserveCapacity(entries.count)
-    lines.reserveCapacity(entries.count)
-    // The day's totals in whole cents: adding `Decimal`s to a growing sum cost
-    // about 5,000 instructions a tab. Exact, so they equal the `Decimal` sums;
-    // a total with a fraction of a cent (or an overflow) falls back to those.
+    lines.reserveCapacity(entries.count + 2)
+    // The open total in whole cents: adding `Decimal`s to a growing sum cost
+    // about 5,000 instructions a tab. Exact, so it equals the `Decimal` sum;
+    // a total with a fraction of a cent (or an overflow) falls back to that.
     var openCents: Int? = 0
-    var settledCents: Int? = 0
     for entry in entries {
       let total = texts.money(entry.total)
-      if entry.settled {
-        settledCents = add(settledCents, total.units)
-      } else {
-        openCents = add(openCents, total.units)
-      }
+      if !entry.settled { openCents = add(openCents, total.units) }
       rows.append(
         BoardOutput.Row(
           tab: entry.tab.raw, customer: entry.customer, items: entry.items, total: total.text,
           settled: entry.settled))
       lines.append(boardLine(entry, total: total.text))
     }
-    func text(_ cents: Int?, settled: Bool) -> String {
-      if let cents { return money(minorUnits: cents) }
-      return money(entries.filter { $0.settled == settled }.reduce(Decimal.zero) { $0 + $1.total })
+    let openTotal =
+      openCents.map { money(minorUnits: $0) }
+      ?? money(entries.filter { !$0.settled }.reduce(Decimal.zero) { $0 + $1.total })
+    let settledTotal = money(settled.total)
+    if settled.count > 0, !all {
+      lines.append(
+        "settled: \(settled.count) tab\(settled.count == 1 ? "" : "s"), \(settledTotal) ('kiosk board --all' lists them)"
+      )
+    }
+    if let unlisted, unlisted > 0 {
+      lines.append(
+        "warning: \(unlisted) settled tab\(unlisted == 1 ? " is" : "s are") not listed: "
+          + "\(unlisted == 1 ? "its record was" : "their records were") lost to damage ('kiosk repair')")
     }
     return BoardOutput(
-      tabs: rows, openTotal: text(openCents, settled: false), settledTotal: text(settledCents, settled: true),
-      lines: lines)
+      tabs: rows, openTotal: openTotal, settledTotal: settledTotal, settledTabs: settled.count,
+      unlistedSettledTabs: unlisted, lines: lines)
   }
 
   /// `sum + units`, or nil when either is unknown or the sum overflows.
@@ -358,10 +382,9 @@ enum ReadCommands {
 
   /// A checkpoint in words, for `history`.
   static func describe(_ checkpoint: KioskCheckpoint) -> String {
-    let tabs = checkpoint.state.tabs.open.values
-    let open = tabs.filter { !$0.settled }.count
+    let tabs = checkpoint.state.tabs
     let start = checkpoint.previousDay.map { "day \(checkpoint.day) opens after \($0.archive): " } ?? ""
-    return "checkpoint: \(start)\(tabs.count) tabs (\(open) open), \(checkpoint.undo.count) undoable commands, "
-      + "state \(checkpoint.state.digest)"
+    return "checkpoint: \(start)\(tabs.open.count) open tabs, \(tabs.settled.count) settled, "
+      + "\(checkpoint.undo.count) undoable commands, state \(checkpoint.state.digest)"
   }
 }

@@ -18,15 +18,19 @@ struct ShellSession {
       do {
         let text = try line.get()
         var words = Self.words(of: text)
+        var all = false
         // Only a word starting with '-' can be an option (or the `--` that ends them).
-        if words.contains(where: { $0.utf8.first == UInt8(ascii: "-") }) { words = try optionFree(words) }
+        if words.contains(where: { $0.utf8.first == UInt8(ascii: "-") }) { (words, all) = try optionFree(words) }
         guard !words.isEmpty else { continue }
         // The arguments are what follows the name, in the same buffer.
         let spec = try CommandSpec.named(words.removeFirst())
+        let sessionAll = context.options.all
+        context.options.all = sessionAll || all
+        defer { context.options.all = sessionAll }
         guard spec.access != .own || spec.name == "help" else {
           throw KioskFailure.usage("'\(spec.name)' is not available in the shell")
         }
-        if let output = try await spec.run(context, try spec.checked(words)) {
+        if let output = try await spec.run(context, try spec.checked(words, all: all)) {
           // One line through C's stdout, which `print` shares: `print` would box and format it first.
           puts(context.options.json ? jsonLine(output) : output.shellLine)
         }
@@ -47,14 +51,17 @@ struct ShellSession {
     return nil
   }
 
-  /// The words of a shell line's `tokens` after `--`, refusing any option:
-  /// options go on the kiosk command line.
-  private func optionFree(_ tokens: [String]) throws -> [String] {
+  /// The words of a shell line's `tokens` after `--`, and whether it says
+  /// `--all` (a command's own option, for that line); any other option is
+  /// refused: options go on the kiosk command line.
+  private func optionFree(_ tokens: [String]) throws -> (words: [String], all: Bool) {
     let parsed = try ParsedArguments(tokens)
-    guard parsed.options == GlobalOptions() else {
+    var others = parsed.options
+    others.all = false
+    guard others == GlobalOptions() else {
       throw KioskFailure.usage("options go on the kiosk command line, not on a shell line")
     }
-    return parsed.words
+    return (parsed.words, parsed.options.all)
   }
 
   /// The words of a shell line, split at spaces and tabs. Walked as bytes: a

@@ -46,19 +46,8 @@ extension JournalJSONReader {
       return .removed(item: item, tab: tab)
     }
     if key("settled") {
-      guard literal("{"), key("_0"), literal("{"), key("chargedAt"), let seconds = double() else { return nil }
-      var idempotencyKey: IdempotencyKey?
-      if nextKey("key") {
-        guard let raw = string() else { return nil }
-        idempotencyKey = IdempotencyKey(raw)
-      }
-      guard nextKey("reference"), let reference = string(), nextKey("tab"), let tab = rawID(), nextKey("total"),
-        let total = decimal(), literal("}}")
-      else { return nil }
-      return .settled(
-        Receipt(
-          tab: Tab.ID(raw: tab), total: total, chargedAt: Date(timeIntervalSinceReferenceDate: seconds),
-          reference: reference, key: idempotencyKey))
+      guard literal("{"), key("_0"), let receipt = receipt(), literal("}") else { return nil }
+      return .settled(receipt)
     }
     if key("paymentIntent") {
       guard literal("{"), key("_0"), literal("{"), key("amount"), let amount = decimal() else { return nil }
@@ -100,6 +89,22 @@ extension JournalJSONReader {
       return .paymentAbandoned(key: IdempotencyKey(key), reason: reason)
     }
     return nil
+  }
+
+  /// A receipt as the writer writes it (`JournalJSONWriter.receipt`).
+  package mutating func receipt() -> Receipt? {
+    guard literal("{"), key("chargedAt"), let seconds = double() else { return nil }
+    var idempotencyKey: IdempotencyKey?
+    if nextKey("key") {
+      guard let raw = string() else { return nil }
+      idempotencyKey = IdempotencyKey(raw)
+    }
+    guard nextKey("reference"), let reference = string(), nextKey("tab"), let tab = rawID(), nextKey("total"),
+      let total = decimal(), literal("}")
+    else { return nil }
+    return Receipt(
+      tab: Tab.ID(raw: tab), total: total, chargedAt: Date(timeIntervalSinceReferenceDate: seconds),
+      reference: reference, key: idempotencyKey)
   }
 
   /// `{"item":{"raw":I},"tab":{"raw":T}}`.

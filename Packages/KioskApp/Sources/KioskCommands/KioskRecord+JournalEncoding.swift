@@ -66,19 +66,7 @@ extension KioskRecord: JournalEncodable {
       writer.key("settled")
       writer.beginObject()
       writer.key("_0")
-      writer.beginObject()
-      writer.key("chargedAt")
-      _ = writer.double(receipt.chargedAt.timeIntervalSinceReferenceDate)  // checked above
-      if let key = receipt.key {
-        writer.key("key")
-        writer.string(key.raw)
-      }
-      writer.key("reference")
-      writer.string(receipt.reference)
-      writer.rawID("tab", receipt.tab.raw)
-      writer.key("total")
-      writer.decimal(receipt.total)
-      writer.endObject()
+      writer.receipt(receipt)
       writer.endObject()
     case .restocked(let ingredient, let count):
       writer.key("restocked")
@@ -106,10 +94,42 @@ extension KioskRecord: JournalEncodable {
   }
 
   /// `{"item":{"raw":I},"tab":{"raw":T}}`.
-  private static func write(item: Item.ID, tab: Tab.ID, to writer: inout JournalJSONWriter) {
+  fileprivate static func write(item: Item.ID, tab: Tab.ID, to writer: inout JournalJSONWriter) {
     writer.beginObject()
     writer.rawID("item", item.raw)
     writer.rawID("tab", tab.raw)
     writer.endObject()
+  }
+}
+
+extension JournalJSONWriter {
+  /// A receipt as the encoder writes it, for a receipt whose time the writer
+  /// vouches for (`JournalJSONWriter.writes`); its caller checks that first.
+  package mutating func receipt(_ receipt: Receipt) {
+    beginObject()
+    key("chargedAt")
+    _ = double(receipt.chargedAt.timeIntervalSinceReferenceDate)  // checked by the caller
+    if let key = receipt.key {
+      self.key("key")
+      string(key.raw)
+    }
+    key("reference")
+    string(receipt.reference)
+    rawID("tab", receipt.tab.raw)
+    key("total")
+    decimal(receipt.total)
+    endObject()
+  }
+
+  /// A tab as the encoder writes it: `{"customer":"…","lines":[{"raw":L},…]}`.
+  package mutating func tab(_ tab: Tab) {
+    beginObject()
+    key("customer")
+    string(tab.customer)
+    key("lines")
+    beginArray()
+    for line in tab.lines { rawID(line.raw) }
+    endArray()
+    endObject()
   }
 }

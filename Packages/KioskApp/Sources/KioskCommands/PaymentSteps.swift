@@ -59,7 +59,7 @@ extension UndoHistory {
 
 extension HasMutableTabs where Self: HasMutableStock & HasClock & ~Copyable {
   /// The apply phase of a settle whose charge went through as `reference`:
-  /// consumes the stock, marks the tab settled, stamps the receipt with the
+  /// consumes the stock, settles the tab, stamps the receipt with the
   /// clock's time. Cannot fail for a settlement read from this state.
   /// Writes: tabs, stock. Reads: clock.
   public mutating func applyCharge(_ settlement: Settlement, reference: String, key: IdempotencyKey)
@@ -68,7 +68,9 @@ extension HasMutableTabs where Self: HasMutableStock & HasClock & ~Copyable {
     let receipt = Receipt(
       tab: settlement.tab, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
     commit(settlement)
-    return UndoHistory.Entry(record: .settled(receipt), step: .unsettle(settlement.tab, needs: settlement.needs))
+    return UndoHistory.Entry(
+      record: .settled(receipt),
+      step: .reopen(settlement.tab, tab: settlement.contents, total: settlement.total, needs: settlement.needs))
   }
 }
 

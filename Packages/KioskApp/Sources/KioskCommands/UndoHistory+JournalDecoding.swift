@@ -1,3 +1,4 @@
+import Foundation
 import Journal
 import Menu
 import Tabs
@@ -50,11 +51,11 @@ extension JournalJSONReader {
         let tab = rawID(), literal("}")
       else { return nil }
       step = .insertLine(Item.ID(raw: item), at: at, tab: Tab.ID(raw: tab))
-    } else if key("unsettle") {
-      guard literal("{"), key("_0"), let tab = rawID(), nextKey("needs"), let needs = ingredientCounts(),
-        literal("}")
+    } else if key("reopen") {
+      guard literal("{"), key("_0"), let id = rawID(), nextKey("needs"), let needs = ingredientCounts(),
+        nextKey("tab"), let tab = tab(), nextKey("total"), let total = decimal(), literal("}")
       else { return nil }
-      step = .unsettle(Tab.ID(raw: tab), needs: needs)
+      step = .reopen(Tab.ID(raw: id), tab: tab, total: total, needs: needs)
     } else if key("unrestock") {
       guard literal("{"), key("_0"), let name = string(), let ingredient = Ingredient(rawValue: name), nextKey("count"),
         let count = int(), literal("}")
@@ -64,6 +65,21 @@ extension JournalJSONReader {
       return nil
     }
     return literal("}") ? step : nil
+  }
+
+  /// A tab as the encoder writes it: `{"customer":"…","lines":[{"raw":L},…]}`.
+  package mutating func tab() -> Tab? {
+    guard literal(#"{"customer":"#), let customer = string(), literal(#","lines":["#) else { return nil }
+    var lines: [Item.ID] = []
+    if !literal("]") {
+      repeat {
+        guard let line = rawID() else { return nil }
+        lines.append(Item.ID(raw: line))
+      } while literal(",")
+      guard literal("]") else { return nil }
+    }
+    guard literal("}") else { return nil }
+    return Tab(customer: customer, lines: lines)
   }
 
   /// `[Ingredient: Int]` as the encoder writes a dictionary whose keys are not

@@ -1,3 +1,4 @@
+import Foundation
 import Menu
 import Stock
 import Tabs
@@ -13,8 +14,10 @@ public enum UndoStep: Codable, Equatable, Sendable {
   case dropLastLine(Tab.ID)
   /// Undoes `removed`: the line goes back at its index.
   case insertLine(Item.ID, at: Int, tab: Tab.ID)
-  /// Undoes `settled`: the tab reopens and the stock it consumed comes back.
-  case unsettle(Tab.ID, needs: [Ingredient: Int])
+  /// Undoes `settled`: the tab, as it was paid for, is open again (it left
+  /// the state when it was settled), it is no longer counted with the settled
+  /// tabs and their `total`, and the stock it consumed comes back.
+  case reopen(Tab.ID, tab: Tab, total: Decimal, needs: [Ingredient: Int])
   /// Undoes `restocked`.
   case unrestock(Ingredient, count: Int)
 
@@ -29,7 +32,9 @@ public enum UndoStep: Codable, Equatable, Sendable {
     case .removed(let item, let tab):
       guard let index = world.tabs.open[tab]?.lines.lastIndex(of: item) else { throw KioskError.notOnTab(tab) }
       return .insertLine(item, at: index, tab: tab)
-    case .settled(let receipt): return .unsettle(receipt.tab, needs: try world.settlement(for: receipt.tab).needs)
+    case .settled(let receipt):
+      let settlement = try world.settlement(for: receipt.tab)
+      return .reopen(receipt.tab, tab: settlement.contents, total: settlement.total, needs: settlement.needs)
     case .restocked(let ingredient, let count): return .unrestock(ingredient, count: count)
     case .initialized, .paymentIntent, .paymentAbandoned, .undone, .dayClosed: return nil
     }
@@ -43,9 +48,9 @@ extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
     case .closeTab(let tab, let previousNextID): tabs.closeTab(tab, restoringNextID: previousNextID)
     case .dropLastLine(let tab): tabs.dropLastLine(of: tab)
     case .insertLine(let item, let index, let tab): tabs.insertLine(item, at: index, in: tab)
-    case .unsettle(let tab, let needs):
+    case .reopen(let id, let tab, let total, let needs):
       stock.giveBack(needs)
-      tabs.markUnsettled(tab)
+      tabs.reopen(id, as: tab, total: total)
     case .unrestock(let ingredient, let count): stock.take(count, of: ingredient)
     }
   }

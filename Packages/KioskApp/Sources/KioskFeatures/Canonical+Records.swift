@@ -79,7 +79,7 @@ extension UndoStep: CanonicalCodable {
   /// What a delivery's count may be in an inverse: what `restock` accepts.
   static let countRange = KioskRecord.countRange
 
-  static let cases: Set<String> = ["closeTab", "dropLastLine", "insertLine", "unrestock", "unsettle"]
+  static let cases: Set<String> = ["closeTab", "dropLastLine", "insertLine", "reopen", "unrestock"]
 
   public var canonical: JSONValue {
     switch self {
@@ -88,8 +88,13 @@ extension UndoStep: CanonicalCodable {
     case .dropLastLine(let tab): .sum("dropLastLine", ["tab": .integer(tab.raw)])
     case .insertLine(let item, let index, let tab):
       .sum("insertLine", ["at": .integer(index), "item": .integer(item.raw), "tab": .integer(tab.raw)])
-    case .unsettle(let tab, let needs):
-      .sum("unsettle", ["needs": IngredientCounts.canonical(needs), "tab": .integer(tab.raw)])
+    case .reopen(let id, let tab, let total, let needs):
+      .sum(
+        "reopen",
+        [
+          "contents": tab.canonical, "needs": IngredientCounts.canonical(needs), "tab": .integer(id.raw),
+          "total": .string(CanonicalMoney.text(total)),
+        ])
     case .unrestock(let ingredient, let count):
       .sum("unrestock", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])
     }
@@ -110,10 +115,11 @@ extension UndoStep: CanonicalCodable {
       self = .insertLine(
         Item.ID(raw: try fields.field("item").id()), at: try fields.field("at").integer(in: 0...Tab.maxLines),
         tab: Tab.ID(raw: try fields.field("tab").id()))
-    case "unsettle":
-      _ = try fields.object(keys: ["needs", "tab"])
-      self = .unsettle(
-        Tab.ID(raw: try fields.field("tab").id()), needs: try IngredientCounts.read(fields.field("needs")))
+    case "reopen":
+      _ = try fields.object(keys: ["contents", "needs", "tab", "total"])
+      self = .reopen(
+        Tab.ID(raw: try fields.field("tab").id()), tab: try Tab(canonical: fields.field("contents")),
+        total: try CanonicalMoney.read(fields.field("total")), needs: try IngredientCounts.read(fields.field("needs")))
     default:
       _ = try fields.object(keys: ["count", "ingredient"])
       self = .unrestock(

@@ -96,33 +96,44 @@ extension StockState: CanonicalCodable {
 
 extension Tab: CanonicalCodable {
   public var canonical: JSONValue {
-    .object([
-      "customer": .string(customer), "lines": .array(lines.map { .integer($0.raw) }), "settled": .bool(settled),
-    ])
+    .object(["customer": .string(customer), "lines": .array(lines.map { .integer($0.raw) })])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    _ = try cursor.object(keys: ["customer", "lines", "settled"])
+    _ = try cursor.object(keys: ["customer", "lines"])
     var lines: [Item.ID] = []
     let lineCursors = try cursor.field("lines").array()
     guard lineCursors.count <= Tab.maxLines else { throw cursor.fail("a tab holds at most \(Tab.maxLines) lines") }
     for line in lineCursors { lines.append(Item.ID(raw: try line.id())) }
-    self.init(
-      customer: try cursor.field("customer").string(), lines: lines, settled: try cursor.field("settled").bool())
+    self.init(customer: try cursor.field("customer").string(), lines: lines)
+  }
+}
+
+extension SettledTabs: CanonicalCodable {
+  /// `{"count": n, "total": "12.50"}`.
+  public var canonical: JSONValue { .object(["count": .integer(count), "total": .string(CanonicalMoney.text(total))]) }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    _ = try cursor.object(keys: ["count", "total"])
+    let count = try cursor.field("count").integer(in: 0...Int.max)
+    let total = try CanonicalMoney.read(cursor.field("total"))
+    guard total >= 0 else { throw try cursor.field("total").fail("settled tabs do not total less than nothing") }
+    self.init(count: count, total: total)
   }
 }
 
 extension TabsState: CanonicalCodable {
-  /// `{"nextID": n, "open": {"<tab id>": tab}}`.
+  /// `{"nextID": n, "open": {"<tab id>": tab}, "settled": {"count": n, "total": "…"}}`.
   public var canonical: JSONValue {
     .object([
       "nextID": .integer(nextID),
       "open": .object(Dictionary(uniqueKeysWithValues: open.map { (String($0.key.raw), $0.value.canonical) })),
+      "settled": settled.canonical,
     ])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    _ = try cursor.object(keys: ["nextID", "open"])
+    _ = try cursor.object(keys: ["nextID", "open", "settled"])
     var open: [Tab.ID: Tab] = [:]
     for (key, tab) in try cursor.field("open").object() {
       open[Tab.ID(raw: try JSONCursor.idKey(key, at: tab))] = try Tab(canonical: tab)
@@ -131,6 +142,11 @@ extension TabsState: CanonicalCodable {
     if let last = open.keys.max(), last.raw >= nextID {
       throw try cursor.field("nextID").fail("must be above every tab's id (the highest is \(last.raw))")
     }
-    self.init(open: open, nextID: nextID)
+    let settled = try SettledTabs(canonical: cursor.field("settled"))
+    guard settled.count <= nextID - 1 - open.count else {
+      throw try cursor.field("settled").fail(
+        "counts \(settled.count) settled tabs, but only \(nextID - 1 - open.count) issued tabs are not open")
+    }
+    self.init(open: open, nextID: nextID, settled: settled)
   }
 }

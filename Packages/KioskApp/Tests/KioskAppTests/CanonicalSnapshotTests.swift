@@ -25,10 +25,12 @@ import Testing
       let lines = (0..<Int.random(in: 0...6, using: &random)).map { _ in
         Item.ID(raw: Int.random(in: 1...9, using: &random))
       }
-      open[Tab.ID(raw: Int.random(in: -5...100_000, using: &random))] = Tab(
-        customer: String(name), lines: lines, settled: Bool.random(using: &random))
+      open[Tab.ID(raw: Int.random(in: -5...100_000, using: &random))] = Tab(customer: String(name), lines: lines)
     }
-    snapshot.tabs = TabsState(open: open, nextID: Int.random(in: 1...100_001, using: &random))
+    let settled = SettledTabs(
+      count: Int.random(in: 0...1_000, using: &random),
+      total: Decimal(Int.random(in: 0...1_000_000, using: &random)) / 100)
+    snapshot.tabs = TabsState(open: open, nextID: Int.random(in: 1...100_001, using: &random), settled: settled)
     let byHand = snapshot.canonicalJSONWrittenByHand()
     let encoders = snapshot.canonicalJSON()
     #expect(

@@ -202,15 +202,19 @@ func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
     let decoded = try JSONDecoder().decode(KioskCheckpoint.self, from: Data(payload))
     let read = try #require(KioskCheckpoint.readJournal(payload), "seed \(seed), record \(index)")
     #expect(read == decoded, "seed \(seed), record \(index)")
-    // The same checkpoint with a space after a colon, or a customer's letter as \u escape: the decoder's.
+    // The same checkpoint with a space after a colon in its tabs: the decoder's.
     let text = String(decoding: payload, as: UTF8.self)
-    for variant in [
-      text.replacingOccurrences(of: #""open":["#, with: #""open": ["#),
-      text.replacingOccurrences(of: "Zo", with: #"Z\u006f"#),
-    ]
-    where variant != text {
-      #expect(KioskCheckpoint.readJournal(Array(variant.utf8)[...]) == nil)
-      #expect(try JSONDecoder().decode(KioskCheckpoint.self, from: Data(variant.utf8)) == decoded)
+    let spaced = text.replacingOccurrences(of: #""open":["#, with: #""open": ["#)
+    #expect(KioskCheckpoint.readJournal(Array(spaced.utf8)[...]) == nil)
+    #expect(try JSONDecoder().decode(KioskCheckpoint.self, from: Data(spaced.utf8)) == decoded)
+    // A customer's letter as a \u escape, wherever the name is (an open tab, or
+    // a settled one in the undo history): the part holding it is the
+    // decoder's, and the whole reads to the decoder's value.
+    let escaped = text.replacingOccurrences(of: "Zo", with: #"Z\u006f"#)
+    if escaped != text {
+      let bytes = Array(escaped.utf8)[...]
+      #expect(try KioskCheckpoint.decoded(from: bytes) == decoded)
+      #expect(try JSONDecoder().decode(KioskCheckpoint.self, from: Data(bytes)) == decoded)
     }
     compared += 1
   }
@@ -240,7 +244,7 @@ func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
       case .closeTab: "closeTab"
       case .dropLastLine: "dropLastLine"
       case .insertLine: "insertLine"
-      case .unsettle: "unsettle"
+      case .reopen: "reopen"
       case .unrestock: "unrestock"
       }
     })

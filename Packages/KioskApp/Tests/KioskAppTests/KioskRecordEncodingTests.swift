@@ -98,7 +98,7 @@ private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
   let written: [(value: Any, properties: [String], writer: String)] = [
     (
       Receipt(tab: tab, total: 1, chargedAt: Date(), reference: "r", key: key),
-      ["tab", "total", "chargedAt", "reference", "key"], "KioskRecord+JournalEncoding.swift"
+      ["tab", "total", "chargedAt", "reference", "key"], "KioskRecord+JournalEncoding.swift (JournalJSONWriter.receipt)"
     ),
     (
       PaymentIntent(kind: .charge, key: key, tab: tab, amount: 1), ["kind", "key", "tab", "amount", "charge"],
@@ -108,8 +108,9 @@ private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
       ProcessorLedger.Entry(kind: .charge, key: key, reference: "r", amount: 1),
       ["kind", "key", "reference", "amount", "charge"], "ProcessorLedger+JournalEncoding.swift"
     ),
-    (Tab(customer: "Ada"), ["customer", "lines", "settled"], "KioskCheckpoint+JournalEncoding.swift"),
-    (TabsState(), ["open", "nextID"], "KioskCheckpoint+JournalEncoding.swift"),
+    (Tab(customer: "Ada"), ["customer", "lines"], "KioskRecord+JournalEncoding.swift (JournalJSONWriter.tab)"),
+    (TabsState(), ["open", "nextID", "settled"], "KioskCheckpoint+JournalEncoding.swift"),
+    (SettledTabs(), ["count", "total"], "KioskCheckpoint+JournalEncoding.swift"),
     (key, ["raw"], "every writer"), (tab, ["raw"], "every writer"),
     (Item.ID(raw: 1), ["raw"], "KioskRecord+JournalEncoding.swift"),
   ]

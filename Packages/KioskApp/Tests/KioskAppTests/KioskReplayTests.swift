@@ -30,8 +30,7 @@ let day: [KioskRecord] = [
       == KioskSnapshot(
         menu: menu,
         stock: StockState(units: [.milk: 8, .cup: 9]),
-        tabs: TabsState(
-          open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [Item.ID(raw: 1)], settled: true)], nextID: 2)))
+        tabs: TabsState(open: [:], nextID: 2, settled: SettledTabs(count: 1, total: 5))))
   #expect(history.entries.map(\.record) == Array(day[1...3]))
 }
 

@@ -71,7 +71,7 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
   let audit = try reopened.paymentAudit()
   #expect(audit.agrees, "\(audit.mismatches)")
   #expect(reopened.processorLedger.count == (fault.moneyMoved ? 1 : 0))
-  #expect(reopened.snapshot.tabs.open[tab]?.settled == fault.moneyMoved)
+  #expect(reopened.snapshot.tabs.isSettled(tab) == fault.moneyMoved)
   if fault != .crashAfterOutcome {
     #expect(reopened.reconciled.map(\.resolution.isCompleted) == [fault.moneyMoved])
   }
@@ -98,7 +98,7 @@ func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault:
   let audit = try reopened.paymentAudit()
   #expect(audit.agrees, "\(audit.mismatches)")
   #expect(reopened.processorLedger.map(\.kind) == (fault.moneyMoved ? [.charge, .refund] : [.charge]))
-  #expect(reopened.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == !fault.moneyMoved)
+  #expect(reopened.snapshot.tabs.isSettled(Tab.ID(raw: 1)) == !fault.moneyMoved)
 }
 
 @MainActor
@@ -167,7 +167,7 @@ private func settledWithABackupTakenBefore(in journal: TemporaryJournal) async t
   let tab = Tab.ID(raw: 1)
   do {
     let shell = try journal.openShell()
-    #expect(shell.snapshot.tabs.open[tab]?.settled == false, "the restored journal lost the settle")
+    #expect(shell.snapshot.tabs.open[tab] != nil, "the restored journal lost the settle")
     let receipt = try await shell.settle(tab)
     #expect(receipt.reference == reference, "the processor's charge is the settle's outcome")
     #expect(shell.processorLedger.count == 1, "no second charge")
@@ -176,7 +176,7 @@ private func settledWithABackupTakenBefore(in journal: TemporaryJournal) async t
   }
   // It is journaled: a reopened till has the tab settled with that charge.
   let reopened = try journal.openShell()
-  #expect(reopened.snapshot.tabs.open[tab]?.settled == true)
+  #expect(reopened.snapshot.tabs.isSettled(tab))
   #expect(try reopened.paymentAudit().agrees)
 }
 
@@ -216,12 +216,12 @@ private func settledWithABackupTakenBefore(in journal: TemporaryJournal) async t
   }
   _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
   let shell = try journal.openShell()
-  #expect(shell.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == true, "the restored journal lost the undo")
+  #expect(shell.snapshot.tabs.isSettled(Tab.ID(raw: 1)), "the restored journal lost the undo")
   let undone = try #require(try await shell.undo())
   #expect(undone.refund == shell.processorLedger.last?.reference)
   #expect(shell.processorLedger.map(\.kind) == [.charge, .refund], "no second refund")
   #expect(shell.adoptions.count == 1)
-  #expect(shell.snapshot.tabs.open[Tab.ID(raw: 1)]?.settled == false)
+  #expect(shell.snapshot.tabs.open[Tab.ID(raw: 1)] != nil)
   #expect(try shell.paymentAudit().agrees)
 }
 

@@ -32,7 +32,7 @@ private func adaWithALatte(
     await harness.receive(.settled(tab, total: 4.5))
     #expect(harness.clock.now.offset == .seconds(1))
     #expect(harness.shell.authorizingTabs == [])
-    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == true)
+    #expect(harness.shell.snapshot.tabs.isSettled(tab))
     #expect(harness.shell.processorLedger.count == 1)
     #expect(harness.shell.openIntents.isEmpty)
     await harness.finish()
@@ -53,7 +53,7 @@ private func adaWithALatte(
         tab, attempts: [.zero, .milliseconds(2_750), .milliseconds(5_875), .milliseconds(9_875)]))
     #expect(harness.clock.now.offset == .seconds(10))
     #expect(harness.shell.openIntents.map(\.key) == [id.key], "the intent stays for reconciliation")
-    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == false)
+    #expect(harness.shell.snapshot.tabs.open[tab] != nil)
     #expect(harness.shell.processorLedger.isEmpty, "no request reached the processor")
     await harness.finish()
   }
@@ -91,7 +91,7 @@ private func adaWithALatte(
       processor: try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: journal.path)))
     #expect(reopened.reconciled.map(\.intent.key) == [id.key])
     #expect(reopened.reconciled.map(\.resolution) == [.abandoned])
-    #expect(reopened.snapshot.tabs.open[tab]?.settled == false)
+    #expect(reopened.snapshot.tabs.open[tab] != nil)
   }
 
   @Test func aSecondSettleOfTheSameTabIsRefusedWhileTheFirstIsInFlight() async throws {
@@ -139,7 +139,7 @@ private func adaWithALatte(
     await #expect(throws: KioskShellError.paymentInFlight(tab: tab)) { try await harness.send(.undo) }
     await harness.advance(by: .milliseconds(500))
     await harness.receive(.undone(tab))
-    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == false, "the tab is open again")
+    #expect(harness.shell.snapshot.tabs.open[tab] != nil, "the tab is open again")
     #expect(harness.shell.processorLedger.map(\.kind) == [.charge, .refund])
     #expect(harness.shell.undoDepth == 2, "open and add remain")
     try await harness.send(.open("Bo"))
@@ -156,7 +156,7 @@ private func adaWithALatte(
     await harness.advance(by: .seconds(10))
     await harness.receive(
       .unresolved(tab, attempts: [.zero, .milliseconds(2_500), .milliseconds(5_500), .milliseconds(9_500)]))
-    #expect(harness.shell.snapshot.tabs.open[tab]?.settled == true)
+    #expect(harness.shell.snapshot.tabs.isSettled(tab))
     #expect(harness.shell.openIntents.map(\.key) == [refund.key])
     await harness.finish()
   }

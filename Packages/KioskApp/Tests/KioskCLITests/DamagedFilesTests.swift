@@ -54,7 +54,7 @@ private func damage(_ journal: TemporaryJournal, _ pick: ([JournalFrame]) -> Int
   #expect(repair.status == 0)
   #expect(repair.output.contains("salvaged around record 3 (a command; the next checkpoint holds the state)"))
   #expect(repair.output.contains("cut 0 bytes"))
-  let board = try kiosk("board")
+  let board = try kiosk("board", "--all")
   #expect(board.lines.last == "#7 Late: Latte — 4.50 (settled)", "\(board.output)")
   #expect(board.lines.first == "#1 Guest 1: Espresso — 3.00 (settled)")
   #expect(try kiosk("settle", "7").status == 65, "never charged again")

@@ -163,7 +163,7 @@ import Testing
   for kiosk in [byPath, byFileLink, byFolderLink] {
     let reconcile = try kiosk("reconcile")
     #expect(reconcile.status == 0, "\(reconcile.output)\(reconcile.errors)")
-    #expect(try kiosk("board").output.contains("(settled)"))
+    #expect(try kiosk("board", "--all").output.contains("(settled)"))
   }
 }
 

@@ -92,11 +92,17 @@ func namesThatWouldBreakALineOrTheTerminalAreRefused(name: String, message: Stri
 @Test func theBoardPrintsMoneyAndItsJsonHasTotals() throws {
   let (journal, kiosk, _) = try preparedJournal()
   defer { withExtendedLifetime(journal) {} }
-  #expect(try kiosk("board").output == "#1 Ada: Espresso — 3.00\n#2 Bob: Latte — 4.50 (settled)\n")
+  #expect(
+    try kiosk("board").output == "#1 Ada: Espresso — 3.00\nsettled: 1 tab, 4.50 ('kiosk board --all' lists them)\n")
+  #expect(try kiosk("board", "--all").output == "#1 Ada: Espresso — 3.00\n#2 Bob: Latte — 4.50 (settled)\n")
   let json = try kiosk("--json", "board").output
   #expect(json.contains("\"openTotal\":\"3.00\""))
   #expect(json.contains("\"settledTotal\":\"4.50\""))
+  #expect(json.contains("\"settledTabs\":1"))
   #expect(json.contains("\"total\":\"3.00\""))
+  #expect(!json.contains("\"settled\":true"), "a settled tab is listed with --all only")
+  let all = try kiosk("--json", "board", "--all").output
+  #expect(all.contains("\"settled\":true") && all.contains("\"unlistedSettledTabs\":0"))
 }
 
 @Test func bareKioskIsAUsageError() throws {

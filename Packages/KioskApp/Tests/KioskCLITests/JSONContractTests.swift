@@ -23,6 +23,7 @@ import Testing
   _ = try kiosk("add", "1", "espresso")
   try record("settle", "settle", "1")
   try record("board", "board")
+  try record("board-all", "board", "--all")
   try record("undo", "undo")
   try record("history", "history")
   try record("verify", "verify")

@@ -23,7 +23,11 @@ import Testing
   #expect(receipt.lines.contains { $0.hasPrefix("  reference ") && $0.contains("ch_") })
 
   #expect(
-    try kiosk("board").output == "#1 Ada: Latte, Espresso — 7.50 (settled)\n#2 Grace Hopper: Oat Latte — 5.00\n")
+    try kiosk("board").output
+      == "#2 Grace Hopper: Oat Latte — 5.00\nsettled: 1 tab, 7.50 ('kiosk board --all' lists them)\n")
+  #expect(
+    try kiosk("board", "--all").output
+      == "#1 Ada: Latte, Espresso — 7.50 (settled)\n#2 Grace Hopper: Oat Latte — 5.00\n")
   let undo = try kiosk("undo")
   #expect(undo.status == 0)
   #expect(undo.output.hasPrefix("undid: settle tab #1: 7.50 as ch_"))
@@ -119,7 +123,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
 @Test func theShellAnswersOneLinePerCommandThroughAPipe() throws {
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)
-  let run = try kiosk("shell", input: "open Ada\nadd 1 latte\nadd 1 mocha\n\nsettle 1\nboard\nundo\nstock\n")
+  let run = try kiosk("shell", input: "open Ada\nadd 1 latte\nadd 1 mocha\n\nsettle 1\nboard --all\nundo\nstock\n")
   #expect(run.status == 0)
   #expect(run.lines.count == 7)
   #expect(run.lines[0] == "opened tab #1 for Ada")
@@ -252,7 +256,7 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(open.errors.contains(", saved in \(journal.path).torn-tail"))
   #expect(open.errors.contains("kiosk: reconciled: charge of 4.50 for tab #2 (key k_"))
   #expect(
-    try kiosk("board").output
+    try kiosk("board", "--all").output
       == "#1 Ada: Espresso — 3.00\n#2 Bob: Latte — 4.50 (settled)\n#3 Carol: nothing yet — 0.00\n")
   #expect(try kiosk("reconcile").status == 0)
 }

@@ -44,7 +44,7 @@ private func adaWithALatte() throws -> (TemporaryJournal, KioskBinary) {
   let (_, kiosk) = try adaWithALatte()
   let settle = try kiosk("settle", "1", environment: ["KIOSK_PROCESSOR_NETWORK": "slow:0.01"])
   #expect(settle.status == 0)
-  #expect(try kiosk("board").output == "#1 Ada: Latte — 4.50 (settled)\n")
+  #expect(try kiosk("board", "--all").output == "#1 Ada: Latte — 4.50 (settled)\n")
 }
 
 @Test(arguments: [
@@ -81,7 +81,7 @@ func aBadNetworkOrDeadlineIsAUsageError(name: String, value: String, message: St
   let undo = try kiosk("undo", environment: ["KIOSK_PROCESSOR_NETWORK": "silent"])
   #expect(undo.status == 75)
   #expect(undo.errors.contains("the payment processor did not answer in time"))
-  #expect(try kiosk("board").output == "#1 Ada: Latte — 4.50 (settled)\n")
+  #expect(try kiosk("board", "--all").output == "#1 Ada: Latte — 4.50 (settled)\n")
   let next = try kiosk("undo")
   #expect(next.status == 0, "the refund intent is abandoned (nothing moved), then the settle is undone")
   #expect(next.output.hasPrefix("undid: settle tab #1"))

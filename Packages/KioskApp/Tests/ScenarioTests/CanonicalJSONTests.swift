@@ -15,8 +15,12 @@ import Testing
     let receipt = Receipt(tab: ada, total: 7.5, chargedAt: now, reference: "ch_sc_1", key: k1)
     let state = TillState(
       menu: menu, stock: StockState(units: [.beans: 8, .milk: 0]),
-      tabs: TabsState(open: [ada: tab("Ada", [latte, espresso], settled: true), bo: tab("Bo", [])], nextID: 3),
-      undo: [UndoHistory.Entry(record: .settled(receipt), step: .unsettle(ada, needs: [.beans: 2, .milk: 2]))],
+      tabs: TabsState(open: [bo: tab("Bo", [])], nextID: 3, settled: SettledTabs(count: 1, total: 7.5)),
+      undo: [
+        UndoHistory.Entry(
+          record: .settled(receipt),
+          step: .reopen(ada, tab: tab("Ada", [latte, espresso]), total: 7.5, needs: [.beans: 2, .milk: 2]))
+      ],
       processor: ProcessorState(
         entries: [charged(7.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 7.5, k2, as: "re_sc_2")], fault: .timeout))
     let text = state.canonical.compactText
@@ -29,8 +33,9 @@ import Testing
       "tabs": .object([
         "nextID": .integer(2),
         "open": .object([
-          "1": .object(["customer": .string("Ada"), "lines": .array([.string("latte")]), "settled": .bool(false)])
+          "1": .object(["customer": .string("Ada"), "lines": .array([.string("latte")])])
         ]),
+        "settled": .object(["count": .integer(0), "total": .string("0.00")]),
       ]),
     ])
     #expect(

@@ -20,7 +20,7 @@ let moneyScenarios: [Scenario<KioskModel>] = [
       tabs: TabsState(open: [ada: tab("Ada", [latte]), bo: tab("Bo", [espresso])], nextID: 3), stock: stock,
       processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1")]))
     When("Ada's settle is sent again under k_1", .settle(tab: ada, key: k1))
-    Then("settled with the first charge") { $0.tabs.open[ada]?.settled == true }
+    Then("settled with the first charge") { $0.tabs.isSettled(ada) }
     Then("the processor made no new charge") { $0.processor.movements == 1 }
     ThenOutcome("the receipt carries ch_sc_1") {
       $0.record == .settled(Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1))
@@ -47,25 +47,25 @@ let moneyScenarios: [Scenario<KioskModel>] = [
     ThenOutcome("refused: the key was a refund's") {
       $0 == .refused(.payment(.declined(reason: "key 'k_3' was used for a refund")))
     }
-    Then("no money moved") { $0.processor.movements == 2 && $0.tabs.open[ada]?.settled == false }
+    Then("no money moved") { $0.processor.movements == 2 && $0.tabs.open[ada] != nil }
   },
   Scenario(
     KioskFeatures.money, "a refund sent twice",
     description: "Refunding again under the same key returns the first refund; the customer is refunded once."
   ) {
     Given(
-      tabs: TabsState(open: [ada: tab("Ada", [latte], settled: true)], nextID: 2),
+      tabs: TabsState(open: [:], nextID: 2, settled: SettledTabs(count: 1, total: 4.5)),
       stock: StockState(units: [.beans: 9, .milk: 8, .cup: 9]),
       undo: [
         UndoHistory.Entry(
           record: .settled(Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1)),
-          step: .unsettle(ada, needs: [.beans: 1, .milk: 2, .cup: 1]))
+          step: .reopen(ada, tab: tab("Ada", [latte]), total: 4.5, needs: [.beans: 1, .milk: 2, .cup: 1]))
       ],
       processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1"), refunded("ch_sc_1", 4.5, k2, as: "re_sc_2")])
     )
     When("undo under k_2, whose refund went through", .undo(key: k2))
     ThenOutcome("undone with the first refund's reference") { $0 == .journaled(.undone(refund: "re_sc_2", key: k2)) }
     Then("the processor moved no more money") { $0.processor.movements == 2 }
-    Then("the tab is open again") { $0.tabs.open[ada]?.settled == false }
+    Then("the tab is open again") { $0.tabs.open[ada] != nil }
   },
 ]

@@ -60,8 +60,8 @@ func refunded(_ charge: String, _ amount: Decimal, _ key: IdempotencyKey, as ref
 }
 
 /// A tab of `lines` for `customer`.
-func tab(_ customer: String, _ lines: [Item.ID], settled: Bool = false) -> Tab {
-  Tab(customer: customer, lines: lines, settled: settled)
+func tab(_ customer: String, _ lines: [Item.ID]) -> Tab {
+  Tab(customer: customer, lines: lines)
 }
 
 /// The charge call of `amount` under `key`.

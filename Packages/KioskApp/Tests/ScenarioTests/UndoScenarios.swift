@@ -13,9 +13,13 @@ private let stock = StockState(units: [.beans: 10, .milk: 10, .cup: 10])
 private func settledTab(fault: ProcessorState.Fault?) -> Given<KioskModel> {
   let receipt = Receipt(tab: ada, total: 4.5, chargedAt: now, reference: "ch_sc_1", key: k1)
   return Given(
-    tabs: TabsState(open: [ada: tab("Ada", [latte], settled: true)], nextID: 2),
+    tabs: TabsState(open: [:], nextID: 2, settled: SettledTabs(count: 1, total: 4.5)),
     stock: StockState(units: [.beans: 9, .milk: 8, .cup: 9]),
-    undo: [UndoHistory.Entry(record: .settled(receipt), step: .unsettle(ada, needs: [.beans: 1, .milk: 2, .cup: 1]))],
+    undo: [
+      UndoHistory.Entry(
+        record: .settled(receipt),
+        step: .reopen(ada, tab: tab("Ada", [latte]), total: 4.5, needs: [.beans: 1, .milk: 2, .cup: 1]))
+    ],
     processor: ProcessorState(entries: [charged(4.5, k1, as: "ch_sc_1")], fault: fault))
 }
 
@@ -61,7 +65,7 @@ let undoScenarios: [Scenario<KioskModel>] = [
       When("undo", .undo(key: k2))
       ThenEffects("the charge is refunded in full under the undo's key") { $0 == [refund("ch_sc_1", 7.5, k2)] }
       Then("the tab is open again and its stock back") {
-        $0.tabs.open[ada]?.settled == false && $0.stock.units == [.beans: 10, .milk: 10, .cup: 10]
+        $0.tabs.open[ada] != nil && $0.stock.units == [.beans: 10, .milk: 10, .cup: 10]
       }
       ThenOutcome("`undone` is journaled with the refund's reference and key") {
         $0 == .journaled(.undone(refund: "re_sc_2", key: k2))
@@ -94,7 +98,7 @@ let undoScenarios: [Scenario<KioskModel>] = [
       $0 == .refused(.payment(.declined(reason: "the processor declines every payment (fault injection)")))
     }
     Then("the tab stays settled, the settle still undoable") {
-      $0.tabs.open[ada]?.settled == true && $0.undo.count == 1
+      $0.tabs.isSettled(ada) && $0.undo.count == 1
     }
   },
   Scenario(
@@ -104,6 +108,6 @@ let undoScenarios: [Scenario<KioskModel>] = [
     settledTab(fault: .timeout)
     When("undo", .undo(key: k2))
     ThenOutcome("refused: timed out") { $0 == .refused(.payment(.timedOut)) }
-    Then("the tab stays settled") { $0.tabs.open[ada]?.settled == true && $0.undo.count == 1 }
+    Then("the tab stays settled") { $0.tabs.isSettled(ada) && $0.undo.count == 1 }
   },
 ]

@@ -1,6 +1,7 @@
 import Menu
 
-/// One customer's tab: what they ordered, and whether it is paid.
+/// One customer's open tab: who it is for and what they ordered. A tab that is
+/// paid leaves the state (`TabsState.settle`).
 public struct Tab: Codable, Equatable, Sendable {
   /// A tab's number, issued by `TabsState`, never by `UUID()`: replay stays deterministic.
   public struct ID: Hashable, Codable, Sendable, Comparable {
@@ -20,13 +21,10 @@ public struct Tab: Codable, Equatable, Sendable {
   public var customer: String
   /// The items ordered, in order.
   public var lines: [Item.ID]
-  /// True once paid.
-  public var settled: Bool
 
   /// Creates a tab.
-  public init(customer: String, lines: [Item.ID] = [], settled: Bool = false) {
+  public init(customer: String, lines: [Item.ID] = []) {
     self.customer = customer
     self.lines = lines
-    self.settled = settled
   }
 }

@@ -13,11 +13,10 @@ extension HasMutableTabs where Self: ~Copyable {
 
 extension HasMutableTabs where Self: HasMenu & HasStock & ~Copyable {
 
-  /// Adds `item` to an unsettled tab, refusing what the kitchen cannot make.
+  /// Adds `item` to an open tab, refusing what the kitchen cannot make.
   /// Writes: tabs. Reads: menu, stock.
   @inlinable public mutating func add(_ item: Item.ID, to tab: Tab.ID) throws(KioskError) {
-    guard let current = tabs.open[tab] else { throw .unknownTab(tab) }
-    guard !current.settled else { throw .alreadySettled(tab) }
+    guard let current = tabs.open[tab] else { throw tabs.refusal(forMissing: tab) }
     guard current.lines.count < Tab.maxLines else { throw .tabFull(tab) }
     guard let recipe = menu.items[item]?.recipe else { throw .notOnMenu(item) }
     if let short = stock.shortage(for: recipe) { throw .cannotMake(item, short: short) }
@@ -27,7 +26,7 @@ extension HasMutableTabs where Self: HasMenu & HasStock & ~Copyable {
 
 extension HasMutableTabs where Self: ~Copyable {
 
-  /// Takes the last `item` off an unsettled tab: how a tab over the processor's
+  /// Takes the last `item` off an open tab: how a tab over the processor's
   /// limit, or with a wrong line, is fixed. Writes: tabs.
   @inlinable public mutating func remove(_ item: Item.ID, from tab: Tab.ID) throws(KioskError) {
     try tabs.removeLine(item, from: tab)

@@ -27,7 +27,9 @@ public struct BoardEntry: Equatable, Sendable {
 
 extension HasTabs where Self: HasMenu & ~Copyable {
 
-  /// Every tab, oldest first, with its items named and priced. Reads: tabs, menu.
+  /// Every open tab, oldest first, with its items named and priced (the
+  /// settled ones are not in the state: the kiosk lists them from the day's
+  /// settled-tabs file). Reads: tabs, menu.
   ///
   /// It borrows the world and cannot mutate it: its constraints name no
   /// `Mutable` capability.
@@ -36,7 +38,7 @@ extension HasTabs where Self: HasMenu & ~Copyable {
       let tab = tabs.open[id]!
       return BoardEntry(
         tab: id, customer: tab.customer, items: tab.lines.compactMap { menu.items[$0]?.name },
-        total: price(of: tab.lines), settled: tab.settled)
+        total: price(of: tab.lines), settled: false)
     }
   }
 }

@@ -8,14 +8,17 @@ import Stock
 public struct Settlement: Equatable, Sendable {
   /// The tab to settle.
   public let tab: Tab.ID
+  /// The tab as it is paid for: what leaves the state, and what undo puts back.
+  public let contents: Tab
   /// What it costs.
   public let total: Decimal
   /// Units of each ingredient its lines consume, summed over the recipes.
   public let needs: [Ingredient: Int]
 
   /// Creates a settlement (the read phase builds these).
-  public init(tab: Tab.ID, total: Decimal, needs: [Ingredient: Int]) {
+  public init(tab: Tab.ID, contents: Tab, total: Decimal, needs: [Ingredient: Int]) {
     self.tab = tab
+    self.contents = contents
     self.total = total
     self.needs = needs
   }
@@ -26,22 +29,21 @@ extension HasTabs where Self: HasMenu & HasStock & ~Copyable {
   /// The read phase of `settle`: checks the tab and the stock for the whole
   /// order at once, and returns what the write phase will do. Reads: tabs, menu, stock.
   @inlinable public func settlement(for id: Tab.ID) throws(KioskError) -> Settlement {
-    guard let tab = tabs.open[id] else { throw .unknownTab(id) }
-    guard !tab.settled else { throw .alreadySettled(id) }
+    guard let tab = tabs.open[id] else { throw tabs.refusal(forMissing: id) }
     guard !tab.lines.isEmpty else { throw .emptyTab(id) }
     var needs: [Ingredient: Int] = [:]
     for line in tab.lines {
       for (ingredient, count) in menu.items[line]?.recipe ?? [:] { needs[ingredient, default: 0] += count }
     }
     if let short = stock.shortage(for: needs) { throw .shortage(short) }
-    return Settlement(tab: id, total: price(of: tab.lines), needs: needs)
+    return Settlement(tab: id, contents: tab, total: price(of: tab.lines), needs: needs)
   }
 }
 
 extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
 
-  /// The write phase of `settle`: consumes the stock, hoisted once, and marks
-  /// the tab settled. Cannot fail for a settlement computed from this state.
+  /// The write phase of `settle`: consumes the stock, hoisted once, and
+  /// settles the tab (it leaves the open tabs and is counted). Cannot fail for a settlement computed from this state.
   /// Writes: stock, tabs.
   @inlinable public mutating func commit(_ settlement: Settlement) {
     withMutableRef(&stock) { stockRef in
@@ -49,7 +51,7 @@ extension HasMutableTabs where Self: HasMutableStock & ~Copyable {
         stockRef.value.units[ingredient, default: 0] -= count
       }
     }
-    tabs.markSettled(settlement.tab)
+    tabs.settle(settlement.tab, total: settlement.total)
   }
 }
 

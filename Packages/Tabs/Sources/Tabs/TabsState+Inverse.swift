@@ -1,3 +1,4 @@
+import Foundation
 import Menu
 
 /// The inverse of each tab command, as single writes to the slice: what undo
@@ -20,18 +21,11 @@ extension TabsState {
     open[id]!.lines.insert(item, at: min(index, count))
   }
 
-  /// Undoes the tab half of `settle`.
-  @inlinable public mutating func markUnsettled(_ id: Tab.ID) {
-    open[id]?.settled = false
-  }
-}
-
-extension TabsState {
-  /// Takes every settled tab out of the slice and returns them (end of day:
-  /// they go to the day's archive). Open tabs and the next id stay.
-  public mutating func removeSettled() -> [Tab.ID: Tab] {
-    let settled = open.filter { $0.value.settled }
-    for id in settled.keys { open[id] = nil }
-    return settled
+  /// Undoes the tab half of `settle`: `tab`, which came to `total`, is open
+  /// again as it was, and no longer counted as settled.
+  @inlinable public mutating func reopen(_ id: Tab.ID, as tab: Tab, total: Decimal) {
+    guard open.updateValue(tab, forKey: id) == nil else { return }
+    settled.count -= 1
+    settled.total -= total
   }
 }

@@ -17,7 +17,7 @@ import Testing
 
   #expect(receipt == Receipt(tab: tab, total: 5, chargedAt: world.frozenNow, reference: "mock_ok", key: key(for: tab)))
   #expect(world.stock.units == [.beans: 9, .milk: 8, .cup: 9])
-  #expect(world.tabs.open[tab]?.settled == true)
+  #expect(world.tabs == TabsState(open: [:], nextID: 2, settled: SettledTabs(count: 1, total: 5)))
 }
 
 @Test func commitAppliesARecordedSettlementWithoutTheGatewayOrTheClock() throws {
@@ -28,10 +28,35 @@ import Testing
   try world.add(latte, to: tab)
   try world.add(espresso, to: tab)
   let settlement = try world.settlement(for: tab)
-  #expect(settlement == Settlement(tab: tab, total: 8, needs: [.beans: 2, .milk: 2, .cup: 2]))
+  #expect(
+    settlement
+      == Settlement(
+        tab: tab, contents: Tab(customer: "Ada", lines: [latte, espresso]), total: 8,
+        needs: [.beans: 2, .milk: 2, .cup: 2]))
   world.commit(settlement)
   #expect(world.stock.units == [.beans: 3, .milk: 3, .cup: 3])
-  #expect(world.tabs.open[tab]?.settled == true)
+  #expect(world.tabs == TabsState(open: [:], nextID: 2, settled: SettledTabs(count: 1, total: 8)))
+}
+
+@Test func reopeningASettledTabPutsItBackAsItWasAndUncountsIt() throws {
+  var tabs = TabsState(
+    open: [Tab.ID(raw: 1): Tab(customer: "Ada", lines: [latte]), Tab.ID(raw: 2): Tab(customer: "Grace")], nextID: 3)
+  let before = tabs
+  tabs.settle(Tab.ID(raw: 1), total: 5)
+  #expect(
+    tabs
+      == TabsState(open: [Tab.ID(raw: 2): Tab(customer: "Grace")], nextID: 3, settled: SettledTabs(count: 1, total: 5)))
+  tabs.reopen(Tab.ID(raw: 1), as: Tab(customer: "Ada", lines: [latte]), total: 5)
+  #expect(tabs == before)
+}
+
+@Test func aTabNotOpenIsSettledWhenItsNumberWasIssuedAndUnknownOtherwise() {
+  let tabs = TabsState(open: [Tab.ID(raw: 2): Tab(customer: "Grace")], nextID: 4)
+  #expect(tabs.refusal(forMissing: Tab.ID(raw: 1)) == .alreadySettled(Tab.ID(raw: 1)))
+  #expect(tabs.refusal(forMissing: Tab.ID(raw: 3)) == .alreadySettled(Tab.ID(raw: 3)))
+  #expect(tabs.refusal(forMissing: Tab.ID(raw: 4)) == .unknownTab(Tab.ID(raw: 4)))
+  #expect(tabs.refusal(forMissing: Tab.ID(raw: 0)) == .unknownTab(Tab.ID(raw: 0)))
+  #expect(tabs.refusal(forMissing: Tab.ID(raw: -1)) == .unknownTab(Tab.ID(raw: -1)))
 }
 
 @Test func settlingAnUnknownTabChangesNothing() {

@@ -1,0 +1,211 @@
+import JournalIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file of checksummed entries that a journal's writer keeps beside the
+/// journal, derived from it: a cache the journal can always rebuild, never
+/// the truth. The kiosk keeps the day's settled tabs in one
+/// (`<journal>.settled`), so that no process has to hold them in its state.
+///
+///     header (20 bytes)   magic "KDRV" | version u16 = 1 | reserved u16 | salt u64 | crc u32
+///     entry (8 + n)       length u32 | crc u32 | payload[n]
+///
+/// The header's CRC-32C covers its first 16 bytes; an entry's covers its
+/// length and payload, seeded like the journal's records with the journal's
+/// salt, so the file of another journal (another day) never validates.
+///
+/// Entries are appended without a sync: a checkpoint of the journal records
+/// where the file stood (`Mark`) after syncing it, and whoever opens the file
+/// trusts exactly the entries up to that mark, each whole and valid, or none.
+/// Anything after the mark is the journal's to say again (its records after
+/// the checkpoint), so a crash, a torn write, a journal cut back or restored
+/// from a copy never makes the file say what the journal does not.
+public struct DerivedLog: ~Copyable {
+  /// Where the entries a checkpoint vouches for end: the file's length then,
+  /// and how many entries it held.
+  public struct Mark: Codable, Equatable, Sendable {
+    /// Bytes from the start of the file (its header included).
+    public var end: Int
+    /// Entries before `end`.
+    public var entries: Int
+
+    /// Creates a mark.
+    public init(end: Int, entries: Int) {
+      self.end = end
+      self.entries = entries
+    }
+
+    /// A file with a header and no entry.
+    public static let empty = Mark(end: DerivedLog.headerSize, entries: 0)
+  }
+
+  /// The first four bytes of every derived log.
+  static let magic: [UInt8] = Array("KDRV".utf8)
+  /// The version this code writes and reads.
+  static let version: UInt16 = 1
+  /// Bytes in the header.
+  public static let headerSize = 20
+  /// Bytes before an entry's payload.
+  static let frameSize = 8
+
+  /// The file.
+  public let path: String
+  /// Where the entries end; nil once the file is behind what was appended (a
+  /// write failed, or the file could not be opened at all).
+  public private(set) var mark: Mark?
+  private let descriptor: Int32
+  private let seed: UInt32
+  private let io = PosixFileIO()
+
+  /// Opens (or creates) the log at `path` for the journal with `salt`,
+  /// keeping the entries up to `keeping` when they are whole and valid there,
+  /// and nothing otherwise: `kept` false then says the caller must append
+  /// every entry again. A file that is not this journal's (another salt, a damaged
+  /// header) is started again. A path that is a link, a FIFO or a directory
+  /// is never written through: the log is then unavailable (`mark` nil).
+  public init(path: String, salt: UInt64, keeping: Mark) {
+    self.path = path
+    let seed = JournalFormat.recordSeed(salt: salt)
+    self.seed = seed
+    let io = PosixFileIO()
+    let opened = io.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode: 0o644)
+    guard case .success(let descriptor) = opened, io.isRegularFile(descriptor) else {
+      if case .success(let descriptor) = opened { io.close(descriptor) }
+      (self.descriptor, mark, kept) = (-1, nil, false)
+      return
+    }
+    self.descriptor = descriptor
+    let held = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: keeping.end, io: io)
+    if let held, Self.entries(in: held, salt: salt, seed: seed)?.count == keeping.entries,
+      case .success = io.truncate(descriptor, to: keeping.end)
+    {
+      (mark, kept) = (keeping, true)
+      return
+    }
+    let started = io.truncate(descriptor, to: 0).map { Self.write(Self.header(salt: salt), at: 0, descriptor, io: io) }
+    mark = (try? started.get()) == true ? .empty : nil
+    // Nothing to keep is kept by starting empty.
+    kept = mark != nil && keeping.entries == 0
+  }
+
+  /// Whether opening kept the entries it was asked to keep.
+  public let kept: Bool
+
+  deinit {
+    if descriptor >= 0 { io.close(descriptor) }
+  }
+
+  /// Appends one entry, without a sync. A failed write leaves the log behind
+  /// for good (`mark` nil): no later entry is appended after a gap.
+  public mutating func append(_ payload: [UInt8]) {
+    guard let current = mark, payload.count <= JournalFormat.maxPayload else {
+      mark = nil
+      return
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(Self.frameSize + payload.count)
+    Self.appendEntry(payload, seed: seed, to: &bytes)
+    mark =
+      Self.write(bytes, at: current.end, descriptor, io: io)
+      ? Mark(end: current.end + bytes.count, entries: current.entries + 1) : nil
+  }
+
+  /// Gives the log up: it is behind what its journal says (its entries could
+  /// not be found), so nothing more is appended and no mark of it is trusted.
+  public mutating func abandon() { mark = nil }
+
+  /// Syncs what was appended and returns where the entries end, for a
+  /// checkpoint to record; nil when the log is behind or the sync failed.
+  public mutating func synchronized() -> Mark? {
+    guard mark != nil, case .success = io.synchronizeData(descriptor) else {
+      mark = nil
+      return nil
+    }
+    return mark
+  }
+
+  /// The payloads of the log at `path` up to `mark`, read without a lock and
+  /// without writing; nil unless the file is this journal's, holds exactly
+  /// `mark.entries` whole, valid entries before `mark.end`, and is a regular
+  /// file (never read through a link or a FIFO).
+  public static func read(path: String, salt: UInt64, through mark: Mark) -> [ArraySlice<UInt8>]? {
+    let io = PosixFileIO()
+    guard case .success(let descriptor) = io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode: 0)
+    else { return nil }
+    defer { io.close(descriptor) }
+    guard io.isRegularFile(descriptor),
+      let bytes = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: mark.end, io: io),
+      let entries = entries(in: bytes, salt: salt, seed: JournalFormat.recordSeed(salt: salt)),
+      entries.count == mark.entries
+    else { return nil }
+    return entries.map { bytes[$0] }
+  }
+
+  /// The header of a log of the journal with `salt`.
+  static func header(salt: UInt64) -> [UInt8] {
+    var bytes = magic
+    bytes.appendLittleEndian(version)
+    bytes.appendLittleEndian(UInt16(0))
+    bytes.appendLittleEndian(salt)
+    bytes.appendLittleEndian(CRC32C.checksum(bytes))
+    return bytes
+  }
+
+  /// Appends one framed entry to `bytes`.
+  static func appendEntry(_ payload: [UInt8], seed: UInt32, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.appendLittleEndian(UInt32(payload.count))
+    bytes.appendLittleEndian(UInt32(0))
+    bytes.append(contentsOf: payload)
+    let crc = bytes.withUnsafeBytes { raw in
+      let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[start..<start + 4]))
+      return CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[(start + frameSize)...]))
+    }
+    bytes.withUnsafeMutableBytes { $0.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self) }
+  }
+
+  /// Where each entry's payload is in `bytes` (a whole file, or its start):
+  /// nil unless they open with this journal's header and are whole, valid
+  /// entries to their last byte.
+  static func entries(in bytes: [UInt8], salt: UInt64, seed: UInt32) -> [Range<Int>]? {
+    guard bytes.count >= headerSize, Array(bytes[0..<headerSize]) == header(salt: salt) else { return nil }
+    return bytes.withUnsafeBytes { raw -> [Range<Int>]? in
+      var found: [Range<Int>] = []
+      var offset = headerSize
+      while offset < raw.count {
+        guard raw.count - offset >= frameSize else { return nil }
+        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        guard length <= JournalFormat.maxPayload, length <= raw.count - offset - frameSize else { return nil }
+        let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+        let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 4]))
+        let payload = offset + frameSize..<offset + frameSize + length
+        guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
+        found.append(payload)
+        offset = payload.upperBound
+      }
+      return found
+    }
+  }
+
+  /// Writes all of `bytes` at `offset` (short writes continued, `EINTR` retried).
+  private static func write(_ bytes: [UInt8], at offset: Int, _ descriptor: Int32, io: PosixFileIO) -> Bool {
+    var written = 0
+    while written < bytes.count {
+      let result = bytes.withUnsafeBytes {
+        io.write(descriptor, from: UnsafeRawBufferPointer(rebasing: $0[written...]), at: offset + written)
+      }
+      switch result {
+      case .success(let count) where count > 0: written += count
+      case .failure(let errno) where errno.code == EINTR: continue
+      default: return false
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Journal
+import KioskCommands
+import Tabs
+
+/// The day's settled tabs, beside its journal: `<journal>.settled`, a
+/// `DerivedLog` of `SettledTabsEntry`s, one per `settled` record and per
+/// undo of one, in journal order. A settled tab leaves the state, so no
+/// checkpoint holds it and no process that opens the till reads it; this file
+/// is where `board --all` finds the day's settled tabs, and it goes with the
+/// day's archive when the day closes (docs/journal.md, "Settled tabs").
+///
+/// It is derived, never the truth: each checkpoint records where the file
+/// stood (`KioskCheckpoint.settledTabs`), the records after the checkpoint
+/// say the rest, and a file that does not hold what the checkpoint says is
+/// rebuilt from the journal by the next writer (and read around by a reader).
+public enum SettledTabsFile {
+  /// The file beside the journal at `journal`.
+  public static func path(besideJournal journal: String) -> String { journal + ".settled" }
+
+  /// The bytes of one entry.
+  static func payload(of entry: SettledTabsEntry) -> [UInt8] {
+    // Plain values: the encoder cannot fail on them.
+    (try? JournalJSONWriter.bytes(of: entry)) ?? []
+  }
+
+  /// The entries of the file beside `journal` up to `mark`, nil when it does
+  /// not hold exactly them (missing, damaged, another day's, or not decodable).
+  public static func entries(besideJournal journal: String, salt: UInt64, through mark: DerivedLog.Mark)
+    -> [SettledTabsEntry]?
+  {
+    guard let payloads = DerivedLog.read(path: path(besideJournal: journal), salt: salt, through: mark) else {
+      return nil
+    }
+    var entries: [SettledTabsEntry] = []
+    entries.reserveCapacity(payloads.count)
+    let decoder = JSONDecoder()
+    for payload in payloads {
+      guard let entry = try? SettledTabsEntry.decoded(from: payload, decoder: decoder) else { return nil }
+      entries.append(entry)
+    }
+    return entries
+  }
+
+  /// Every entry the day in the journal file at `path` makes, found by
+  /// replaying it from its first record, streaming (what a writer rebuilds
+  /// the file from, and what a reader lists when the file cannot be used).
+  /// A record lost to damage makes no entry: the replay takes the state up
+  /// again at the next checkpoint, so a tab whose settle was lost is counted
+  /// by the state but not listed.
+  public static func replayedEntries(ofDay path: String, endingAt end: Int? = nil) throws -> [SettledTabsEntry] {
+    var world = ReplayWorld()
+    var progress = KioskReplay.Progress()
+    var entries: [SettledTabsEntry] = []
+    var lostState = false
+    try KioskJournalReader.walk(path: path, endingAt: end) { sequence, entry in
+      switch entry {
+      case .checkpoint(let checkpoint) where sequence == 1 || lostState:
+        world.restore(checkpoint.state)
+        progress = KioskReplay.Progress(checkpoint: checkpoint)
+        lostState = false
+      case .checkpoint:
+        break
+      case .record where lostState:
+        break
+      case .record(let record):
+        progress.settledTabs = []
+        try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &progress)
+        entries.append(contentsOf: progress.settledTabs ?? [])
+      case .lost(let record):
+        if record != .checkpoint || sequence == 1 { lostState = true }
+      }
+    }
+    return entries
+  }
+
+  /// Opens the file for a writer whose journal was replayed from `checkpoint`
+  /// (nil: from its first record), then made `tail`: keeps what the
+  /// checkpoint vouches for and appends `tail`, or, when the file does not
+  /// hold that (or the checkpoint says nothing of it: format 2, or a file
+  /// that was behind), writes every entry of the day again from `rebuild`
+  /// and says so in `rebuilt`.
+  static func openForWriting(
+    journal: String, salt: UInt64, checkpoint: KioskCheckpoint?, tail: [SettledTabsEntry], rebuilt: inout Bool,
+    rebuild: () -> [SettledTabsEntry]
+  ) -> DerivedLog {
+    let keeping = checkpoint == nil ? DerivedLog.Mark.empty : checkpoint?.settledTabs
+    var log = DerivedLog(path: path(besideJournal: journal), salt: salt, keeping: keeping ?? .empty)
+    // A file that cannot be opened (a link or a FIFO where it belongs) is
+    // never written: readers then list from the journal.
+    guard log.mark != nil else {
+      rebuilt = false
+      return log
+    }
+    rebuilt = keeping == nil || !log.kept
+    for entry in rebuilt ? rebuild() : tail { log.append(payload(of: entry)) }
+    return log
+  }
+}
+
+/// The day's settled tabs as `board --all` lists them.
+public struct SettledListing: Equatable, Sendable {
+  /// The settled tabs, by number.
+  public var tabs: [SettledTab]
+  /// How many tabs the state counts as settled that the listing could not
+  /// find (their records were lost to damage); 0 when it lists them all.
+  public var unlisted: Int
+
+  /// The listing of `entries` for a state that counts `settled`.
+  public init(_ entries: some Sequence<SettledTabsEntry>, counted settled: SettledTabs) {
+    let found = SettledTabsEntry.fold(entries)
+    tabs = found.keys.sorted().map { found[$0]! }
+    unlisted = max(0, settled.count - tabs.count)
+  }
+}
