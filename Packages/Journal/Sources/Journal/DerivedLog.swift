@@ -81,8 +81,7 @@ public struct DerivedLog: ~Copyable {
       return
     }
     self.descriptor = descriptor
-    let held = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: keeping.end, io: io)
-    if let held, Self.entries(in: held, salt: salt, seed: seed)?.count == keeping.entries,
+    if Self.countEntries(descriptor, through: keeping.end, salt: salt, seed: seed, io: io) == keeping.entries,
       case .success = io.truncate(descriptor, to: keeping.end)
     {
       (mark, kept) = (keeping, true)
@@ -191,6 +190,46 @@ public struct DerivedLog: ~Copyable {
       }
       return found
     }
+  }
+
+  /// How many whole, valid entries the file open on `descriptor` holds
+  /// before `end`, ending exactly there; nil unless it opens with this
+  /// journal's header. Read a megabyte at a time: a long day's file is tens
+  /// of megabytes, and a writer checks it on every open.
+  static func countEntries(_ descriptor: Int32, through end: Int, salt: UInt64, seed: UInt32, io: PosixFileIO)
+    -> Int?
+  {
+    typealias Log = WriteAheadLog<PosixJournalEnvironment>
+    guard end >= headerSize, let header = try? Log.readRange(descriptor, from: 0, to: headerSize, io: io),
+      header == Self.header(salt: salt)
+    else { return nil }
+    var count = 0
+    var offset = headerSize
+    while offset < end {
+      // A chunk holds at least one whole entry of the largest size.
+      let chunkEnd = min(end, offset + max(1 << 20, frameSize + JournalFormat.maxPayload))
+      guard let chunk = try? Log.readRange(descriptor, from: offset, to: chunkEnd, io: io), chunk.count == chunkEnd - offset
+      else { return nil }
+      let consumed = chunk.withUnsafeBytes { raw -> Int? in
+        var position = 0
+        while raw.count - position >= frameSize {
+          let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+          guard length <= JournalFormat.maxPayload else { return nil }
+          guard length <= raw.count - position - frameSize else { break }
+          let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self))
+          let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[position..<position + 4]))
+          let payload = position + frameSize..<position + frameSize + length
+          guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
+          count += 1
+          position = payload.upperBound
+        }
+        return position
+      }
+      // Nothing whole in a chunk that reaches `end`: a torn entry.
+      guard let consumed, consumed > 0 else { return nil }
+      offset += consumed
+    }
+    return count
   }
 
   /// Writes all of `bytes` at `offset` (short writes continued, `EINTR` retried).
