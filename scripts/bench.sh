@@ -344,6 +344,49 @@ print(f"Ratio 900k / 1k for `board`: {time_ratio:.2f}x in time, {rss_ratio:.2f}x
 print(f"Listing the 300,000 settled tabs (`board --all`, one run): {list_time:.2f} s, {list_rss / 1024:.1f} MiB.")
 PY
 
+# The processor's ledger across days: a writer the day after 20,000 settles
+# (every one a movement in the ledger) against a writer of a new till. Each
+# day's first checkpoint says where its movements begin in the ledger, and a
+# writer reads it from there.
+echo "bench: a writer the day after 20,000 settles" >&2
+mkdir -p "$tmp/ledger" "$tmp/fresh"
+python3 -c "
+lines = ['restock milk 1000000', 'restock beans 1000000', 'restock cup 1000000']
+for tab in range(1, 20001):
+    lines += [f'open G{tab}', f'add {tab} latte', f'settle {tab}']
+print('\\n'.join(lines))" | .build/release/kiosk --journal "$tmp/ledger/kiosk.journal" shell > /dev/null
+.build/release/kiosk --journal "$tmp/ledger/kiosk.journal" close-day > /dev/null
+.build/release/kiosk --journal "$tmp/fresh/kiosk.journal" restock milk 1 > /dev/null
+python3 - "$tmp" .build/release/kiosk >> "$tmp/report.md" <<'PY'
+import os, subprocess, sys, tempfile, time
+folder, kiosk = sys.argv[1], sys.argv[2]
+def run(where, repeats=5):
+    best, rss = float("inf"), 0
+    for _ in range(repeats):
+        with tempfile.NamedTemporaryFile("r") as measured:
+            start = time.perf_counter()
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", measured.name, kiosk, "--journal",
+                            f"{folder}/{where}/kiosk.journal", "restock", "milk", "1"], stdout=subprocess.DEVNULL,
+                           check=True)
+            best = min(best, time.perf_counter() - start)
+            rss = max(rss, int(measured.read().split()[-1]))
+    return best, rss
+fresh_time, fresh_rss = run("fresh")
+day_time, day_rss = run("ledger")
+ledger = os.path.getsize(f"{folder}/ledger/kiosk.journal.processor")
+print()
+print("The processor's ledger across days: a writer (`restock`) the day after 20,000 settles, beside a ledger")
+print(f"of {ledger / 1048576:.1f} MiB that holds them all, against a writer of a new till. Best of 5; peak RSS (GNU time).")
+print()
+print("| till | seconds | peak RSS, MiB |")
+print("|---|---|---|")
+print(f"| new | {fresh_time:.3f} | {fresh_rss / 1024:.1f} |")
+print(f"| the day after 20,000 settles | {day_time:.3f} | {day_rss / 1024:.1f} |")
+print()
+print(f"Ratio: {day_time / fresh_time:.2f}x in time, {day_rss / fresh_rss:.2f}x in peak RSS (the day's first checkpoint says "
+      "where its movements begin in the ledger; a writer reads from there, docs/journal.md, \"The ledger by day\").")
+PY
+
 echo "bench: build times (a clean clone)" >&2
 git clone -q . "$tmp/clone"
 start=$(date +%s.%N)

@@ -208,7 +208,8 @@ public struct DerivedLog: ~Copyable {
     while offset < end {
       // A chunk holds at least one whole entry of the largest size.
       let chunkEnd = min(end, offset + max(1 << 20, frameSize + JournalFormat.maxPayload))
-      guard let chunk = try? Log.readRange(descriptor, from: offset, to: chunkEnd, io: io), chunk.count == chunkEnd - offset
+      guard let chunk = try? Log.readRange(descriptor, from: offset, to: chunkEnd, io: io),
+        chunk.count == chunkEnd - offset
       else { return nil }
       let consumed = chunk.withUnsafeBytes { raw -> Int? in
         var position = 0

@@ -155,6 +155,26 @@ struct JournalScan {
   }
 }
 
+/// A place in a journal file to open it from (`WriteAheadLog.init(path:environment:lockWait:from:)`):
+/// the record at `offset` is numbered `sequence`, in the file whose header
+/// holds `salt`. The kiosk opens the processor's ledger from the place where
+/// the live day's movements begin, so that a day reads only its own.
+public struct JournalAnchor: Codable, Equatable, Sendable {
+  /// The byte offset of the record's frame (or of the file's end, when none follows yet).
+  public var offset: Int
+  /// Its sequence number.
+  public var sequence: UInt64
+  /// The salt of the file.
+  public var salt: UInt64
+
+  /// Creates an anchor.
+  public init(offset: Int, sequence: UInt64, salt: UInt64) {
+    self.offset = offset
+    self.sequence = sequence
+    self.salt = salt
+  }
+}
+
 /// Where a checkpoint record is in the file.
 public struct CheckpointMark: Equatable, Sendable {
   /// Its sequence number.

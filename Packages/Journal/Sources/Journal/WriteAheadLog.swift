@@ -58,6 +58,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// The file's size after the last committed record.
   public var size: Int { end }
 
+  /// Where the next record will be: a later open `from` it reads only what
+  /// is appended after now.
+  public var endAnchor: JournalAnchor { JournalAnchor(offset: end, sequence: lastSequence + 1, salt: salt) }
+
   /// How long opening waits for the lock by default before it reports `locked`.
   public static var defaultLockWait: Duration { .seconds(2) }
 
@@ -66,7 +70,11 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   ///
   /// When the checkpoint index points at a valid checkpoint, only the file
   /// from that checkpoint on is read and recovered; otherwise the whole file.
-  public init(path: String, environment: Environment, lockWait: Duration = defaultLockWait) throws(JournalError) {
+  /// With `anchor`, the file is read from there instead when the anchor holds
+  /// (`JournalAnchor`), and the records before it are neither read nor checked.
+  public init(
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil
+  ) throws(JournalError) {
     let io = environment.fileIO
     let (descriptor, created) = try Self.openLocked(path, io: io, wait: lockWait)
     do throws(JournalError) {
@@ -74,7 +82,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       var dropped = 0
       var tornHeaderCopy: String?
       var wroteFreshHeader = false
-      if let anchored = try Self.loadFromCheckpoint(descriptor, path: path, io: io) {
+      if let anchor, let anchored = try Self.load(descriptor, from: anchor, path: path, io: io) {
+        loaded = anchored
+      } else if let anchored = try Self.loadFromCheckpoint(descriptor, path: path, io: io) {
         loaded = anchored
       } else {
         var bytes = try Self.readAll(descriptor, io: io)
@@ -479,6 +489,33 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   // MARK: Reading from a checkpoint
 
+  /// The file from `anchor` on, when it holds: the file has the anchor's
+  /// salt, and the frame at its offset is a whole record with its sequence
+  /// number, or the file ends exactly there (nothing appended since). Nil
+  /// otherwise (a file cut back, restored from an older copy, or another
+  /// one): the caller reads it another way.
+  static func load(_ descriptor: Int32, from anchor: JournalAnchor, path: String, io: some JournalFileIO)
+    throws(JournalError) -> LoadedFile?
+  {
+    let size: Int
+    switch io.size(descriptor) {
+    case .success(let value): size = value
+    case .failure(let errno): throw .readFailed(errno)
+    }
+    guard size >= JournalFormat.headerSize, anchor.offset >= JournalFormat.headerSize, anchor.offset <= size else {
+      return nil
+    }
+    let header = try readRange(descriptor, from: 0, to: JournalFormat.headerSize, io: io)
+    guard let salt = try? validateHeader(header, path: path), salt == anchor.salt else { return nil }
+    let bytes = try readRange(descriptor, from: anchor.offset, to: size, io: io)
+    let scan = bytes.withUnsafeBytes {
+      JournalScan(
+        $0, seed: JournalFormat.recordSeed(salt: salt), start: 0, firstSequence: anchor.sequence, base: anchor.offset)
+    }
+    guard bytes.isEmpty || !scan.frames.isEmpty else { return nil }
+    return LoadedFile(bytes: bytes, base: anchor.offset, salt: salt, firstSequence: anchor.sequence, scan: scan)
+  }
+
   /// The file from its last usable checkpoint: the index's newest entries are
   /// tried in turn, and one counts only when the frame at its offset is a
   /// whole checkpoint with its sequence number. Nil when none is usable (no
@@ -597,9 +634,12 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 public typealias DurableJournal = WriteAheadLog<PosixJournalEnvironment>
 
 extension WriteAheadLog where Environment == PosixJournalEnvironment {
-  /// Opens the journal at `path` on the real file system, waiting up to `lockWait` for its lock.
-  public init(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) {
-    try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait)
+  /// Opens the journal at `path` on the real file system, waiting up to
+  /// `lockWait` for its lock; with `anchor`, read from there when it holds.
+  public init(path: String, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil)
+    throws(JournalError)
+  {
+    try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, from: anchor)
   }
 
   /// Reads the journal at `path` on the real file system, as a reader; with

@@ -32,7 +32,7 @@ extension KioskCheckpoint {
     }
     var checkpoint = KioskCheckpoint(
       day: old.day, state: state, undo: undo, openIntents: old.openIntents, paymentsJournaled: old.paymentsJournaled,
-      previousDay: old.previousDay, ledgerNumbersUsed: old.ledgerNumbersUsed, settledTabs: nil)
+      previousDay: old.previousDay, ledgerNumbersUsed: old.ledgerNumbersUsed, settledTabs: nil, ledgerStart: nil)
     // A day's opening checkpoint names the digest of the state it carried,
     // in format 2's canonical form; that state is this checkpoint's, so the
     // digest is given again in today's form (verify still compares the

@@ -38,12 +38,18 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
   /// this checkpoint. Nil when the file was behind (a write to it failed) or
   /// in format 2, which had no such file: it is then rebuilt from the journal.
   public var settledTabs: DerivedLog.Mark?
+  /// Where the day's movements begin in the processor's ledger: the ledger's
+  /// end when the day before closed. A writer reads the ledger from there
+  /// (the day's keys are the day's journal's, so nothing before concerns its
+  /// payments). Nil on day 1 and in checkpoints written before it was kept:
+  /// the ledger is then read whole.
+  public var ledgerStart: JournalAnchor?
 
   /// Creates a checkpoint.
   public init(
     day: Int, state: KioskSnapshot, undo: [UndoHistory.Entry], openIntents: [PaymentIntent],
     paymentsJournaled: Bool, previousDay: ClosedDay? = nil, ledgerNumbersUsed: Int? = nil,
-    settledTabs: DerivedLog.Mark? = nil
+    settledTabs: DerivedLog.Mark? = nil, ledgerStart: JournalAnchor? = nil
   ) {
     self.day = day
     format = Self.currentFormat
@@ -54,6 +60,7 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
     self.previousDay = previousDay
     self.ledgerNumbersUsed = ledgerNumbersUsed
     self.settledTabs = settledTabs
+    self.ledgerStart = ledgerStart
   }
 }
 

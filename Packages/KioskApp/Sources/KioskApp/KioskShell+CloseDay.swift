@@ -108,7 +108,8 @@ extension KioskShell {
         day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
         previousDay: ClosedDay(
           day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
-        ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty))
+        ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty,
+        ledgerStart: world.processor.endAnchor))
     let probe = nextPath + ".link"
     unlink(probe)
     guard link(nextPath, probe) == 0 else {
@@ -149,6 +150,7 @@ extension KioskShell {
     records.removeAll(keepingCapacity: true)
     openIntents = []
     day = closed + 1
+    ledgerStart = world.processor.endAnchor
     didChange()
   }
 }

@@ -31,6 +31,9 @@ public final class KioskShell {
   /// checkpoint says and wrote it again from the whole day (format 2, a
   /// damaged or missing file); a checkpoint is then written at once.
   @ObservationIgnored public private(set) var rebuiltSettledTabs = false
+  /// Where the live day's movements begin in the processor's ledger
+  /// (`KioskCheckpoint.ledgerStart`); every checkpoint of the day repeats it.
+  @ObservationIgnored var ledgerStart: JournalAnchor?
   /// The records journaled since the last checkpoint, oldest first (a
   /// checkpoint holds everything before it; `history` and `verify` read the file).
   @ObservationIgnored public internal(set) var records: [KioskRecord]
@@ -91,14 +94,45 @@ public final class KioskShell {
   /// checkpoint and replays the records after it, or, for a new journal,
   /// journals `menu` and `stock` as the first record; finishes a close of the
   /// day that was cut short; then reconciles any open intent with the processor.
-  public init(
+  public convenience init(
     journal: consuming DurableJournal, processor: consuming LocalProcessor,
     menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock,
     effects: EffectEnvironment = .live
   ) throws {
+    let contents = try KioskReplay.contents(of: journal.recovery)
+    try self.init(
+      journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
+  }
+
+  /// Opens the kiosk on `journal` with the processor's ledger at
+  /// `ledgerPath`, read from where the live day's movements begin
+  /// (`KioskCheckpoint.ledgerStart`): a day's writer reads the day's
+  /// movements, not every day's. Otherwise as `init(journal:processor:…)`.
+  public convenience init(
+    journal: consuming DurableJournal, ledgerPath: String, lockWait: Duration = DurableJournal.defaultLockWait,
+    fault: LocalProcessor.Fault? = nil, menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock,
+    effects: EffectEnvironment = .live
+  ) throws {
+    let contents = try KioskReplay.contents(of: journal.recovery)
+    let processor: LocalProcessor
+    do {
+      processor = try LocalProcessor(
+        path: ledgerPath, lockWait: lockWait, fault: fault, from: contents.checkpoint?.ledgerStart)
+    } catch {
+      throw KioskShellError.ledgerUnreadable(error)
+    }
+    try self.init(
+      journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
+  }
+
+  private init(
+    journal: consuming DurableJournal, contents: JournalContents, processor: consuming LocalProcessor,
+    menu: MenuState, stock: StockState, effects: EffectEnvironment
+  ) throws {
     self.effects = effects
     droppedBytes = journal.recovery.droppedBytes
-    var contents = try KioskReplay.contents(of: journal.recovery)
+    var contents = contents
+    ledgerStart = contents.checkpoint?.ledgerStart
     let isNew = contents.checkpoint == nil && contents.records.isEmpty
     let name = URL(fileURLWithPath: journal.path).lastPathComponent
     if case .dayClosed(let day, let archive) = contents.records.last, archive == name {
@@ -171,10 +205,11 @@ public final class KioskShell {
     try reconcileOpenIntents()
   }
 
-  /// Opens the kiosk with the processor ledger beside the journal (`<journal>.processor`).
+  /// Opens the kiosk with the processor ledger beside the journal
+  /// (`<journal>.processor`), read from where the live day began.
   public convenience init(journal: consuming DurableJournal) throws {
-    let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: journal.path))
-    try self.init(journal: journal, processor: processor)
+    let ledgerPath = LocalProcessor.defaultPath(besideJournal: journal.path)
+    try self.init(journal: journal, ledgerPath: ledgerPath)
   }
 
   // MARK: Checkpoints
@@ -193,7 +228,7 @@ public final class KioskShell {
     let checkpoint = KioskCheckpoint(
       day: day, state: world.snapshot, undo: history.entries, openIntents: openIntents,
       paymentsJournaled: paymentsJournaled, ledgerNumbersUsed: world.processor.ledger.numbersUsed,
-      settledTabs: settledTabs.synchronized())
+      settledTabs: settledTabs.synchronized(), ledgerStart: ledgerStart)
     try world.journal.appendCheckpoint(checkpoint)
     records.removeAll(keepingCapacity: true)
   }
@@ -423,19 +458,35 @@ public final class KioskShell {
     return world.isAvailable(item)
   }
 
-  /// The processor's ledger, oldest first.
+  /// The processor's movements this shell read and made, oldest first: the
+  /// live day's (the ledger is read from where the day began), or the whole
+  /// ledger when the shell was opened with the processor read whole.
   public var processorLedger: [LocalProcessor.Entry] { world.processor.entries }
 
-  /// The processor's ledger and every day's journal side by side.
+  /// The processor's whole ledger and every day's journal side by side (the
+  /// ledger read from its file, without a lock: this shell may hold only the day's part).
   public func paymentAudit() throws -> PaymentAudit {
     let history = try KioskJournalReader.paymentHistory(of: journalPath)
+    let ledger = try KioskView.readLedgerFile(world.processor.path)
     return PaymentAudit(
-      ledger: world.processor.entries, records: history.records, lostNumbers: world.processor.lostNumbers,
-      setAsideSalts: KioskSegments.setAsideSalts(of: journalPath, ledger: world.processor.entries),
+      ledger: ledger.entries, records: history.records, lostNumbers: ledger.lost,
+      setAsideSalts: KioskSegments.setAsideSalts(of: journalPath, ledger: ledger.entries),
       closedByCheckpoint: history.closedByCheckpoint)
   }
 
-  /// What the reading commands show, from this shell's state.
+  /// What the reading commands show, from this shell's state; with
+  /// `withLedger`, the processor's whole ledger too, read from its file.
+  public func view(withLedger: Bool) throws -> KioskView {
+    var view = self.view
+    if withLedger {
+      let ledger = try KioskView.readLedgerFile(world.processor.path)
+      (view.ledger, view.ledgerLost) = (ledger.entries, ledger.lost)
+    }
+    return view
+  }
+
+  /// What the reading commands show, from this shell's state (the processor's
+  /// movements as `processorLedger`).
   public var view: KioskView {
     _ = revision
     return KioskView(
@@ -445,6 +496,9 @@ public final class KioskShell {
 
   /// The journal file (the live day's).
   public var journalPath: String { world.journal.path }
+
+  /// What opening the processor's ledger found (a torn tail cut, and where it was saved).
+  public var ledgerRecovery: JournalRecovery { world.processor.recovery }
 
   /// Makes the processor act out `fault` from now on (nil: behave).
   public func setProcessorFault(_ fault: LocalProcessor.Fault?) { world.processor.fault = fault }
@@ -511,9 +565,12 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case ledgerLacksKnownEntries(path: String, numbers: [Int])
   /// The processor holds a charge of a tab the journal has open: closing would carry it over unsettled.
   case heldChargeOfOpenTab(tab: Tab.ID, reference: String, amount: Decimal)
+  /// The processor's ledger could not be opened.
+  case ledgerUnreadable(JournalError)
 
   public var description: String {
     switch self {
+    case .ledgerUnreadable(let error): "processor ledger: \(error)"
     case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
     case .ledgerMissing(let path):
       "the journal records payments but the processor ledger '\(path)' was missing or empty (or its header torn); "

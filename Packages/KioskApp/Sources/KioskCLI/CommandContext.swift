@@ -61,7 +61,7 @@ final class CommandContext {
   /// With `listingSettled`, it lists the day's settled tabs too (`board --all`).
   func view(withLedger: Bool = false, at point: ReadPoint? = nil, listingSettled: Bool = false) throws -> KioskView {
     if let shell {
-      var view = shell.view
+      var view = try shell.view(withLedger: withLedger)
       if listingSettled { view.settledListing = try shell.settledListing() }
       return view
     }
@@ -139,14 +139,11 @@ final class CommandContext {
     try refuseLedgerLeftBesideTheLink()
     let journal = try DurableJournal(path: options.journalPath, lockWait: options.lockWait)
     let recovery = journal.recovery
-    let processor: LocalProcessor
-    do {
-      processor = try LocalProcessor(path: options.ledgerPath, lockWait: options.lockWait, fault: processorFault)
-    } catch {
-      throw KioskFailure(code: .journal, message: "processor ledger: \(error)")
-    }
-    let ledgerRecovery = processor.recovery
-    let shell = try KioskShell(journal: journal, processor: processor, effects: effects)
+    // The ledger is read from where the live day began: a day's writer reads the day's movements.
+    let shell = try KioskShell(
+      journal: journal, ledgerPath: options.ledgerPath, lockWait: options.lockWait, fault: processorFault,
+      effects: effects)
+    let ledgerRecovery = shell.ledgerRecovery
     if let interval = options.checkpointInterval { shell.checkpointInterval = interval }
     for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]
     where recovered.droppedBytes > 0 {

@@ -1,3 +1,4 @@
+import Clock
 import Foundation
 import Journal
 import KioskApp
@@ -205,4 +206,63 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
   _ = try shell?.closeDay()
   shell = nil
   #expect(try await waiting.value, "the waiting writer holds the next day's file")
+}
+
+/// A shell of the next day as `kiosk` opens one: the ledger read from where the day began.
+@MainActor
+private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
+  try KioskShell(
+    journal: try DurableJournal(path: journal.path),
+    ledgerPath: LocalProcessor.defaultPath(besideJournal: journal.path),
+    effects: EffectEnvironment(clock: SystemClock(), jitter: .none, policy: .singleAttempt, network: .direct))
+}
+
+@MainActor
+@Test func theNextDaysWriterReadsOnlyTheDaysMovementsAndNumbersOn() async throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    try await playADay(shell)
+    #expect(shell.processorLedger.count == 5, "Ada's charge, Bob's two charges and two refunds")
+    _ = try shell.closeDay()
+  }
+  let reference: String
+  do {
+    let shell = try dayShell(journal)
+    #expect(shell.processorLedger.isEmpty, "day 1's movements are not read")
+    let cy = try #require(shell.snapshot.tabs.open.keys.first)
+    reference = try await shell.settle(cy).reference
+    #expect(reference.hasSuffix("_6"), "numbered after day 1's five: \(reference)")
+    #expect(shell.processorLedger.map(\.reference) == [reference])
+    let audit = try shell.paymentAudit()
+    #expect(audit.agrees, "the audit reads the whole ledger: \(audit.mismatches)")
+    #expect(audit.charges == 4)
+  }
+  #expect(try dayShell(journal).processorLedger.map(\.reference) == [reference])
+}
+
+@MainActor
+@Test func aLedgerRestoredToBeforeTheDayBeganIsReadWholeAndItsNumbersRetired() async throws {
+  let journal = try TemporaryJournal()
+  let ledger = LocalProcessor.defaultPath(besideJournal: journal.path)
+  let backup: Data
+  do {
+    let shell = try journal.openShell()
+    let ada = try shell.openTab(for: "Ada")
+    try shell.add(latte, to: ada)
+    backup = try #require(FileManager.default.contents(atPath: ledger))
+    _ = try await shell.settle(ada)
+    let bob = try shell.openTab(for: "Bob")
+    try shell.add(espresso, to: bob)
+    _ = try shell.closeDay()
+  }
+  // The ledger as it was before Ada's charge: shorter than where day 2 begins in it.
+  try backup.write(to: URL(fileURLWithPath: ledger))
+  let shell = try dayShell(journal)
+  #expect(shell.ledgerCaughtUp == 1...1, "the number day 1 gave Ada is retired, never given again")
+  // And no money moves until repair writes Ada's charge back from the journal.
+  let bob = try #require(shell.snapshot.tabs.open.keys.first)
+  await #expect(throws: KioskShellError.ledgerLacksKnownEntries(path: ledger, numbers: [1])) {
+    try await shell.settle(bob)
+  }
 }

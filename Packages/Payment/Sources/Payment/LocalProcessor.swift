@@ -25,12 +25,15 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
   /// The failure to act out on the next calls, if any.
   public var fault: Fault?
 
-  /// Opens (or creates) the ledger at `path`.
+  /// Opens (or creates) the ledger at `path`. With `anchor` (where the till's
+  /// day began in it), only the movements from there on are read when the
+  /// anchor holds: what the day's payments need, since every key of the day
+  /// is the day's journal's. Numbers before it stay used.
   public init(
     path: String, limit: Decimal = ProcessorRules.chargeLimit, lockWait: Duration = DurableJournal.defaultLockWait,
-    fault: Fault? = nil
+    fault: Fault? = nil, from anchor: JournalAnchor? = nil
   ) throws(JournalError) {
-    var file = try DurableJournal(path: path, lockWait: lockWait)
+    var file = try DurableJournal(path: path, lockWait: lockWait, from: anchor)
     let recovery = file.recovery
     let entries = try recovery.decodedEntries(as: Entry.self, skippingLost: true)
     var lost = (0..<recovery.count).filter { recovery.lost($0) != nil }.map { Int(recovery.sequence($0)) }
@@ -41,13 +44,17 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
       lost += try file.appendLost(1).map { Int($0) }
     }
     ledger = ProcessorLedger(
-      prefix: Self.referencePrefix(ofLedgerSalt: file.salt), limit: limit, entries: entries, lostNumbers: lost)
+      prefix: Self.referencePrefix(ofLedgerSalt: file.salt), limit: limit, entries: entries, lostNumbers: lost,
+      numbersBefore: Int(recovery.firstSequence) - 1)
     self.file = file
     self.fault = fault
   }
 
-  /// Every entry, oldest first.
+  /// Every entry read, oldest first (from the anchor it was opened at, if any).
   public var entries: [Entry] { ledger.entries }
+
+  /// Where the next movement will be: a later open `from` it reads only what moves after now.
+  public var endAnchor: JournalAnchor { file.endAnchor }
 
   /// The numbers of entries lost to damage, retired (`ProcessorLedger.lostNumbers`).
   public var lostNumbers: [Int] { ledger.lostNumbers }

@@ -71,13 +71,20 @@ public struct ProcessorLedger: Equatable, Sendable {
   /// retired, so no reference is ever given to two movements.
   public private(set) var lostNumbers: [Int] = []
 
-  /// A ledger holding `entries`, whose numbers skip `lostNumbers`.
+  /// How many numbers were given before `entries` (a ledger read from where
+  /// the till's day begins holds only that day's movements; the numbers
+  /// before are used all the same).
+  public private(set) var numbersBefore = 0
+
+  /// A ledger holding `entries`, numbered after `numbersBefore`, whose numbers skip `lostNumbers`.
   public init(
-    prefix: String, limit: Decimal = ProcessorRules.chargeLimit, entries: [Entry] = [], lostNumbers: [Int] = []
+    prefix: String, limit: Decimal = ProcessorRules.chargeLimit, entries: [Entry] = [], lostNumbers: [Int] = [],
+    numbersBefore: Int = 0
   ) {
     self.prefix = prefix
     self.limit = limit
     self.lostNumbers = lostNumbers
+    self.numbersBefore = numbersBefore
     for entry in entries { record(entry) }
   }
 
@@ -122,7 +129,7 @@ public struct ProcessorLedger: Equatable, Sendable {
   private var nextNumber: Int { numbersUsed + 1 }
 
   /// How many numbers have been given: to movements, and retired.
-  public var numbersUsed: Int { entries.count + lostNumbers.count }
+  public var numbersUsed: Int { numbersBefore + entries.count + lostNumbers.count }
 
   /// Retires `numbers` (entries lost to damage, or a tail cut from a ledger
   /// restored from an older copy): never given to another movement.
