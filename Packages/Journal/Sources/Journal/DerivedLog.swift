@@ -140,6 +140,7 @@ public struct DerivedLog: ~Copyable {
     defer { io.close(descriptor) }
     guard io.isRegularFile(descriptor),
       let bytes = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: mark.end, io: io),
+      bytes.count == mark.end,
       let entries = entries(in: bytes, salt: salt, seed: JournalFormat.recordSeed(salt: salt)),
       entries.count == mark.entries
     else { return nil }

@@ -79,6 +79,9 @@ private func written(_ count: Int, at path: String, salt: UInt64 = 7) -> Derived
   #expect(DerivedLog.read(path: path, salt: 7, through: mark)?.count == 2)
   #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end, entries: 1)) == nil)
   #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 3)) == nil)
+  #expect(
+    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 2)) == nil,
+    "a file shorter than the mark does not hold it, however many entries it has")
   #expect(DerivedLog.read(path: file.path + ".absent", salt: 7, through: .empty) == nil)
 }
 

@@ -27,6 +27,21 @@ public enum KioskVerifier {
     /// The placeholders `kiosk repair` left for damaged records, by sequence
     /// number: the replay takes the state up again at the next checkpoint.
     public var lost: [Int] = []
+    /// What the day's settled-tabs file holds against the replay.
+    public var settledTabsFile: SettledTabsCheck = .notVouchedFor
+  }
+
+  /// The day's settled-tabs file against the replay, at the last checkpoint
+  /// that vouches for it (`KioskCheckpoint.settledTabs`).
+  public enum SettledTabsCheck: Equatable, Sendable {
+    /// It holds, up to the checkpoint's mark, exactly the entries the records before the checkpoint make.
+    case agrees(entries: Int)
+    /// It does not hold what the checkpoint says (missing, cut, damaged, another day's): the next writer rebuilds it.
+    case unreadable
+    /// It holds valid entries up to the mark that are not the ones the records make.
+    case differs
+    /// No checkpoint vouches for it (format 2, a day without checkpoints, or a record lost to damage before).
+    case notVouchedFor
   }
 
   /// A disagreement: the journal is not what it claims to be.
@@ -49,6 +64,12 @@ public enum KioskVerifier {
     var lost: [Int] = []
     // After a lost command (or a lost first record) the state is unknown until the next checkpoint restores it.
     var lostState = false
+    // The settled-tabs entries the records make, counted and checksummed as the file frames them; and
+    // where the last checkpoint that vouches for the file said it stood then. Not followed after a loss.
+    var settledEntries = 0
+    var settledCRC: UInt32 = 0
+    var vouched: (mark: DerivedLog.Mark, entries: Int, crc: UInt32)?
+    var settledTracked = true
     func restore(_ checkpoint: KioskCheckpoint) {
       world.restore(checkpoint.state)
       replay = KioskReplay.Progress(checkpoint: checkpoint)
@@ -60,9 +81,12 @@ public enum KioskVerifier {
       case .checkpoint(let checkpoint) where sequence == 1:
         restore(checkpoint)
         opening = checkpoint
+        vouched = checkpoint.settledTabs.map { ($0, 0, 0) }
       case .checkpoint(let checkpoint) where lostState:
         restore(checkpoint)
         lostState = false
+        settledTracked = false
+        vouched = nil
       case .checkpoint(let checkpoint):
         let location = "'\(path)': the checkpoint at record \(sequence)"
         guard checkpoint.state.canonicalJSONWrittenByHand() == world.snapshot.canonicalJSONWrittenByHand() else {
@@ -79,12 +103,18 @@ public enum KioskVerifier {
         guard checkpoint.day == day else {
           throw Failure(description: "\(location) says day \(checkpoint.day), the file covers day \(day)")
         }
+        if settledTracked, let mark = checkpoint.settledTabs { vouched = (mark, settledEntries, settledCRC) }
         checked += 1
       case .record where lostState:
         break
       case .record(let record):
+        replay.settledTabs = []
         try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &replay)
         openIntents = KioskRecord.openIntents(in: [record], openBefore: openIntents)
+        for entry in replay.settledTabs ?? [] {
+          settledCRC = SettledTabsFile.checksum(SettledTabsFile.payload(of: entry), after: settledCRC)
+          settledEntries += 1
+        }
       case .lost(let record):
         lost.append(sequence)
         if record != .checkpoint || sequence == 1 { lostState = true }
@@ -98,9 +128,15 @@ public enum KioskVerifier {
     if summary.records == 0 {
       throw Failure(description: "'\(path)' holds no record")
     }
-    return Report(
+    var report = Report(
       path: path, day: day, records: summary.records, checkpoints: checked, state: world.snapshot, opening: opening,
       closedDay: replay.closedDay?.day, unreadTailBytes: summary.unreadTailBytes, lost: lost)
+    if let vouched {
+      report.settledTabsFile = SettledTabsFile.check(besideJournal: path, mark: vouched.mark) {
+        $0 == vouched.entries && $1 == vouched.crc
+      }
+    }
+    return report
   }
 
   /// Checks that `next` starts where `previous` ended: it opens with a

@@ -42,6 +42,26 @@ public enum SettledTabsFile {
     return entries
   }
 
+  /// `crc` carried over one entry's payload, its length first: what
+  /// `verify` compares the file with the replay by.
+  static func checksum(_ payload: [UInt8], after crc: UInt32) -> UInt32 {
+    var length = UInt32(payload.count).littleEndian
+    let counted = withUnsafeBytes(of: &length) { CRC32C.update(crc, $0) }
+    return payload.withUnsafeBytes { CRC32C.update(counted, $0) }
+  }
+
+  /// The file beside the journal at `journal` against what the replay made
+  /// up to `mark`: `matches` gets the file's entry count and checksum there.
+  static func check(besideJournal journal: String, mark: DerivedLog.Mark, matches: (Int, UInt32) -> Bool)
+    -> KioskVerifier.SettledTabsCheck
+  {
+    guard let salt = KioskSegments.salt(of: journal),
+      let payloads = DerivedLog.read(path: path(besideJournal: journal), salt: salt, through: mark)
+    else { return .unreadable }
+    let crc = payloads.reduce(UInt32(0)) { checksum(Array($1), after: $0) }
+    return matches(payloads.count, crc) ? .agrees(entries: payloads.count) : .differs
+  }
+
   /// Every entry the day in the journal file at `path` makes, found by
   /// replaying it from its first record, streaming (what a writer rebuilds
   /// the file from, and what a reader lists when the file cannot be used).

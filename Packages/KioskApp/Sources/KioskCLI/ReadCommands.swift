@@ -216,6 +216,9 @@ enum ReadCommands {
     var setAsideDays: [Int]
     /// Records `kiosk repair` replaced by placeholders: the replay took the state up at the next checkpoint.
     var lost: [String]
+    /// Settled-tabs files that do not hold what their day's last checkpoint says (the live day's is
+    /// rebuilt by the next writer; an archive's is only a copy of what its journal holds).
+    var staleSettledTabsFiles: [String]
     var text: [String] {
       let location = files == 1 ? "" : " in \(files) files, each day starting where the one before ended"
       return setAsideDays.map { "set aside: day \($0) was set aside as damaged; it is not read or checked" }
@@ -227,6 +230,11 @@ enum ReadCommands {
             + "two replays are byte-identical, state \(digest); "
             + "the processor agrees (\(charges) charges, \(refunds) refunds)"
         ] + pending.map { "pending: \($0)" }
+        + staleSettledTabsFiles.map {
+          "note: the settled-tabs file '\($0)' does not hold what its day's last checkpoint says (missing or damaged); "
+            + "it is derived from the day's journal, which holds every settle (the live day's is rebuilt by the "
+            + "next writer)"
+        }
     }
   }
 
@@ -248,6 +256,7 @@ enum ReadCommands {
     var checkpoints = 0
     var setAside: [Int] = []
     var lost: [String] = []
+    var stale: [String] = []
     var liveReport: KioskVerifier.Report?
     for (index, segment) in segments.enumerated() {
       let expected = index + 1
@@ -268,6 +277,16 @@ enum ReadCommands {
         )
       }
       lost += report.lost.map { "'\(segment.path)' record \($0)" }
+      let settledTabs = SettledTabsFile.path(besideJournal: segment.path)
+      switch report.settledTabsFile {
+      case .agrees, .notVouchedFor: break
+      case .unreadable: stale.append(settledTabs)
+      case .differs:
+        throw KioskFailure(
+          code: .journal,
+          message: "the settled-tabs file '\(settledTabs)' holds other tabs than the records of '\(segment.path)' "
+            + "before its last checkpoint; remove it, and the next writer rebuilds it from the journal")
+      }
       guard report.state.canonicalJSONWrittenByHand() == again.state.canonicalJSONWrittenByHand() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")
       }
@@ -301,7 +320,8 @@ enum ReadCommands {
     return VerifyOutput(
       records: records, files: segments.count - setAside.count, checkpoints: checkpoints, digest: live.state.digest,
       identical: true,
-      charges: audit.charges, refunds: audit.refunds, pending: audit.pending, setAsideDays: setAside, lost: lost)
+      charges: audit.charges, refunds: audit.refunds, pending: audit.pending, setAsideDays: setAside, lost: lost,
+      staleSettledTabsFiles: stale)
   }
 
   struct ReconcileOutput: CommandOutput {

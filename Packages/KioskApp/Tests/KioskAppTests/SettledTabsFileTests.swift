@@ -209,3 +209,28 @@ private func archivedMark(_ archive: String, salt: UInt64) throws -> DerivedLog.
     #expect(try JSONDecoder().decode(SettledTabsEntry.self, from: Data(bytes)) == entry)
   }
 }
+
+@MainActor
+@Test func verifyComparesTheSettledTabsFileWithTheReplayAtTheLastCheckpoint() async throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    _ = try await aDayOfSettles(shell)
+    try shell.writeCheckpoint()
+  }
+  #expect(try KioskVerifier.replay(path: journal.path).settledTabsFile == .agrees(entries: 5))
+  let path = SettledTabsFile.path(besideJournal: journal.path)
+  let salt = try #require(KioskSegments.salt(of: journal.path))
+  let mark = try #require(try KioskReplay.contents(of: DurableJournal.read(path: journal.path)).checkpoint?.settledTabs)
+  let payloads = try #require(DerivedLog.read(path: path, salt: salt, through: mark))
+  let bytes = try #require(FileManager.default.contents(atPath: path))
+  try bytes.prefix(bytes.count - 3).write(to: URL(fileURLWithPath: path))
+  #expect(try KioskVerifier.replay(path: journal.path).settledTabsFile == .unreadable)
+  // Valid entries of this journal, as long as the real ones, that are not what its records make.
+  var forged = DerivedLog(path: path, salt: salt, keeping: .empty)
+  for payload in payloads {
+    forged.append(Array(String(decoding: payload, as: UTF8.self).replacingOccurrences(of: "Ada", with: "Eve").utf8))
+  }
+  _ = forged.synchronized()
+  #expect(try KioskVerifier.replay(path: journal.path).settledTabsFile == .differs)
+}
