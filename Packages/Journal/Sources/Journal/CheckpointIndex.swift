@@ -93,18 +93,9 @@ enum CheckpointIndex {
     var start = 0
     if !replacing, case .success(let size) = io.size(descriptor) { start = size / entrySize * entrySize }
     let bytes = entries.flatMap { encode($0, seed: seed) }
-    guard case .success = io.truncate(descriptor, to: start) else { return }
-    var written = 0
-    while written < bytes.count {
-      let result = bytes.withUnsafeBytes {
-        io.write(descriptor, from: UnsafeRawBufferPointer(rebasing: $0[written...]), at: start + written)
-      }
-      switch result {
-      case .success(let count) where count > 0: written += count
-      case .failure(let errno) where errno.code == EINTR: continue
-      default: return
-      }
-    }
+    guard case .success = io.truncate(descriptor, to: start),
+      (try? WriteAheadLog<PosixJournalEnvironment>.writeAll(bytes, at: start, descriptor, io: io)) != nil
+    else { return }
     _ = io.synchronizeData(descriptor)
   }
 }

@@ -148,14 +148,7 @@ public struct DerivedLog: ~Copyable {
   }
 
   /// The header of a log of the journal with `salt`.
-  static func header(salt: UInt64) -> [UInt8] {
-    var bytes = magic
-    bytes.appendLittleEndian(version)
-    bytes.appendLittleEndian(UInt16(0))
-    bytes.appendLittleEndian(salt)
-    bytes.appendLittleEndian(CRC32C.checksum(bytes))
-    return bytes
-  }
+  static func header(salt: UInt64) -> [UInt8] { JournalFormat.header(magic: magic, version: version, salt: salt) }
 
   /// Appends one framed entry to `bytes`.
   static func appendEntry(_ payload: [UInt8], seed: UInt32, to bytes: inout [UInt8]) {
@@ -177,20 +170,30 @@ public struct DerivedLog: ~Copyable {
     guard bytes.count >= headerSize, Array(bytes[0..<headerSize]) == header(salt: salt) else { return nil }
     return bytes.withUnsafeBytes { raw -> [Range<Int>]? in
       var found: [Range<Int>] = []
-      var offset = headerSize
-      while offset < raw.count {
-        guard raw.count - offset >= frameSize else { return nil }
-        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-        guard length <= JournalFormat.maxPayload, length <= raw.count - offset - frameSize else { return nil }
-        let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-        let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 4]))
-        let payload = offset + frameSize..<offset + frameSize + length
-        guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
-        found.append(payload)
-        offset = payload.upperBound
-      }
-      return found
+      let end = wholeEntries(in: raw, from: headerSize, seed: seed) { found.append($0) }
+      return end == raw.count ? found : nil
     }
+  }
+
+  /// Walks the whole, valid entries of `raw` from `start`, handing each
+  /// payload's range to `body`; returns where the walk stopped (at the first
+  /// entry not whole in `raw`), nil at an entry that is whole but not valid.
+  private static func wholeEntries(
+    in raw: UnsafeRawBufferPointer, from start: Int, seed: UInt32, _ body: (Range<Int>) -> Void
+  ) -> Int? {
+    var position = start
+    while raw.count - position >= frameSize {
+      let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+      guard length <= JournalFormat.maxPayload else { return nil }
+      guard length <= raw.count - position - frameSize else { break }
+      let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self))
+      let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[position..<position + 4]))
+      let payload = position + frameSize..<position + frameSize + length
+      guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
+      body(payload)
+      position = payload.upperBound
+    }
+    return position
   }
 
   /// How many whole, valid entries the file open on `descriptor` holds
@@ -212,21 +215,7 @@ public struct DerivedLog: ~Copyable {
       guard let chunk = try? Log.readRange(descriptor, from: offset, to: chunkEnd, io: io),
         chunk.count == chunkEnd - offset
       else { return nil }
-      let consumed = chunk.withUnsafeBytes { raw -> Int? in
-        var position = 0
-        while raw.count - position >= frameSize {
-          let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-          guard length <= JournalFormat.maxPayload else { return nil }
-          guard length <= raw.count - position - frameSize else { break }
-          let stored = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self))
-          let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[position..<position + 4]))
-          let payload = position + frameSize..<position + frameSize + length
-          guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
-          count += 1
-          position = payload.upperBound
-        }
-        return position
-      }
+      let consumed = chunk.withUnsafeBytes { wholeEntries(in: $0, from: 0, seed: seed) { _ in count += 1 } }
       // Nothing whole in a chunk that reaches `end`: a torn entry.
       guard let consumed, consumed > 0 else { return nil }
       offset += consumed
@@ -234,19 +223,8 @@ public struct DerivedLog: ~Copyable {
     return count
   }
 
-  /// Writes all of `bytes` at `offset` (short writes continued, `EINTR` retried).
+  /// Writes all of `bytes` at `offset` (the journal's own loop: short writes continued, `EINTR` retried).
   private static func write(_ bytes: [UInt8], at offset: Int, _ descriptor: Int32, io: PosixFileIO) -> Bool {
-    var written = 0
-    while written < bytes.count {
-      let result = bytes.withUnsafeBytes {
-        io.write(descriptor, from: UnsafeRawBufferPointer(rebasing: $0[written...]), at: offset + written)
-      }
-      switch result {
-      case .success(let count) where count > 0: written += count
-      case .failure(let errno) where errno.code == EINTR: continue
-      default: return false
-      }
-    }
-    return true
+    (try? WriteAheadLog<PosixJournalEnvironment>.writeAll(bytes, at: offset, descriptor, io: io)) != nil
   }
 }

@@ -56,8 +56,12 @@ public enum JournalFormat {
     }
   }
 
-  /// The header bytes for a file with `salt`.
-  static func header(salt: UInt64) -> [UInt8] {
+  /// The header bytes for a journal with `salt`.
+  static func header(salt: UInt64) -> [UInt8] { header(magic: magic, version: version, salt: salt) }
+
+  /// The header bytes of a file of this family (a journal, or a log derived
+  /// from one): `magic | version u16 | reserved u16 | salt u64 | crc u32`.
+  static func header(magic: [UInt8], version: UInt16, salt: UInt64) -> [UInt8] {
     var bytes = magic
     bytes.appendLittleEndian(version)
     bytes.appendLittleEndian(UInt16(0))

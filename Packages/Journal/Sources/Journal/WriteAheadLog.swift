@@ -577,7 +577,8 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
   }
 
-  private static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: some JournalFileIO)
+  /// Writes all of `bytes` at `start`: short writes continued, `EINTR` retried, a write of nothing is `ENOSPC`.
+  static func writeAll(_ bytes: [UInt8], at start: Int, _ descriptor: Int32, io: some JournalFileIO)
     throws(JournalError)
   {
     var written = 0
