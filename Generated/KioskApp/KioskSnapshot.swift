@@ -23,6 +23,15 @@ public struct KioskSnapshot: Codable, Equatable, Sendable {
     self.tabs = tabs
   }
 
+  /// Reads every slice; one the bytes do not hold is empty, so that a checkpoint written
+  /// before a slice was added to the world still opens.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    menu = try container.decodeIfPresent(MenuState.self, forKey: .menu) ?? MenuState()
+    stock = try container.decodeIfPresent(StockState.self, forKey: .stock) ?? StockState()
+    tabs = try container.decodeIfPresent(TabsState.self, forKey: .tabs) ?? TabsState()
+  }
+
   /// Bytes that depend only on the value: keys sorted, and each slice encodes its
   /// collections in a fixed order. Two equal snapshots give the same bytes in any process.
   public func canonicalJSON() -> [UInt8] {

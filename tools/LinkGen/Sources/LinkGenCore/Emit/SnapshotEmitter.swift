@@ -43,6 +43,23 @@ enum SnapshotEmitter {
         for (domain, _) in slices { out.line("self.\(domain.property) = \(domain.property)") }
       }
       out.line()
+      out.line("/// Reads every slice; one the bytes do not hold is empty, so that a checkpoint written")
+      out.line("/// before a slice was added to the world still opens.")
+      out.block("public init(from decoder: any Decoder) throws") { out in
+        out.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+        for (domain, type) in slices {
+          let read = "try container.decodeIfPresent(\(type).self, forKey: .\(domain.property)) ?? \(type)()"
+          let assignment = "\(domain.property) = \(read)"
+          if out.fits(assignment) {
+            out.line(assignment)
+          } else {
+            // As `swift format` breaks a long assignment: after `=`, the value indented once more.
+            out.line("\(domain.property) =")
+            out.line("  " + read)
+          }
+        }
+      }
+      out.line()
       out.line("/// Bytes that depend only on the value: keys sorted, and each slice encodes its")
       out.line("/// collections in a fixed order. Two equal snapshots give the same bytes in any process.")
       out.block("public func canonicalJSON() -> [UInt8]") { out in
