@@ -159,7 +159,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "KioskCLI",
-      dependencies: ["KioskApp", "KioskCommands", "HeadOffice"],
+      dependencies: ["KioskApp", "KioskCommands", "HeadOffice", "CanonicalJSON"],
       path: "Packages/KioskApp/Sources/KioskCLI",
       swiftSettings: paymentFeatures
     ),

@@ -49,7 +49,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "KioskCLI",
-      dependencies: ["KioskApp", "KioskCommands", .product(name: "HeadOffice", package: "HeadOffice")],
+      dependencies: [
+        "KioskApp", "KioskCommands", .product(name: "HeadOffice", package: "HeadOffice"),
+        .product(name: "CanonicalJSON", package: "ServiceLinker"),
+      ],
       swiftSettings: features),
     // Scenarios and the replay server (docs/replay.md): the kiosk's commands on
     // the scenario world, which links the processor's recording mock.

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import KioskApp
 import Tabs
@@ -50,9 +51,9 @@ func table(_ header: [String], _ rows: [[String]]) -> [String] {
   }
 }
 
-/// ISO 8601 in UTC, to the second.
+/// ISO 8601 in UTC, to the second (`UTCTimestamp`: no Foundation formatter).
 func timestamp(_ date: Date) -> String {
-  date.formatted(.iso8601)
+  UTCTimestamp.text(date)
 }
 
 /// `#1 Ada: Latte, Espresso — 7.50 (settled)`; `total` is the total's text when the caller has it.
