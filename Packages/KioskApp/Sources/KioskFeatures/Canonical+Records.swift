@@ -13,7 +13,7 @@ extension Receipt: CanonicalCodable {
   public var canonical: JSONValue {
     .object([
       "chargedAt": .string(CanonicalDate.text(chargedAt)), "key": key.map { .string($0.raw) } ?? .null,
-      "reference": .string(reference), "tab": .integer(tab.raw), "total": .string(CanonicalMoney.text(total)),
+      "reference": .string(reference), "tab": .integer(tab.raw), "total": CanonicalMoney.value(total),
     ])
   }
 
@@ -93,7 +93,7 @@ extension UndoStep: CanonicalCodable {
         "reopen",
         [
           "contents": tab.canonical, "needs": IngredientCounts.canonical(needs), "tab": .integer(id.raw),
-          "total": .string(CanonicalMoney.text(total)),
+          "total": CanonicalMoney.value(total),
         ])
     case .unrestock(let ingredient, let count):
       .sum("unrestock", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])

@@ -42,7 +42,7 @@ enum IngredientCounts {
 extension Item: CanonicalCodable {
   public var canonical: JSONValue {
     .object([
-      "name": .string(name), "price": .string(CanonicalMoney.text(price)), "recipe": IngredientCounts.canonical(recipe),
+      "name": .string(name), "price": CanonicalMoney.value(price), "recipe": IngredientCounts.canonical(recipe),
     ])
   }
 
@@ -111,7 +111,7 @@ extension Tab: CanonicalCodable {
 
 extension SettledTabs: CanonicalCodable {
   /// `{"count": n, "total": "12.50"}`.
-  public var canonical: JSONValue { .object(["count": .integer(count), "total": .string(CanonicalMoney.text(total))]) }
+  public var canonical: JSONValue { .object(["count": .integer(count), "total": CanonicalMoney.value(total)]) }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     _ = try cursor.object(keys: ["count", "total"])

@@ -74,7 +74,7 @@ extension ProcessorLedger.Entry: CanonicalCodable {
   /// `{"charge": {"amount", "key", "reference"}}` or `{"refund": {"amount", "charge", "key", "reference"}}`.
   public var canonical: JSONValue {
     var fields: [String: JSONValue] = [
-      "amount": .string(CanonicalMoney.text(amount)), "key": .string(key.raw), "reference": .string(reference),
+      "amount": CanonicalMoney.value(amount), "key": .string(key.raw), "reference": .string(reference),
     ]
     if kind == .refund { fields["charge"] = .string(charge ?? "") }
     return .sum(kind.rawValue, fields)
@@ -99,11 +99,11 @@ extension PaymentStatus: CanonicalCodable {
     switch self {
     case .unknown: .sum("unknown")
     case .charged(let reference, let amount):
-      .sum("charged", ["amount": .string(CanonicalMoney.text(amount)), "reference": .string(reference)])
+      .sum("charged", ["amount": CanonicalMoney.value(amount), "reference": .string(reference)])
     case .refunded(let reference, let charge, let amount):
       .sum(
         "refunded",
-        ["amount": .string(CanonicalMoney.text(amount)), "charge": .string(charge), "reference": .string(reference)])
+        ["amount": CanonicalMoney.value(amount), "charge": .string(charge), "reference": .string(reference)])
     }
   }
 

@@ -35,7 +35,7 @@ import Testing
         "open": .object([
           "1": .object(["customer": .string("Ada"), "lines": .array([.string("latte")])])
         ]),
-        "settled": .object(["count": .integer(0), "total": .string("0.00")]),
+        "settled": .object(["count": .integer(0), "total": .integer(0)]),
       ]),
     ])
     #expect(

@@ -53,15 +53,15 @@ import Testing
     (#"{"feature":"tabs","action":{"openTab":{"customer":"Ada"}}}"#, ""),
     (#"{"feature":"tabs","state":[],"action":{"openTab":{"customer":"Ada"}}}"#, "state"),
     (
-      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{"mocha":1},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":"0.00"}},"undo":[]},"action":{"openTab":{"customer":"Ada"}}}"#,
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{"mocha":1},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":0}},"undo":[]},"action":{"openTab":{"customer":"Ada"}}}"#,
       "state.stock.mocha"
     ),
     (
-      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":"0.00"}},"undo":[]},"action":{"fly":{}}}"#,
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":0}},"undo":[]},"action":{"fly":{}}}"#,
       "action"
     ),
     (
-      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":"0.00"}},"undo":[]},"action":{"settle":{"key":"k","tab":1}}}"#,
+      #"{"feature":"tabs","state":{"menu":{},"processor":{"entries":[],"fault":null,"session":"s"},"stock":{},"tabs":{"nextID":1,"open":{},"settled":{"count":0,"total":0}},"undo":[]},"action":{"settle":{"key":"k","tab":1}}}"#,
       "action"
     ),
   ])

@@ -18,35 +18,51 @@ public protocol CanonicalEncodable {
   var canonical: JSONValue { get }
 }
 
-/// Money: the exact decimal, with two to four digits after the point
-/// (`"4.50"`, `"0.125"`) and at most thirteen before it: far from where
-/// `Decimal` would round a tab's total.
+/// Money: a whole number of minor units (`450` for 4.50 in a currency of
+/// cents), under 10^15 in magnitude: exact, and one spelling per amount, so
+/// another implementation never parses a decimal. The value in memory stays a
+/// `Decimal` in major units; an amount that is not a whole number of minor
+/// units has no canonical form.
 public enum CanonicalMoney {
-  /// The canonical text of `amount`.
-  public static func text(_ amount: Decimal) -> String {
-    var text = amount.description
-    let negative = text.hasPrefix("-")
-    if negative { text.removeFirst() }
-    var (whole, fraction) = (text, "")
-    if let point = text.firstIndex(of: ".") {
-      whole = String(text[..<point])
-      fraction = String(text[text.index(after: point)...])
+  /// How many minor units make one major unit.
+  public static let minorUnitsPerUnit = 100
+  /// The magnitude every canonical amount is below: far from where `Decimal`
+  /// would round a sum of them.
+  public static let limit = 1_000_000_000_000_000
+
+  /// `amount` in minor units, when it is a whole number of them under `limit`; nil otherwise.
+  public static func minorUnits(of amount: Decimal) -> Int? {
+    guard amount.isFinite else { return nil }
+    var scaled = amount * Decimal(minorUnitsPerUnit)
+    var whole = Decimal()
+    NSDecimalRound(&whole, &scaled, 0, .plain)
+    guard whole == scaled, whole > -Decimal(limit), whole < Decimal(limit) else { return nil }
+    return NSDecimalNumber(decimal: whole).intValue
+  }
+
+  /// The amount that is `units` minor units.
+  public static func amount(minorUnits units: Int) -> Decimal {
+    Decimal(sign: units < 0 ? .minus : .plus, exponent: -2, significand: Decimal(units.magnitude))
+  }
+
+  /// The canonical form of `amount`. An amount with no canonical form (a
+  /// fraction of a minor unit) is a programming error: every amount the
+  /// canonical form reads is whole, and so are their sums.
+  public static func value(_ amount: Decimal) -> JSONValue {
+    guard let units = minorUnits(of: amount) else {
+      preconditionFailure("\(amount) is not a whole number of minor units under \(limit)")
     }
-    while fraction.count > 2, fraction.hasSuffix("0") { fraction.removeLast() }
-    fraction += String(repeating: "0", count: max(0, 2 - fraction.count))
-    return (negative && amount != 0 ? "-" : "") + whole + "." + fraction
+    return .integer(units)
   }
 
   /// The amount `cursor` holds.
   public static func read(_ cursor: JSONCursor) throws(CanonicalError) -> Decimal {
-    let text = try cursor.string()
-    guard text.wholeMatch(of: /-?(0|[1-9][0-9]{0,12})\.[0-9]{2,4}/) != nil,
-      let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), Self.text(amount) == text
-    else {
-      throw cursor.fail(
-        "expected money as a string such as \"4.50\" (2 to 4 decimals, under 10^13), found \"\(text)\"")
+    switch cursor.value {
+    case .integer(let units) where units.magnitude < limit: return amount(minorUnits: units)
+    case .integer(let units): throw cursor.fail("expected money below 10^15 minor units, found \(units)")
+    case let other:
+      throw cursor.fail("expected money as a whole number of minor units (450 for 4.50), found \(other.kind)")
     }
-    return amount
   }
 }
 
@@ -54,13 +70,13 @@ public enum CanonicalMoney {
 public enum CanonicalDate {
   /// The canonical text of `date`.
   public static func text(_ date: Date) -> String {
-    Date.ISO8601FormatStyle().format(date)
+    UTCTimestamp.text(date)
   }
 
   /// The date `cursor` holds.
   public static func read(_ cursor: JSONCursor) throws(CanonicalError) -> Date {
     let text = try cursor.string()
-    guard let date = try? Date.ISO8601FormatStyle().parse(text), Self.text(date) == text else {
+    guard let date = UTCTimestamp.date(text), Self.text(date) == text else {
       throw cursor.fail("expected a UTC date such as \"2025-06-15T15:06:40Z\", found \"\(text)\"")
     }
     return date

@@ -133,7 +133,7 @@ struct JSONParser {
     guard !digits.isEmpty else { throw syntax("a digit was expected") }
     if let byte = next, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
       throw CanonicalError(
-        path: path, reason: "numbers are whole: no fraction or exponent (money is a string such as \"4.50\")")
+        path: path, reason: "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
     }
     guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { throw syntax("a number starts with 0") }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)

@@ -67,18 +67,33 @@ import Testing
   }
 
   @Test(arguments: [
-    (Decimal(string: "4.5")!, "4.50"), (Decimal(0), "0.00"), (Decimal(1200), "1200.00"),
-    (Decimal(string: "0.125")!, "0.125"), (Decimal(string: "-3.1")!, "-3.10"),
-    (Decimal(string: "9999999999999.9999")!, "9999999999999.9999"),
+    (Decimal(string: "4.5")!, 450), (Decimal(0), 0), (Decimal(1200), 120_000), (Decimal(string: "-3.1")!, -310),
+    (Decimal(string: "9999999999999.99")!, 999_999_999_999_999), (Decimal(string: "0.01")!, 1),
   ])
-  func moneyIsExactWithAtLeastTwoDecimals(amount: Decimal, text: String) throws {
-    #expect(CanonicalMoney.text(amount) == text)
-    #expect(try CanonicalMoney.read(JSONCursor(.string(text))) == amount)
+  func moneyIsAWholeNumberOfMinorUnits(amount: Decimal, units: Int) throws {
+    #expect(CanonicalMoney.value(amount) == .integer(units))
+    #expect(try CanonicalMoney.read(JSONCursor(.integer(units))) == amount)
+    #expect(CanonicalMoney.minorUnits(of: amount) == units)
   }
 
-  @Test(arguments: ["4.5", "04.50", "4.500", "4", "1e2", "-0.00", " 4.50", "10000000000000.00", "0.12345", "NaN"])
-  func moneyInAnyOtherSpellingIsRefused(text: String) {
-    #expect(throws: CanonicalError.self) { try CanonicalMoney.read(JSONCursor(.string(text), path: "price")) }
+  @Test func anAmountWithAFractionOfAMinorUnitOrTooLargeHasNoCanonicalForm() {
+    for amount in [Decimal(string: "0.125")!, Decimal(string: "10000000000000")!, Decimal.nan] {
+      #expect(CanonicalMoney.minorUnits(of: amount) == nil, "\(amount)")
+    }
+  }
+
+  @Test(arguments: [
+    (JSONValue.string("4.50"), "found a string"), (.integer(1_000_000_000_000_000), "below 10^15"),
+    (.integer(-1_000_000_000_000_000), "below 10^15"), (.null, "found null"),
+  ])
+  func moneyInAnyOtherFormIsRefusedAtItsPath(value: JSONValue, reason: String) {
+    do {
+      _ = try CanonicalMoney.read(JSONCursor(value, path: "price"))
+      Issue.record("read \(value)")
+    } catch {
+      #expect(error.path == "price")
+      #expect(error.reason.contains(reason), "\(error.reason)")
+    }
   }
 
   @Test func datesAreUTCToTheSecond() throws {
