@@ -274,7 +274,10 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
 /// random moment, and checks after every kill that the journal reopens and
 /// holds every command the kiosk acknowledged (printed), plus at most the one
 /// it was committing when it died. A checkpoint every 7 records makes many
-/// kills land while one is being written.
+/// kills land while one is being written. Odd rounds count their random
+/// moment from the shell's first answer, so that a loaded machine, where a
+/// process can take longer to start than the longest moment, still kills
+/// shells mid-stream rather than only before they start.
 @Test func killingTheKioskAtRandomMomentsNeverLosesAnAcknowledgedCommand() throws {
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)
@@ -284,10 +287,12 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   for round in 1...rounds {
     let (process, input, output) = try kiosk.startShell(environment: ["KIOSK_CHECKPOINT_EVERY": "7"])
     try input.fileHandleForWriting.write(contentsOf: Data(String(repeating: "restock cup 1\n", count: 300).utf8))
-    usleep(UInt32.random(in: 2_000...40_000))
+    // Empty only when the shell closed its output: it answered nothing, and the kill below finds it gone.
+    let firstAnswer = round % 2 == 1 ? output.fileHandleForReading.availableData : Data()
+    usleep(UInt32.random(in: round % 2 == 1 ? 0...20_000 : 2_000...40_000))
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let printed = String(decoding: firstAnswer + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let acknowledged = printed.split(separator: "\n").filter { $0.hasPrefix("restocked cup: +1") }.count
     if acknowledged < 300 { interrupted += 1 }
     try? input.fileHandleForWriting.close()
