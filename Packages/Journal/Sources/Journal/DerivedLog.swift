@@ -1,3 +1,4 @@
+import Foundation
 import JournalIO
 
 #if canImport(Glibc)
@@ -22,27 +23,39 @@ import JournalIO
 ///
 /// Entries are appended without a sync: a checkpoint of the journal records
 /// where the file stood (`Mark`) after syncing it, and whoever opens the file
-/// trusts exactly the entries up to that mark, each whole and valid, or none.
+/// trusts exactly the entries up to that mark, each whole and valid, with the
+/// mark's digest, or none.
 /// Anything after the mark is the journal's to say again (its records after
 /// the checkpoint), so a crash, a torn write, a journal cut back or restored
 /// from a copy never makes the file say what the journal does not.
 public struct DerivedLog: ~Copyable {
   /// Where the entries a checkpoint vouches for end: the file's length then,
-  /// and how many entries it held.
+  /// how many entries it held, and a digest of them. The digest is what tells
+  /// a file restored from another copy, whose entries have the same count and
+  /// lengths but say other things, from the one the checkpoint saw.
   public struct Mark: Codable, Equatable, Sendable {
     /// Bytes from the start of the file (its header included).
     public var end: Int
     /// Entries before `end`.
     public var entries: Int
+    /// The entries' checksums, each chained into the last (`DerivedLog.chain`).
+    /// Nil in a mark written before marks had one: it vouches for no file, which is then rebuilt.
+    public var digest: UInt32?
 
     /// Creates a mark.
-    public init(end: Int, entries: Int) {
+    public init(end: Int, entries: Int, digest: UInt32?) {
       self.end = end
       self.entries = entries
+      self.digest = digest
     }
 
     /// A file with a header and no entry.
-    public static let empty = Mark(end: DerivedLog.headerSize, entries: 0)
+    public static let empty = Mark(end: DerivedLog.headerSize, entries: 0, digest: 0)
+  }
+
+  /// `digest` with one more entry's checksum chained in.
+  public static func chain(_ digest: UInt32, _ entryChecksum: UInt32) -> UInt32 {
+    withUnsafeBytes(of: entryChecksum.littleEndian) { CRC32C.update(digest, $0) }
   }
 
   /// The first four bytes of every derived log.
@@ -81,7 +94,9 @@ public struct DerivedLog: ~Copyable {
       return
     }
     self.descriptor = descriptor
-    if Self.countEntries(descriptor, through: keeping.end, salt: salt, seed: seed, io: io) == keeping.entries,
+    if let digest = keeping.digest,
+      let found = Self.countEntries(descriptor, through: keeping.end, salt: salt, seed: seed, io: io),
+      found.entries == keeping.entries, found.digest == digest,
       case .success = io.truncate(descriptor, to: keeping.end)
     {
       (mark, kept) = (keeping, true)
@@ -109,10 +124,12 @@ public struct DerivedLog: ~Copyable {
     }
     var bytes = [UInt8]()
     bytes.reserveCapacity(Self.frameSize + payload.count)
-    Self.appendEntry(payload, seed: seed, to: &bytes)
-    mark =
-      Self.write(bytes, at: current.end, descriptor, io: io)
-      ? Mark(end: current.end + bytes.count, entries: current.entries + 1) : nil
+    let checksum = Self.appendEntry(payload, seed: seed, to: &bytes)
+    guard let digest = current.digest, Self.write(bytes, at: current.end, descriptor, io: io) else {
+      mark = nil
+      return
+    }
+    mark = Mark(end: current.end + bytes.count, entries: current.entries + 1, digest: Self.chain(digest, checksum))
   }
 
   /// Gives the log up: it is behind what its journal says (its entries could
@@ -131,8 +148,8 @@ public struct DerivedLog: ~Copyable {
 
   /// The payloads of the log at `path` up to `mark`, read without a lock and
   /// without writing; nil unless the file is this journal's, holds exactly
-  /// `mark.entries` whole, valid entries before `mark.end`, and is a regular
-  /// file (never read through a link or a FIFO).
+  /// `mark.entries` whole, valid entries before `mark.end` with the mark's
+  /// digest, and is a regular file (never read through a link or a FIFO).
   public static func read(path: String, salt: UInt64, through mark: Mark) -> [ArraySlice<UInt8>]? {
     let io = PosixFileIO()
     guard case .success(let descriptor) = io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode: 0)
@@ -141,17 +158,28 @@ public struct DerivedLog: ~Copyable {
     guard io.isRegularFile(descriptor),
       let bytes = try? WriteAheadLog<PosixJournalEnvironment>.readRange(descriptor, from: 0, to: mark.end, io: io),
       bytes.count == mark.end,
-      let entries = entries(in: bytes, salt: salt, seed: JournalFormat.recordSeed(salt: salt)),
-      entries.count == mark.entries
+      let found = entries(in: bytes, salt: salt, seed: JournalFormat.recordSeed(salt: salt)),
+      found.ranges.count == mark.entries, mark.digest == found.digest
     else { return nil }
-    return entries.map { bytes[$0] }
+    return found.ranges.map { bytes[$0] }
+  }
+
+  /// The mark of every entry of the log at `path`, when the file is this
+  /// journal's and whole, valid entries to its last byte; nil otherwise. For
+  /// a file no checkpoint vouches for (an archive's, after its day closed).
+  public static func markOfWholeFile(path: String, salt: UInt64) -> Mark? {
+    guard let bytes = FileManager.default.contents(atPath: path).map(Array.init),
+      let found = entries(in: bytes, salt: salt, seed: JournalFormat.recordSeed(salt: salt))
+    else { return nil }
+    return Mark(end: bytes.count, entries: found.ranges.count, digest: found.digest)
   }
 
   /// The header of a log of the journal with `salt`.
   static func header(salt: UInt64) -> [UInt8] { JournalFormat.header(magic: magic, version: version, salt: salt) }
 
-  /// Appends one framed entry to `bytes`.
-  static func appendEntry(_ payload: [UInt8], seed: UInt32, to bytes: inout [UInt8]) {
+  /// Appends one framed entry to `bytes`; returns its checksum.
+  @discardableResult
+  static func appendEntry(_ payload: [UInt8], seed: UInt32, to bytes: inout [UInt8]) -> UInt32 {
     let start = bytes.count
     bytes.appendLittleEndian(UInt32(payload.count))
     bytes.appendLittleEndian(UInt32(0))
@@ -161,25 +189,30 @@ public struct DerivedLog: ~Copyable {
       return CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[(start + frameSize)...]))
     }
     bytes.withUnsafeMutableBytes { $0.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self) }
+    return crc
   }
 
-  /// Where each entry's payload is in `bytes` (a whole file, or its start):
-  /// nil unless they open with this journal's header and are whole, valid
-  /// entries to their last byte.
-  static func entries(in bytes: [UInt8], salt: UInt64, seed: UInt32) -> [Range<Int>]? {
+  /// Where each entry's payload is in `bytes` (a whole file, or its start),
+  /// and the entries' digest: nil unless they open with this journal's header
+  /// and are whole, valid entries to their last byte.
+  static func entries(in bytes: [UInt8], salt: UInt64, seed: UInt32) -> (ranges: [Range<Int>], digest: UInt32)? {
     guard bytes.count >= headerSize, Array(bytes[0..<headerSize]) == header(salt: salt) else { return nil }
-    return bytes.withUnsafeBytes { raw -> [Range<Int>]? in
+    return bytes.withUnsafeBytes { raw -> ([Range<Int>], UInt32)? in
       var found: [Range<Int>] = []
-      let end = wholeEntries(in: raw, from: headerSize, seed: seed) { found.append($0) }
-      return end == raw.count ? found : nil
+      var digest: UInt32 = 0
+      let end = wholeEntries(in: raw, from: headerSize, seed: seed) {
+        found.append($0)
+        digest = chain(digest, $1)
+      }
+      return end == raw.count ? (found, digest) : nil
     }
   }
 
   /// Walks the whole, valid entries of `raw` from `start`, handing each
-  /// payload's range to `body`; returns where the walk stopped (at the first
-  /// entry not whole in `raw`), nil at an entry that is whole but not valid.
+  /// payload's range and the entry's checksum to `body`; returns where the walk
+  /// stopped (at the first entry not whole in `raw`), nil at an entry that is whole but not valid.
   private static func wholeEntries(
-    in raw: UnsafeRawBufferPointer, from start: Int, seed: UInt32, _ body: (Range<Int>) -> Void
+    in raw: UnsafeRawBufferPointer, from start: Int, seed: UInt32, _ body: (Range<Int>, UInt32) -> Void
   ) -> Int? {
     var position = start
     while raw.count - position >= frameSize {
@@ -190,24 +223,25 @@ public struct DerivedLog: ~Copyable {
       let covered = CRC32C.update(seed, UnsafeRawBufferPointer(rebasing: raw[position..<position + 4]))
       let payload = position + frameSize..<position + frameSize + length
       guard CRC32C.update(covered, UnsafeRawBufferPointer(rebasing: raw[payload])) == stored else { return nil }
-      body(payload)
+      body(payload, stored)
       position = payload.upperBound
     }
     return position
   }
 
   /// How many whole, valid entries the file open on `descriptor` holds
-  /// before `end`, ending exactly there; nil unless it opens with this
-  /// journal's header. Read a megabyte at a time: a long day's file is tens
-  /// of megabytes, and a writer checks it on every open.
+  /// before `end`, ending exactly there, and their digest; nil unless it opens
+  /// with this journal's header. Read a megabyte at a time: a long day's file
+  /// is tens of megabytes, and a writer checks it on every open.
   static func countEntries(_ descriptor: Int32, through end: Int, salt: UInt64, seed: UInt32, io: PosixFileIO)
-    -> Int?
+    -> (entries: Int, digest: UInt32)?
   {
     typealias Log = WriteAheadLog<PosixJournalEnvironment>
     guard end >= headerSize, let header = try? Log.readRange(descriptor, from: 0, to: headerSize, io: io),
       header == Self.header(salt: salt)
     else { return nil }
     var count = 0
+    var digest: UInt32 = 0
     var offset = headerSize
     while offset < end {
       // A chunk holds at least one whole entry of the largest size.
@@ -215,12 +249,17 @@ public struct DerivedLog: ~Copyable {
       guard let chunk = try? Log.readRange(descriptor, from: offset, to: chunkEnd, io: io),
         chunk.count == chunkEnd - offset
       else { return nil }
-      let consumed = chunk.withUnsafeBytes { wholeEntries(in: $0, from: 0, seed: seed) { _ in count += 1 } }
+      let consumed = chunk.withUnsafeBytes {
+        wholeEntries(in: $0, from: 0, seed: seed) {
+          count += 1
+          digest = chain(digest, $1)
+        }
+      }
       // Nothing whole in a chunk that reaches `end`: a torn entry.
       guard let consumed, consumed > 0 else { return nil }
       offset += consumed
     }
-    return count
+    return (count, digest)
   }
 
   /// Writes all of `bytes` at `offset` (the journal's own loop: short writes continued, `EINTR` retried).

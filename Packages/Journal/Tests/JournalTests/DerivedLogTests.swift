@@ -7,10 +7,10 @@ private func logPath(_ file: JournalFile) -> String { file.path + ".derived" }
 
 private func entry(_ index: Int) -> [UInt8] { Array("entry \(index)".utf8) }
 
-/// Appends `count` entries to a new log and returns where they end.
-private func written(_ count: Int, at path: String, salt: UInt64 = 7) -> DerivedLog.Mark {
+/// Appends `count` entries (numbered from `first`) to a new log and returns where they end.
+private func written(_ count: Int, at path: String, salt: UInt64 = 7, first: Int = 0) -> DerivedLog.Mark {
   var log = DerivedLog(path: path, salt: salt, keeping: .empty)
-  for index in 0..<count { log.append(entry(index)) }
+  for index in first..<first + count { log.append(entry(index)) }
   return log.synchronized()!
 }
 
@@ -48,7 +48,19 @@ private func written(_ count: Int, at path: String, salt: UInt64 = 7) -> Derived
       }(), 7, mark
     ),
     ("another journal's", bytes, 8, mark),
-    ("fewer entries than the mark says", bytes, 7, DerivedLog.Mark(end: mark.end, entries: 4)),
+    ("fewer entries than the mark says", bytes, 7, DerivedLog.Mark(end: mark.end, entries: 4, digest: mark.digest)),
+    (
+      "a mark without a digest (written before marks had one)", bytes, 7,
+      DerivedLog.Mark(end: mark.end, entries: 3, digest: nil)
+    ),
+    (
+      "as many entries of the same lengths, saying other things (another copy of the file)",
+      {
+        let other = written(3, at: path + ".other", salt: 7, first: 5)
+        #expect(other.end == mark.end && other.entries == mark.entries && other.digest != mark.digest)
+        return FileManager.default.contents(atPath: path + ".other")!
+      }(), 7, mark
+    ),
     ("missing", Data(), 7, mark),
   ]
   for (name, contents, salt, keeping) in cases {
@@ -77,10 +89,17 @@ private func written(_ count: Int, at path: String, salt: UInt64 = 7) -> Derived
   let path = logPath(file)
   let mark = written(2, at: path)
   #expect(DerivedLog.read(path: path, salt: 7, through: mark)?.count == 2)
-  #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end, entries: 1)) == nil)
-  #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 3)) == nil)
+  let digest = mark.digest
   #expect(
-    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 2)) == nil,
+    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end, entries: 1, digest: digest)) == nil)
+  #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end, entries: 2, digest: 1)) == nil)
+  #expect(DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end, entries: 2, digest: nil)) == nil)
+  #expect(
+    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 3, digest: digest)) == nil
+  )
+  #expect(
+    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: mark.end + 8, entries: 2, digest: digest))
+      == nil,
     "a file shorter than the mark does not hold it, however many entries it has")
   #expect(DerivedLog.read(path: file.path + ".absent", salt: 7, through: .empty) == nil)
 }
@@ -117,7 +136,7 @@ private func written(_ count: Int, at path: String, salt: UInt64 = 7) -> Derived
   log.append(entry(1))
   let synchronized = log.synchronized()
   #expect(synchronized == nil)
-  #expect(
-    DerivedLog.read(path: path, salt: 7, through: DerivedLog.Mark(end: DerivedLog.headerSize + 15, entries: 1))
-      == [entry(0)[...]])
+  let one = written(1, at: path + ".one")
+  #expect(DerivedLog.read(path: path, salt: 7, through: one) == [entry(0)[...]])
+  #expect(DerivedLog.markOfWholeFile(path: path, salt: 7) == one)
 }

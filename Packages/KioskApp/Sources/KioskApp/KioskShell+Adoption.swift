@@ -17,7 +17,7 @@ public struct Adoption: Equatable, Sendable {
   /// A line for the person at the till.
   public var description: String {
     let what = movement.kind == .charge ? "charge" : "refund"
-    return "adopted the processor's \(what) \(movement.reference) of \(movement.amount) for tab #\(tab.raw) "
+    return "adopted the processor's \(what) \(movement.reference) of \(money(movement.amount)) for tab #\(tab.raw) "
       + "(key '\(movement.key)'), which this journal had no record of; no money moved again"
   }
 }

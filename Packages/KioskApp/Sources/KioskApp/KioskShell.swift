@@ -138,6 +138,19 @@ public final class KioskShell {
     if case .dayClosed(let day, let archive) = contents.records.last, archive == name {
       throw KioskShellError.closedDay(day: day, path: journal.path)
     }
+    // A day already closed and archived beside the journal (a backup restored
+    // over the live journal, or a live journal deleted) must not be written
+    // again: its tabs' charges are under its own keys, which the next day's
+    // settles never find, so a tab settled since would be charged twice. A
+    // close cut short leaves the day's file under both names: that one is finished below.
+    // A file with an archive's name that is no journal (notes, say) is not a closed day.
+    if let newest = KioskSegments.archives(of: journal.path).last(where: { KioskSegments.salt(of: $0.path) != nil }),
+      let archivedDay = newest.day,
+      archivedDay >= contents.day, !KioskSegments.sameFile(newest.path, journal.path)
+    {
+      if isNew, journal.recovery.created { try? FileManager.default.removeItem(atPath: journal.path) }
+      throw KioskShellError.dayAlreadyArchived(day: contents.day, path: journal.path, archive: newest.path)
+    }
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make
     // reconciliation abandon real charges.
@@ -150,6 +163,20 @@ public final class KioskShell {
     // movements under that salt are this till's own, and settles adopt them.
     let ownKeys = IdempotencyKey.prefix(journalSalt: journal.salt)
     if isNew, !processor.entries.isEmpty, !processor.entries.contains(where: { $0.key.raw.hasPrefix(ownKeys) }) {
+      throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
+    }
+    // Nor another till's ledger beside a journal with payments: the day began
+    // at a place in one ledger file (its salt), and on a first day every
+    // movement of the till's ledger is under the day's keys.
+    // (A till that never took money may start a new ledger.)
+    if let start = contents.checkpoint?.ledgerStart, start.salt != processor.endAnchor.salt,
+      contents.paymentsJournaled || !processor.recovery.startedFresh
+    {
+      throw KioskShellError.ledgerNotTheDays(path: processor.path)
+    }
+    if contents.checkpoint?.ledgerStart == nil, contents.day == 1, contents.paymentsJournaled,
+      !processor.entries.isEmpty, !processor.entries.contains(where: { $0.key.raw.hasPrefix(ownKeys) })
+    {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
     var world = KioskWorld(processor: processor, journal: journal)
@@ -567,10 +594,20 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case heldChargeOfOpenTab(tab: Tab.ID, reference: String, amount: Decimal)
   /// The processor's ledger could not be opened.
   case ledgerUnreadable(JournalError)
+  /// The journal holds a day that is already closed and archived beside it.
+  case dayAlreadyArchived(day: Int, path: String, archive: String)
+  /// The processor's ledger is another file than the one the live day began with.
+  case ledgerNotTheDays(path: String)
 
   public var description: String {
     switch self {
     case .ledgerUnreadable(let error): "processor ledger: \(error)"
+    case .dayAlreadyArchived(let day, let path, let archive):
+      "'\(path)' holds day \(day), but day \(day) is already closed and archived as '\(archive)' (a backup restored "
+        + "over the live journal?); writing it again could charge its tabs twice: restore the newest live journal"
+    case .ledgerNotTheDays(let path):
+      "the processor ledger '\(path)' is not the file the live day began with (another till's, or a new file with "
+        + "the old name); restore this till's ledger, or pass --processor with its path"
     case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
     case .ledgerMissing(let path):
       "the journal records payments but the processor ledger '\(path)' was missing or empty (or its header torn); "

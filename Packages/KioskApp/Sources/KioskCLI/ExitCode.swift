@@ -61,7 +61,8 @@ struct KioskFailure: Error, Equatable {
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)
       case .tornDown: self.init(code: .software, message: error.description)
       case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,
-        .cannotArchive, .declineNotJournaled, .ledgerLacksKnownEntries, .ledgerUnreadable:
+        .cannotArchive, .declineNotJournaled, .ledgerLacksKnownEntries, .ledgerUnreadable, .dayAlreadyArchived,
+        .ledgerNotTheDays:
         self.init(code: .journal, message: error.description)
       }
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)

@@ -285,7 +285,10 @@ enum ReadCommands {
         throw KioskFailure(
           code: .journal,
           message: "the settled-tabs file '\(settledTabs)' holds other tabs than the records of '\(segment.path)' "
-            + "before its last checkpoint; remove it, and the next writer rebuilds it from the journal")
+            + "before its last checkpoint; remove it, and "
+            + (segment.day == nil
+              ? "the next writer rebuilds it from the journal"
+              : "readers list the closed day's tabs from its archive (no writer rebuilds an archive's file)"))
       }
       guard report.state.canonicalJSONWrittenByHand() == again.state.canonicalJSONWrittenByHand() else {
         throw KioskFailure(code: .journal, message: "two replays of '\(segment.path)' gave different states")

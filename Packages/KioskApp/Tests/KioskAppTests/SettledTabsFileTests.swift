@@ -149,13 +149,7 @@ private func aDayOfSettles(_ shell: KioskShell) async throws -> [Tab.ID] {
 
 /// Where the archive's settled-tabs file ends: all of its entries, each whole.
 private func archivedMark(_ archive: String, salt: UInt64) throws -> DerivedLog.Mark? {
-  let path = SettledTabsFile.path(besideJournal: archive)
-  let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-  for entries in 0...100 {
-    let mark = DerivedLog.Mark(end: size, entries: entries)
-    if DerivedLog.read(path: path, salt: salt, through: mark) != nil { return mark }
-  }
-  return nil
+  DerivedLog.markOfWholeFile(path: SettledTabsFile.path(besideJournal: archive), salt: salt)
 }
 
 @MainActor
@@ -231,6 +225,18 @@ private func archivedMark(_ archive: String, salt: UInt64) throws -> DerivedLog.
   for payload in payloads {
     forged.append(Array(String(decoding: payload, as: UTF8.self).replacingOccurrences(of: "Ada", with: "Eve").utf8))
   }
-  _ = forged.synchronized()
+  let synchronized = forged.synchronized()
+  let forgedMark = try #require(synchronized)
+  #expect(forgedMark.end == mark.end && forgedMark.entries == mark.entries && forgedMark.digest != mark.digest)
+  #expect(
+    try KioskVerifier.replay(path: journal.path).settledTabsFile == .unreadable,
+    "a file the checkpoint does not vouch for (its digest differs) is stale, not wrong")
+  // Only a checkpoint that vouches for the forged file makes it wrong.
+  var vouching = try #require(try KioskReplay.contents(of: DurableJournal.read(path: journal.path)).checkpoint)
+  vouching.settledTabs = forgedMark
+  do {
+    var log = try DurableJournal(path: journal.path)
+    try log.appendCheckpoint(vouching)
+  }
   #expect(try KioskVerifier.replay(path: journal.path).settledTabsFile == .differs)
 }

@@ -250,7 +250,9 @@ private func flip(_ path: String, at offset: Int) {
   #expect(close.status == 65)
   #expect(close.errors.contains("run 'kiosk settle 1', which adopts the charge, then close the day"), "\(close.errors)")
   #expect(close.errors.contains("put the tab's items back if they are gone (the charge is 4.50)"))
-  #expect(try kiosk("settle", "1").errors.contains("adopted the processor's charge"))
+  let adopted = try kiosk("settle", "1").errors
+  #expect(
+    adopted.contains("adopted the processor's charge ch_") && adopted.contains(" of 4.50 for tab #1 "), "\(adopted)")
   #expect(try kiosk("close-day").status == 0)
   let reconcile = try kiosk("reconcile")
   #expect(reconcile.status == 0 && reconcile.output.hasPrefix("processor: 1 charges (4.50)"), "\(reconcile.output)")

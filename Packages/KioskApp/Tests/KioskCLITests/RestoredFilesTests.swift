@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+// Files put back from other copies (a backup of the journal, another till's
+// ledger, an older settled-tabs file): the till refuses to write where money
+// could move twice or land in the wrong ledger, and rebuilds what it derives.
+
+@Test func aBackupOfAnArchivedDayRestoredOverTheLiveJournalIsNeverWrittenAgain() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let dayOne = journal.bytes
+  #expect(try kiosk("close-day").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: dayOne)
+
+  for command in [["settle", "1"], ["open", "Bob"], ["undo"]] {
+    let refused = try kiosk.run(["--journal", journal.path] + command)
+    #expect(refused.status == 74, "\(command): \(refused.errors)")
+    #expect(
+      refused.errors.contains("holds day 1, but day 1 is already closed and archived as '\(journal.path).day-0001'"),
+      "\(command): \(refused.errors)")
+  }
+  #expect(journal.bytes == dayOne, "nothing was written to the restored file")
+  let ledger = try #require(FileManager.default.contents(atPath: journal.path + ".processor"))
+  #expect(
+    String(decoding: ledger, as: UTF8.self).components(separatedBy: #""kind":"charge""#).count - 1 == 1,
+    "one charge in the ledger")
+}
+
+@Test func anotherTillsLedgerBesideAJournalThatTookMoneyIsRefused() throws {
+  let north = try TemporaryJournal()
+  let south = try TemporaryJournal()
+  for till in [north, south] {
+    let kiosk = KioskBinary(journal: till.path)
+    #expect(try kiosk("open", "Ada").status == 0)
+    #expect(try kiosk("add", "1", "latte").status == 0)
+    #expect(try kiosk("settle", "1").status == 0)
+  }
+  let kiosk = KioskBinary(journal: north.path)
+  let ownLedger = try #require(FileManager.default.contents(atPath: north.path + ".processor"))
+  let southLedger = try #require(FileManager.default.contents(atPath: south.path + ".processor"))
+
+  // A first day: no movement of the other ledger is under this journal's keys.
+  _ = FileManager.default.createFile(atPath: north.path + ".processor", contents: southLedger)
+  #expect(try kiosk("open", "Bob").status == 74)
+  let firstDay = try kiosk("settle", "2")
+  #expect(firstDay.status == 74, "\(firstDay.errors)")
+  #expect(firstDay.errors.contains("holds 1 movements"), "\(firstDay.errors)")
+  #expect(FileManager.default.contents(atPath: north.path + ".processor") == southLedger, "nothing charged into it")
+
+  // A later day: it began at a place in another ledger file.
+  _ = FileManager.default.createFile(atPath: north.path + ".processor", contents: ownLedger)
+  #expect(try kiosk("close-day").status == 0)
+  _ = FileManager.default.createFile(atPath: north.path + ".processor", contents: southLedger)
+  let laterDay = try kiosk("open", "Bob")
+  #expect(laterDay.status == 74, "\(laterDay.errors)")
+  #expect(laterDay.errors.contains("is not the file the live day began with"), "\(laterDay.errors)")
+  _ = FileManager.default.createFile(atPath: north.path + ".processor", contents: ownLedger)
+  #expect(try kiosk("open", "Bob").status == 0)
+}
+
+@Test func aSettledTabsFileFromAnotherCopyWithEntriesOfTheSameLengthsIsRebuilt() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "1"]
+  for (tab, name) in [(1, "Ada"), (2, "Bob")] {
+    #expect(try kiosk("open", name, environment: often).status == 0)
+    #expect(try kiosk("add", "\(tab)", "latte", environment: often).status == 0)
+  }
+  let beforeSettles = journal.bytes
+  #expect(try kiosk("settle", "1", environment: often).status == 0)
+  #expect(try kiosk("restock", "beans", "1", environment: often).status == 0)
+  let adaSettled = journal.bytes
+  // Another branch from the older copy settles Bob instead: an entry of the same length.
+  _ = FileManager.default.createFile(atPath: journal.path, contents: beforeSettles)
+  #expect(try kiosk("settle", "2", environment: often).status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: adaSettled)
+
+  let expected = "#1 Ada: Latte — 4.50 (settled)\n#2 Bob: Latte — 4.50\n"
+  #expect(try kiosk("board", "--all").output == expected, "a reader does not trust the file")
+  #expect(try kiosk("restock", "cup", "1", environment: often).status == 0)
+  #expect(try kiosk("board", "--all").output == expected, "the writer rebuilt it")
+  // Bob's charge, made on the other branch, is adopted rather than made again.
+  #expect(try kiosk("settle", "2", environment: often).errors.contains("adopted the processor's charge"))
+  #expect(
+    try kiosk("board", "--all").output == "#1 Ada: Latte — 4.50 (settled)\n#2 Bob: Latte — 4.50 (settled)\n")
+  let verify = try kiosk("verify")
+  #expect(verify.status == 0, "\(verify.errors)")
+  #expect(!verify.output.contains("settled-tabs"), "\(verify.output)")
+}
