@@ -1,5 +1,7 @@
 import Foundation
+import KioskCommands
 import Menu
+import Payment
 import Stock
 import Tabs
 
@@ -16,6 +18,10 @@ extension ZReport {
     private var charges: [Movement] = []
     private var refunds: [Movement] = []
     private var uncounted: [Int] = []
+    /// The day's refund intents by key: a refund's amount and tab, for an undo
+    /// whose undo history a lost record left unknown. Refunds are few; charges
+    /// need none, their receipt says it all.
+    private var refundIntents: [IdempotencyKey: PaymentIntent] = [:]
     /// After a lost command the state is unknown until the next checkpoint restores it.
     private(set) var lostState = false
 
@@ -30,6 +36,7 @@ extension ZReport {
         replay = KioskReplay.Progress(checkpoint: checkpoint)
         day = checkpoint.day
         if sequence == 1 { opening = checkpoint.state.stock }
+        for intent in checkpoint.openIntents where intent.kind == .refund { refundIntents[intent.key] = intent }
         lostState = false
       case .lost(let record):
         if record != .checkpoint || sequence == 1 {
@@ -37,7 +44,12 @@ extension ZReport {
           lostState = true
         }
       case .record(let record):
-        guard !lostState else { return uncounted.append(sequence) }
+        if case .paymentIntent(let intent) = record, intent.kind == .refund { refundIntents[intent.key] = intent }
+        guard !lostState else {
+          // What the state cannot say (what was sold) is uncounted; money records say what moved.
+          countMoney(of: record)
+          return uncounted.append(sequence)
+        }
         if case .initialized(_, let stock) = record { opening = stock }
         if case .settled(let receipt) = record {
           for item in world.tabs.open[receipt.tab]?.lines ?? [] { sold[item, default: 0] += 1 }
@@ -49,6 +61,19 @@ extension ZReport {
           for item in world.tabs.open[receipt.tab]?.lines ?? [] { sold[item, default: 0] -= 1 }
           refunds.append(Movement(tab: receipt.tab, amount: receipt.total, reference: refund ?? "none"))
         }
+      }
+    }
+
+    /// Counts the charge of a settle, or the refund of an undone one, from the
+    /// record alone (and the refund's intent), while the state is unknown.
+    private mutating func countMoney(of record: KioskRecord) {
+      switch record {
+      case .settled(let receipt):
+        charges.append(Movement(tab: receipt.tab, amount: receipt.total, reference: receipt.reference))
+      case .undone(let refund?, let key?):
+        guard let intent = refundIntents[key] else { return }
+        refunds.append(Movement(tab: intent.tab, amount: intent.amount, reference: refund))
+      default: break
       }
     }
 

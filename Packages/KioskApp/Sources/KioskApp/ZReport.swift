@@ -50,7 +50,9 @@ public struct ZReport: Equatable, Sendable {
   public var closingState: KioskSnapshot
   /// Records lost to damage (placeholders `kiosk repair` left), by sequence
   /// number, and every record between a lost command and the checkpoint that
-  /// restores the state: what they sold or moved is not in this report.
+  /// restores the state: what they sold is not in this report. Their charges
+  /// and refunds are, from the money records themselves (a receipt; an undo's
+  /// refund intent), so the report's money is what the processor moved.
   public var uncounted: [Int] = []
   /// Bytes after the last whole record: a torn or damaged tail the report could not read.
   public var unreadTailBytes = 0
@@ -59,7 +61,7 @@ public struct ZReport: Equatable, Sendable {
   public var charged: Decimal { charges.reduce(0) { $0 + $1.amount } }
   /// The total refunded.
   public var refunded: Decimal { refunds.reduce(0) { $0 + $1.amount } }
-  /// Charged less refunded: the sum of `sales`.
+  /// Charged less refunded: the sum of `sales`, but for what uncounted records sold.
   public var net: Decimal { charged - refunded }
 
   /// Replays the day in the journal file at `path` from its first record;

@@ -119,7 +119,9 @@ enum ReadCommands {
     if let unlisted, unlisted > 0 {
       lines.append(
         "warning: \(unlisted) settled tab\(unlisted == 1 ? " is" : "s are") not listed: "
-          + "\(unlisted == 1 ? "its record was" : "their records were") lost to damage ('kiosk repair')")
+          + "a record of \(unlisted == 1 ? "its tab" : "their tabs") was lost to damage (placeholders 'kiosk repair' "
+          + "left), so what \(unlisted == 1 ? "it" : "they") held is unknown; the settled count and total include "
+          + "\(unlisted == 1 ? "it" : "them")")
     }
     return BoardOutput(
       tabs: rows, openTotal: openTotal, settledTotal: settledTotal, settledTabs: settled.count,

@@ -201,7 +201,7 @@ extension WriteCommands {
               + "\(uncountedRecords.map(String.init).joined(separator: ", ")) "
               + "\(uncountedRecords.count == 1 ? "was" : "were") lost to damage ('kiosk repair') or "
               + "\(uncountedRecords.count == 1 ? "follows" : "follow") a lost one; "
-              + "what they sold or moved is not in this report"
+              + "what they sold is not in the sales below (their charges and refunds are)"
           ])
         + (sales.isEmpty
           ? ["sales: none"]

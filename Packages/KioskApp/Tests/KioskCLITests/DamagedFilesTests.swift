@@ -381,3 +381,22 @@ private func flip(_ path: String, at offset: Int) {
     "the link stays a link")
   #expect(try kiosk("reconcile").status == 0)
 }
+
+@Test func aZReportCountsTheMoneyOfRecordsAfterALostOneThatTheReplayCannotApply() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let often = ["KIOSK_CHECKPOINT_EVERY": "12"]
+  for command in [["open", "Ada"], ["add", "1", "latte"], ["settle", "1"], ["undo"], ["settle", "1"]] {
+    #expect(try kiosk.run(["--journal", journal.path] + command, environment: often).status == 0, "\(command)")
+  }
+  for _ in 0..<12 { #expect(try kiosk("restock", "beans", "1", environment: often).status == 0) }
+  // "open tab #1": the settles, the refund and the settle again follow it before the next checkpoint.
+  damage(journal) { frames in frames[1].offset }
+  #expect(try kiosk("repair").status == 0)
+  let close = try kiosk("close-day")
+  #expect(close.status == 0, "\(close.errors)")
+  #expect(close.output.contains("lost to damage ('kiosk repair') or follow a lost one"), "\(close.output)")
+  #expect(close.output.contains("charged 9.00, refunded 4.50, net 4.50"), "what the processor moved: \(close.output)")
+  #expect(close.output.components(separatedBy: "charge: tab #1 4.50 as ch_").count == 3, "\(close.output)")
+  #expect(close.output.contains("refund: tab #1 4.50 as re_"), "\(close.output)")
+}
