@@ -50,3 +50,25 @@ import Testing
     KioskSnapshot.self, from: JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
   #expect(decoded == KioskSnapshot(menu: KioskDefaults.menu))
 }
+
+/// The tabs are written in id order however their ids are packed for sorting:
+/// ids a till issues (sorted as `id × count + place`), a negative id and ids
+/// whose product with the count would overflow (sorted as pairs instead) all
+/// give the encoder's bytes, with the tabs in the same order.
+@MainActor
+@Test func tabsAreWrittenInIdOrderWhateverTheirIds() throws {
+  let journal = try TemporaryJournal()
+  var snapshot = try journal.openShell().snapshot
+  let idSets: [[Int]] = [
+    Array(1...300).shuffled(), [7, 3, 5], [4, -2, 9, 0], [Int.max / 2, 1, Int.max / 3], [Int.max, 2], [Int.min, 5],
+  ]
+  for ids in idSets {
+    var open: [Tab.ID: Tab] = [:]
+    for id in ids { open[Tab.ID(raw: id)] = Tab(customer: "Guest \(id)", lines: [Item.ID(raw: 1)]) }
+    snapshot.tabs = TabsState(open: open, nextID: 301, settled: SettledTabs())
+    let text = String(decoding: snapshot.canonicalJSONWrittenByHand(), as: UTF8.self)
+    #expect(text == String(decoding: snapshot.canonicalJSON(), as: UTF8.self), "ids \(ids.prefix(8))")
+    let positions = ids.sorted().map { text.range(of: "\"Guest \($0)\"")!.lowerBound }
+    #expect(positions == positions.sorted(), "ids \(ids.prefix(8)) are written in id order")
+  }
+}
