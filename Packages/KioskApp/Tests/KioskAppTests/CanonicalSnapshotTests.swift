@@ -51,10 +51,10 @@ import Testing
   #expect(decoded == KioskSnapshot(menu: KioskDefaults.menu))
 }
 
-/// The tabs are written in id order however their ids are packed for sorting:
-/// ids a till issues (sorted as `id × count + place`), a negative id and ids
-/// whose product with the count would overflow (sorted as pairs instead) all
-/// give the encoder's bytes, with the tabs in the same order.
+/// The tabs are written in id order whichever way the writer orders them: ids
+/// that span little more than their number, as a till's do, negative ones
+/// included (a table from id to tab), and ids spread far apart or at the ends
+/// of `Int` (a sort) all give the encoder's bytes, with the tabs in id order.
 @MainActor
 @Test func tabsAreWrittenInIdOrderWhateverTheirIds() throws {
   let journal = try TemporaryJournal()
