@@ -166,18 +166,34 @@ public final class KioskShell {
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
     // Nor another till's ledger beside a journal with payments: the day began
-    // at a place in one ledger file (its salt), and on a first day every
-    // movement of the till's ledger is under the day's keys.
+    // at a place in one ledger file (its salt).
     // (A till that never took money may start a new ledger.)
     if let start = contents.checkpoint?.ledgerStart, start.salt != processor.endAnchor.salt,
       contents.paymentsJournaled || !processor.recovery.startedFresh
     {
       throw KioskShellError.ledgerNotTheDays(path: processor.path)
     }
-    if contents.checkpoint?.ledgerStart == nil, contents.day == 1, contents.paymentsJournaled,
-      !processor.entries.isEmpty, !processor.entries.contains(where: { $0.key.raw.hasPrefix(ownKeys) })
-    {
-      throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
+    // Every movement since the day began is under the day's keys: one writer
+    // at a time moves money, the live day's. A movement under other keys after
+    // the day began means the ledger has moved on without this journal: it is
+    // older than the ledger (a backup of a day the till has closed since, or
+    // the day's archive put back as the live journal, which looks like a close
+    // cut short) and a carried-over tab settled since would be charged again;
+    // or the ledger is another till's. The archives need not be there to tell.
+    // Only the day's own movements are looked at: all on a first day, from the
+    // day's start on a later one, when the ledger could be read from there.
+    let readFromDayStart =
+      if let start = contents.checkpoint?.ledgerStart {
+        processor.ledger.numbersBefore == Int(start.sequence) - 1
+      } else {
+        contents.day == 1
+      }
+    if readFromDayStart {
+      let foreign = processor.entries.count { !$0.key.raw.hasPrefix(ownKeys) }
+      if foreign > 0 {
+        if isNew, journal.recovery.created { try? FileManager.default.removeItem(atPath: journal.path) }
+        throw KioskShellError.ledgerMovedOn(path: processor.path, journal: journal.path, movements: foreign)
+      }
     }
     var world = KioskWorld(processor: processor, journal: journal)
     // A ledger that has given fewer numbers than the journal names was restored
@@ -598,6 +614,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case dayAlreadyArchived(day: Int, path: String, archive: String)
   /// The processor's ledger is another file than the one the live day began with.
   case ledgerNotTheDays(path: String)
+  /// The ledger holds `movements` under other keys since the journal's day
+  /// began: the journal is older than the ledger, or the ledger another till's.
+  case ledgerMovedOn(path: String, journal: String, movements: Int)
 
   public var description: String {
     switch self {
@@ -608,6 +627,11 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     case .ledgerNotTheDays(let path):
       "the processor ledger '\(path)' is not the file the live day began with (another till's, or a new file with "
         + "the old name); restore this till's ledger, or pass --processor with its path"
+    case .ledgerMovedOn(let path, let journal, let movements):
+      "the processor ledger '\(path)' holds \(movements) movement\(movements == 1 ? "" : "s") under another "
+        + "journal's keys since '\(journal)' began its day: the journal is older than the ledger (a backup restored "
+        + "over a later day, or an archive put back as the live journal?) or the ledger is another till's; writing "
+        + "could charge tabs twice: restore the newest live journal, or this till's ledger"
     case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
     case .ledgerMissing(let path):
       "the journal records payments but the processor ledger '\(path)' was missing or empty (or its header torn); "

@@ -62,7 +62,7 @@ struct KioskFailure: Error, Equatable {
       case .tornDown: self.init(code: .software, message: error.description)
       case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,
         .cannotArchive, .declineNotJournaled, .ledgerLacksKnownEntries, .ledgerUnreadable, .dayAlreadyArchived,
-        .ledgerNotTheDays:
+        .ledgerNotTheDays, .ledgerMovedOn:
         self.init(code: .journal, message: error.description)
       }
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)

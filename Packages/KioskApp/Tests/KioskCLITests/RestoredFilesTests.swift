@@ -47,7 +47,7 @@ import Testing
   #expect(try kiosk("open", "Bob").status == 74)
   let firstDay = try kiosk("settle", "2")
   #expect(firstDay.status == 74, "\(firstDay.errors)")
-  #expect(firstDay.errors.contains("holds 1 movements"), "\(firstDay.errors)")
+  #expect(firstDay.errors.contains("holds 1 movement under another journal's keys"), "\(firstDay.errors)")
   #expect(FileManager.default.contents(atPath: north.path + ".processor") == southLedger, "nothing charged into it")
 
   // A later day: it began at a place in another ledger file.
@@ -89,4 +89,49 @@ import Testing
   let verify = try kiosk("verify")
   #expect(verify.status == 0, "\(verify.errors)")
   #expect(!verify.output.contains("settled-tabs"), "\(verify.output)")
+}
+
+/// A day closed, a carried-over tab settled the next day; then the closed day
+/// comes back as the live journal, with no archive to say it is closed: the
+/// archive renamed over the live journal (same file, so it looks like a close
+/// cut short), or a backup restored with the archives moved away. The ledger
+/// has moved on under the next day's keys, so every writer refuses, and Bob is
+/// charged once.
+@Test func aClosedDayBackAsTheLiveJournalIsRefusedWhereverItsArchiveIs() throws {
+  for way in ["the archive renamed over the live journal", "a backup restored, the archives moved away"] {
+    let journal = try TemporaryJournal()
+    let kiosk = KioskBinary(journal: journal.path)
+    for command in [
+      ["open", "Ada"], ["add", "1", "latte"], ["settle", "1"], ["open", "Bob"], ["add", "2", "latte"],
+    ] {
+      #expect(try kiosk.run(["--journal", journal.path] + command).status == 0, "\(way): \(command)")
+    }
+    let backup = journal.bytes
+    #expect(try kiosk("close-day").status == 0)
+    #expect(try kiosk("settle", "2").status == 0, "\(way): Bob settles on day 2")
+    let archive = journal.path + ".day-0001"
+    let files = FileManager.default
+    if way.hasPrefix("the archive") {
+      #expect(rename(archive, journal.path) == 0)
+    } else {
+      let away = journal.path + ".away"
+      try files.createDirectory(atPath: away, withIntermediateDirectories: false)
+      for name in [archive, archive + ".settled"] where files.fileExists(atPath: name) {
+        try files.moveItem(atPath: name, toPath: away + "/" + URL(fileURLWithPath: name).lastPathComponent)
+      }
+      try files.removeItem(atPath: journal.path)
+      _ = files.createFile(atPath: journal.path, contents: backup)
+    }
+    let before = journal.bytes
+    for command in [["settle", "2"], ["open", "Cy"]] {
+      let refused = try kiosk.run(["--journal", journal.path] + command)
+      #expect(refused.status == 74, "\(way), \(command): \(refused.errors)")
+      #expect(refused.errors.contains("under another journal's keys"), "\(way), \(command): \(refused.errors)")
+    }
+    #expect(journal.bytes == before, "\(way): nothing was written to the journal")
+    let ledger = try #require(files.contents(atPath: journal.path + ".processor"))
+    #expect(
+      String(decoding: ledger, as: UTF8.self).components(separatedBy: #""kind":"charge""#).count - 1 == 2,
+      "\(way): Ada and Bob charged once each")
+  }
 }
