@@ -657,9 +657,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
       "\(reason); the processor declined the payment under key '\(key)' and nothing moved, but the decline is "
         + "not journaled: the next command that writes reconciles it"
     case .heldChargeDiffers(let tab, let reference, let charged, let total):
-      "the processor already holds a charge of \(charged) for tab #\(tab.raw) (\(reference)) that this journal has no "
-        + "record of (it was restored or cut back); the tab now totals \(total), so the charge is not adopted and "
-        + "nothing is charged: bring the tab back to \(charged) and settle it (the charge is then adopted), or have "
+      "the processor already holds a charge of \(money(charged)) for tab #\(tab.raw) (\(reference)) that this journal "
+        + "has no record of (it was restored or cut back); the tab now totals \(money(total)), so the charge is not "
+        + "adopted and nothing is charged: bring the tab back to \(money(charged)) and settle it (the charge is then adopted), or have "
         + "\(reference) refunded at the processor first; 'kiosk reconcile' lists it"
     case .archiveExists(let path):
       "cannot archive the day as '\(path)': another file has that name; move it away and run the command again"

@@ -195,6 +195,9 @@ private func settledWithABackupTakenBefore(in journal: TemporaryJournal) async t
   ) { try await shell.settle(tab) }
   #expect(journal.bytes == bytes, "a refused settle journals nothing")
   #expect(shell.processorLedger.count == 1)
+  let refusal = KioskShellError.heldChargeDiffers(tab: tab, reference: "ch_1", charged: 4.5, total: 7.5).description
+  #expect(refusal.contains("a charge of 4.50 for tab #1") && refusal.contains("the tab now totals 7.50"), "\(refusal)")
+  #expect(refusal.contains("bring the tab back to 4.50"), "amounts as money: \(refusal)")
   // Brought back to what was charged, the tab settles with the charge.
   try shell.remove(espresso, from: tab)
   _ = try await shell.settle(tab)
