@@ -86,6 +86,7 @@ extension TabsState {
     writer.beginArray()
     if let (lowest, places) = placesByID() {
       // The tabs in the dictionary's order; `places` says where each id's is.
+      // (A table of the tabs themselves, `[Tab?]`, measured 3% dearer a checkpoint.)
       let tabs = Array(open.values)
       for (offset, place) in places.enumerated() where place >= 0 {
         writer.rawID(lowest + offset)
@@ -120,9 +121,12 @@ extension TabsState {
   /// they span more than 16 times their number plus 1,024, so the table is
   /// never much larger than the tabs.
   func placesByID() -> (lowest: Int, places: [Int32])? {
-    guard let lowest = open.keys.min(by: { $0.raw < $1.raw })?.raw, open.count < Int32.max,
-      let highest = open.keys.max(by: { $0.raw < $1.raw })?.raw
-    else { return nil }
+    guard var lowest = open.first?.key.raw, open.count < Int32.max else { return nil }
+    var highest = lowest
+    for id in open.keys {
+      lowest = min(lowest, id.raw)
+      highest = max(highest, id.raw)
+    }
     let (span, overflow) = highest.subtractingReportingOverflow(lowest)
     guard !overflow, span < 16 * open.count + 1_024 else { return nil }
     var places = [Int32](repeating: -1, count: span + 1)

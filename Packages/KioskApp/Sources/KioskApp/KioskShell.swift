@@ -184,7 +184,7 @@ public final class KioskShell {
     // day's start on a later one, when the ledger could be read from there.
     let readFromDayStart =
       if let start = contents.checkpoint?.ledgerStart {
-        processor.ledger.numbersBefore == Int(start.sequence) - 1
+        processor.recovery.firstSequence == start.sequence
       } else {
         contents.day == 1
       }
