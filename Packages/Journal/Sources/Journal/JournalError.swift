@@ -55,7 +55,7 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         + "still belongs to it, or restore the file from a backup"
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
-      "journal format version \(version) is not supported (this kiosk reads versions 1 and 2)"
+      "journal format version \(version) is not supported (this kiosk reads versions 1 to 3)"
     case .corruptHeader(let path):
       "journal '\(path)' has a corrupt header; restore the file from a backup (the header holds the salt every "
         + "record is checked with, which repair cannot rebuild)"

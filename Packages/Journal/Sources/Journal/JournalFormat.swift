@@ -17,10 +17,19 @@
 public enum JournalFormat {
   /// The first four bytes of every journal.
   public static let magic: [UInt8] = Array("KJNL".utf8)
-  /// The version this code writes: 2 added checkpoint records.
-  public static let version: UInt16 = 2
+  /// The version a new journal gets unless its creator asks for another:
+  /// the newest, `canonicalVersion`.
+  public static let version: UInt16 = canonicalVersion
+  /// Version 2 added checkpoint records. Its payloads are whatever its writer
+  /// wrote; the kiosk's are `JSONEncoder`'s bytes (sorted keys).
+  public static let encoderVersion: UInt16 = 2
+  /// Version 3 frames records exactly as version 2 does; it tells readers
+  /// that the payloads are in their entries' canonical form (the kiosk's:
+  /// docs/replay.md), so a reader knows how to decode a payload without
+  /// guessing from its bytes. The journal itself never looks inside one.
+  public static let canonicalVersion: UInt16 = 3
   /// The versions this code reads: a version-1 file is a version-2 file without checkpoints.
-  public static let readableVersions: ClosedRange<UInt16> = 1...2
+  public static let readableVersions: ClosedRange<UInt16> = 1...3
   /// Bytes in the file header.
   public static let headerSize = 20
   /// Bytes before a record's payload.
@@ -56,8 +65,14 @@ public enum JournalFormat {
     }
   }
 
-  /// The header bytes for a journal with `salt`.
-  static func header(salt: UInt64) -> [UInt8] { header(magic: magic, version: version, salt: salt) }
+  /// The header bytes for a journal of `version` with `salt`.
+  static func header(salt: UInt64, version: UInt16) -> [UInt8] { header(magic: magic, version: version, salt: salt) }
+
+  /// The version in a header already validated (`validateHeader`).
+  static func version(ofHeader bytes: some Collection<UInt8>) -> UInt16 {
+    let start = bytes.index(bytes.startIndex, offsetBy: 4)
+    return UInt16(bytes[start]) | UInt16(bytes[bytes.index(after: start)]) << 8
+  }
 
   /// The header bytes of a file of this family (a journal, or a log derived
   /// from one): `magic | version u16 | reserved u16 | salt u64 | crc u32`.

@@ -15,14 +15,25 @@ public struct JournalJSONWriter: Sendable {
   /// Whether `/` is written `\/`, as the journal's encoder writes it; false
   /// for the canonical form (`JSONEncoder`'s `.withoutEscapingSlashes`).
   public var escapesSlashes = true
+  /// Whether the entry is to be written in its canonical form: the journal
+  /// it goes into is of `JournalFormat.canonicalVersion` or later. The
+  /// journal sets it, and `escapesSlashes` with it; the entry reads it.
+  public var canonical = false
 
   /// An empty writer.
   @inlinable public init() { bytes.reserveCapacity(160) }
 
+  /// An empty writer for a journal of format `version`.
+  public init(version: UInt16) {
+    self.init()
+    canonical = version >= JournalFormat.canonicalVersion
+    escapesSlashes = !canonical
+  }
+
   /// A writer whose bytes start with a record's frame, left as zeros for the
   /// journal to fill in once the payload is written (`WriteAheadLog.append`).
-  static func reservingFrame() -> JournalJSONWriter {
-    var writer = JournalJSONWriter()
+  static func reservingFrame(version: UInt16) -> JournalJSONWriter {
+    var writer = JournalJSONWriter(version: version)
     writer.bytes.append(contentsOf: repeatElement(0, count: JournalFormat.frameSize))
     return writer
   }
@@ -233,19 +244,21 @@ public struct JournalJSONWriter: Sendable {
 }
 
 extension JournalJSONWriter {
-  /// The bytes a journal holds for `entry`: its own, or `encoder`'s (the
-  /// journal's, `makeEncoder()`) when it leaves this one to the encoder.
-  public static func bytes(of entry: some JournalEncodable, encoder: JSONEncoder = makeEncoder()) throws(JournalError)
-    -> [UInt8]
-  {
-    var writer = JournalJSONWriter()
+  /// The bytes a journal of format `version` holds for `entry`: its own, or
+  /// `encoder`'s (the journal's, `makeEncoder()`) when it leaves this one to the encoder.
+  public static func bytes(
+    of entry: some JournalEncodable, version: UInt16 = JournalFormat.encoderVersion, encoder: JSONEncoder = makeEncoder()
+  ) throws(JournalError) -> [UInt8] {
+    var writer = JournalJSONWriter(version: version)
     if entry.writeJournal(to: &writer) { return writer.bytes }
     do { return Array(try encoder.encode(entry)) } catch { throw .codec(String(describing: error)) }
   }
 }
 
-/// An entry that writes its own journal bytes (`JournalJSONWriter`), the same
-/// bytes `JSONEncoder` would write, so appending it costs a fraction of the encoder.
+/// An entry that writes its own journal bytes (`JournalJSONWriter`): in a
+/// journal of version 2, the same bytes `JSONEncoder` would write, so
+/// appending it costs a fraction of the encoder; in version 3, its canonical
+/// form when it has one (`writer.canonical`).
 public protocol JournalEncodable: Encodable {
   /// Writes the entry; false, having written nothing, when this entry is one
   /// it leaves to `JSONEncoder` (the journal then encodes it that way).
@@ -258,6 +271,11 @@ public protocol JournalEncodable: Encodable {
 public protocol JournalDecodable: Decodable {
   /// The entry in `bytes`, or nil to leave them to `JSONDecoder`.
   static func readJournal(_ bytes: ArraySlice<UInt8>) -> Self?
+
+  /// The entry in `bytes`, the payload of a record in a journal of format
+  /// `version`. The default reads every version as `decoded(from:decoder:)`
+  /// does; an entry that writes a canonical form in version 3 reads it here.
+  static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws -> Self
 }
 
 extension JournalDecodable {
@@ -269,5 +287,12 @@ extension JournalDecodable {
   {
     if let entry = readJournal(bytes) { return entry }
     return try decoder.decode(Self.self, from: Data(bytes))
+  }
+
+  /// Every version as `decoded(from:decoder:)`.
+  @inlinable public static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
+    -> Self
+  {
+    try decoded(from: bytes, decoder: decoder)
   }
 }

@@ -26,6 +26,9 @@ public struct JournalRecovery: Sendable {
   public var startedFresh = false
   /// The salt in the file's header (0 when a reader found no header).
   public var salt: UInt64 = 0
+  /// The format version in the file's header (`JournalFormat.version` when a
+  /// reader found no header): how its payloads are encoded.
+  public var version: UInt16 = JournalFormat.version
 
   /// The number of valid records read.
   public var count: Int { frames.count }
@@ -194,14 +197,17 @@ struct LoadedFile {
   /// Where `bytes[0]` is in the file: 0, or the checkpoint reading started at.
   var base: Int
   var salt: UInt64
+  /// The version in the file's header.
+  var version: UInt16
   var firstSequence: UInt64
   var scan: JournalScan
   var seed: UInt32 { JournalFormat.recordSeed(salt: salt) }
 
-  init(bytes: [UInt8], base: Int, salt: UInt64, firstSequence: UInt64, scan: JournalScan) {
+  init(bytes: [UInt8], base: Int, salt: UInt64, version: UInt16, firstSequence: UInt64, scan: JournalScan) {
     self.bytes = bytes
     self.base = base
     self.salt = salt
+    self.version = version
     self.firstSequence = firstSequence
     self.scan = scan
   }
@@ -211,7 +217,8 @@ struct LoadedFile {
     let salt = try WriteAheadLog<PosixJournalEnvironment>.validateHeader(bytes, path: path)
     let seed = JournalFormat.recordSeed(salt: salt)
     let scan = bytes.withUnsafeBytes { JournalScan($0, seed: seed, start: JournalFormat.headerSize) }
-    self.init(bytes: bytes, base: 0, salt: salt, firstSequence: 1, scan: scan)
+    self.init(
+      bytes: bytes, base: 0, salt: salt, version: JournalFormat.version(ofHeader: bytes), firstSequence: 1, scan: scan)
   }
 
   /// Every checkpoint the scan found, as index entries.

@@ -11,7 +11,7 @@ extension WriteAheadLog {
   /// write, at a fraction of the cost), and syncs it.
   @discardableResult
   public mutating func append(_ entry: some JournalEncodable) throws(JournalError) -> UInt64 {
-    var writer = JournalJSONWriter.reservingFrame()
+    var writer = JournalJSONWriter.reservingFrame(version: version)
     guard entry.writeJournal(to: &writer) else { return try append(encode(entry)) }
     return try append(framed: &writer.bytes)
   }
@@ -55,7 +55,7 @@ extension WriteAheadLog {
 
   /// The entry's own bytes, or the encoder's when it leaves this one to it.
   func encode(_ entry: some JournalEncodable) throws(JournalError) -> [UInt8] {
-    try JournalJSONWriter.bytes(of: entry, encoder: encoder)
+    try JournalJSONWriter.bytes(of: entry, version: version, encoder: encoder)
   }
 
   /// Writes back lost entries known again from elsewhere, each encoded as
@@ -97,7 +97,7 @@ extension JournalRecovery {
   ) throws(JournalError) -> [Entry] {
     let decoder = JSONDecoder()
     return try entries(from: start, skippingLost: skippingLost) { index throws(JournalError) in
-      try decoding(index) { try Entry.decoded(from: payload(index), decoder: decoder) }
+      try decoding(index) { try Entry.decoded(from: payload(index), version: version, decoder: decoder) }
     }
   }
 
@@ -128,7 +128,7 @@ extension JournalRecovery {
 
   /// Record `index` as `Entry` reads it itself, or decoded when it leaves the bytes to `JSONDecoder`.
   public func decodedEntry<Entry: JournalDecodable>(_ index: Int, as type: Entry.Type) throws(JournalError) -> Entry {
-    try decoding(index) { try Entry.decoded(from: payload(index)) }
+    try decoding(index) { try Entry.decoded(from: payload(index), version: version, decoder: JSONDecoder()) }
   }
 
   /// What `decode` gives for record `index`; its failure as a `codec` error naming the record.

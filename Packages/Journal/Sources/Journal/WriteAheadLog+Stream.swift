@@ -14,6 +14,8 @@ public struct StreamedRecord {
   public let sequence: UInt64
   /// Whether it is a checkpoint (its payload is state, not a command).
   public let isCheckpoint: Bool
+  /// The format version of the file it is in: how its payload is encoded.
+  public var version: UInt16 = JournalFormat.version
   /// What it stood for when it is a placeholder `repair` wrote over damage; nil for a readable record.
   public var lost: LostRecord? = nil
   /// Its payload, borrowed from the read buffer.
@@ -68,7 +70,9 @@ extension WriteAheadLog {
       }
       return StreamSummary(records: 0, unreadTailBytes: size, size: size)
     }
-    let salt = try validateHeader(try reader.bytes(from: 0, to: JournalFormat.headerSize), path: path)
+    let header = try reader.bytes(from: 0, to: JournalFormat.headerSize)
+    let salt = try validateHeader(header, path: path)
+    let version = JournalFormat.version(ofHeader: header)
     let seed = JournalFormat.recordSeed(salt: salt)
     var offset = JournalFormat.headerSize
     var expected: UInt64 = 1
@@ -82,7 +86,7 @@ extension WriteAheadLog {
       try reader.withPayload(record.payload) { payload in
         try body(
           StreamedRecord(
-            sequence: record.sequence, isCheckpoint: record.type == JournalFormat.checkpointType,
+            sequence: record.sequence, isCheckpoint: record.type == JournalFormat.checkpointType, version: version,
             lost: record.type == JournalFormat.lostType ? JournalFormat.lostRecord(payload) : nil, payload: payload))
       }
       offset += JournalFormat.frameSize + length

@@ -44,6 +44,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   public private(set) var path: String
   /// The random salt in the journal's header: tells this journal from any other.
   public let salt: UInt64
+  /// The format version in the journal's header: the one it was created
+  /// with, which every later writer keeps, so a file's payloads are in one form.
+  public let version: UInt16
   /// What opening found.
   public let recovery: JournalRecovery
   /// The sequence number of the last committed record (0 when empty).
@@ -72,9 +75,13 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// from that checkpoint on is read and recovered; otherwise the whole file.
   /// With `anchor`, the file is read from there instead when the anchor holds
   /// (`JournalAnchor`), and the records before it are neither read nor checked.
+  /// A file created (or given a fresh header) gets `newFileVersion`; an
+  /// existing one keeps the version it has.
   public init(
-    path: String, environment: Environment, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil
+    path: String, environment: Environment, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil,
+    newFileVersion: UInt16 = JournalFormat.version
   ) throws(JournalError) {
+    precondition(JournalFormat.readableVersions.contains(newFileVersion), "no journal version \(newFileVersion)")
     let io = environment.fileIO
     let (descriptor, created) = try Self.openLocked(path, io: io, wait: lockWait)
     do throws(JournalError) {
@@ -95,7 +102,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
           }
           dropped = bytes.count
           if dropped > 0 { tornHeaderCopy = try Self.saveCopy(of: bytes, besides: path, suffix: "torn-tail", io: io) }
-          bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max))
+          bytes = JournalFormat.header(salt: UInt64.random(in: 1...UInt64.max), version: newFileVersion)
           wroteFreshHeader = true
           try Self.writeAll(bytes, at: 0, descriptor, io: io)
           if case .failure(let errno) = io.truncate(descriptor, to: bytes.count) {
@@ -130,6 +137,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       self.seed = loaded.seed
       self.path = path
       self.salt = loaded.salt
+      self.version = loaded.version
       self.end = loaded.base + loaded.bytes.count
       self.lastSequence = loaded.firstSequence - 1 + UInt64(scan.frames.count)
       self.lastCheckpoint = loaded.lastCheckpointMark
@@ -138,6 +146,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         created: created)
       recovery.startedAtCheckpoint = loaded.base > 0
       recovery.salt = loaded.salt
+      recovery.version = loaded.version
       recovery.savedTailPath = savedTailPath
       recovery.startedFresh = created || wroteFreshHeader
       self.recovery = recovery
@@ -206,7 +215,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   }
 
   /// Appends one command record whose payload follows `JournalFormat.frameSize`
-  /// reserved bytes in `frame` (`JournalJSONWriter.reservingFrame()`): framed
+  /// reserved bytes in `frame` (`JournalJSONWriter.reservingFrame(version:)`): framed
   /// in place and written with one sync, so a command's bytes are never copied.
   mutating func append(framed frame: inout [UInt8]) throws(JournalError) -> UInt64 {
     guard !hasFailed else { throw .failedEarlier }
@@ -484,6 +493,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       created: false)
     recovery.startedAtCheckpoint = loaded.base > 0
     recovery.salt = loaded.salt
+    recovery.version = loaded.version
     return recovery
   }
 
@@ -513,7 +523,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         $0, seed: JournalFormat.recordSeed(salt: salt), start: 0, firstSequence: anchor.sequence, base: anchor.offset)
     }
     guard bytes.isEmpty || !scan.frames.isEmpty else { return nil }
-    return LoadedFile(bytes: bytes, base: anchor.offset, salt: salt, firstSequence: anchor.sequence, scan: scan)
+    return LoadedFile(
+      bytes: bytes, base: anchor.offset, salt: salt, version: JournalFormat.version(ofHeader: header),
+      firstSequence: anchor.sequence, scan: scan)
   }
 
   /// The file from its last usable checkpoint: the index's newest entries are
@@ -540,7 +552,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
         JournalScan($0, seed: seed, start: 0, firstSequence: entry.sequence, base: entry.offset)
       }
       guard scan.frames.first?.type == JournalFormat.checkpointType else { continue }
-      return LoadedFile(bytes: bytes, base: entry.offset, salt: salt, firstSequence: entry.sequence, scan: scan)
+      return LoadedFile(
+        bytes: bytes, base: entry.offset, salt: salt, version: JournalFormat.version(ofHeader: header),
+        firstSequence: entry.sequence, scan: scan)
     }
     return nil
   }
@@ -637,10 +651,14 @@ public typealias DurableJournal = WriteAheadLog<PosixJournalEnvironment>
 extension WriteAheadLog where Environment == PosixJournalEnvironment {
   /// Opens the journal at `path` on the real file system, waiting up to
   /// `lockWait` for its lock; with `anchor`, read from there when it holds.
-  public init(path: String, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil)
-    throws(JournalError)
-  {
-    try self.init(path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, from: anchor)
+  /// A new file gets `newFileVersion`.
+  public init(
+    path: String, lockWait: Duration = defaultLockWait, from anchor: JournalAnchor? = nil,
+    newFileVersion: UInt16 = JournalFormat.version
+  ) throws(JournalError) {
+    try self.init(
+      path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, from: anchor,
+      newFileVersion: newFileVersion)
   }
 
   /// Reads the journal at `path` on the real file system, as a reader; with

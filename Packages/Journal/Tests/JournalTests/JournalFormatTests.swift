@@ -78,11 +78,39 @@ import Testing
   let file = try JournalFile()
   try file.fill(1)
   var bytes = file.bytes
-  bytes[4] = 3  // version 3, with a header CRC that matches it
+  bytes[4] = 4  // version 4, with a header CRC that matches it
   let crc = CRC32C.checksum(Array(bytes[0..<16]))
   bytes.replaceSubrange(16..<20, with: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
   file.bytes = bytes
-  #expect(throws: JournalError.unsupportedVersion(3)) { _ = try DurableJournal(path: file.path) }
+  #expect(throws: JournalError.unsupportedVersion(4)) { _ = try DurableJournal(path: file.path) }
+}
+
+@Test func aNewJournalGetsTheVersionItsCreatorAsksForAndKeepsIt() throws {
+  let file = try JournalFile()
+  do {
+    var journal = try DurableJournal(path: file.path, newFileVersion: JournalFormat.encoderVersion)
+    #expect(journal.version == 2)
+    try journal.append([1])
+  }
+  #expect(file.bytes[4] == 2)
+  // A later writer asking for another version for new files keeps the file's.
+  let reopened = try DurableJournal(path: file.path, newFileVersion: JournalFormat.canonicalVersion)
+  #expect(reopened.version == 2)
+  #expect(reopened.recovery.version == 2)
+  #expect(try DurableJournal.read(path: file.path).version == 2)
+}
+
+@Test func aJournalCreatedWithoutAVersionIsTheNewest() throws {
+  let file = try JournalFile()
+  do {
+    var journal = try DurableJournal(path: file.path)
+    #expect(journal.version == JournalFormat.canonicalVersion)
+    try journal.append([1])
+  }
+  #expect(file.bytes[4] == 3)
+  var seen: [UInt16] = []
+  _ = try DurableJournal.stream(path: file.path) { seen.append($0.version) }
+  #expect(seen == [3])
 }
 
 @Test func aCorruptHeaderIsRefused() throws {

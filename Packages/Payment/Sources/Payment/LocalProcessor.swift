@@ -33,7 +33,9 @@ public struct LocalProcessor: PaymentGateway, ~Copyable {
     path: String, limit: Decimal = ProcessorRules.chargeLimit, lockWait: Duration = DurableJournal.defaultLockWait,
     fault: Fault? = nil, from anchor: JournalAnchor? = nil
   ) throws(JournalError) {
-    var file = try DurableJournal(path: path, lockWait: lockWait, from: anchor)
+    // The ledger's entries are still written as `JSONEncoder` writes them: version 2.
+    var file = try DurableJournal(
+      path: path, lockWait: lockWait, from: anchor, newFileVersion: JournalFormat.encoderVersion)
     let recovery = file.recovery
     let entries = try recovery.decodedEntries(as: Entry.self, skippingLost: true)
     var lost = (0..<recovery.count).filter { recovery.lost($0) != nil }.map { Int(recovery.sequence($0)) }
