@@ -146,7 +146,7 @@ let package = Package(
     // `kiosk-replay` run them without linking the composition root.
     .target(
       name: "KioskCommands",
-      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"],
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal", "CanonicalJSON"],
       path: "Packages/KioskApp/Sources/KioskCommands",
       swiftSettings: paymentFeatures
     ),

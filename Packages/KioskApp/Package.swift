@@ -36,10 +36,12 @@ let package = Package(
   dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "../ServiceLinker")],
   targets: [
     // The till's commands, records, inverses and undo history, free of the
-    // journal's files: from Journal it takes only the record writer.
+    // journal's files: from Journal it takes only the record writer, and from
+    // CanonicalJSON the one form its records and slices are written in.
     .target(
       name: "KioskCommands",
-      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"].map { .product(name: $0, package: $0) },
+      dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"].map { .product(name: $0, package: $0) }
+        + [.product(name: "CanonicalJSON", package: "ServiceLinker")],
       swiftSettings: features
     ),
     .target(

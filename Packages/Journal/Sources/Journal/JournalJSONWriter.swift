@@ -179,6 +179,14 @@ public struct JournalJSONWriter: Sendable {
     needsComma = true
   }
 
+  /// `null`.
+  @inlinable public mutating func null() {
+    separate()
+    let text: StaticString = "null"
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    needsComma = true
+  }
+
   /// `true` or `false`.
   @inlinable public mutating func bool(_ value: Bool) {
     separate()

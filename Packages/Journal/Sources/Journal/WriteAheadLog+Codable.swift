@@ -8,11 +8,13 @@ extension WriteAheadLog {
   }
 
   /// Appends `entry`, which writes its own bytes (the same `JSONEncoder` would
-  /// write, at a fraction of the cost), and syncs it.
+  /// write, at a fraction of the cost; in a journal of format 3, its canonical
+  /// form), and syncs it. In format 3 an entry that writes nothing is refused
+  /// (`codec`), nothing written: the encoder's bytes are not that form.
   @discardableResult
   public mutating func append(_ entry: some JournalEncodable) throws(JournalError) -> UInt64 {
     var writer = JournalJSONWriter.reservingFrame(version: version)
-    guard entry.writeJournal(to: &writer) else { return try append(encode(entry)) }
+    guard entry.writeJournal(to: &writer) else { return try append(encodeCommand(entry)) }
     return try append(framed: &writer.bytes)
   }
 
@@ -28,7 +30,7 @@ extension WriteAheadLog {
   @discardableResult
   public mutating func append<Entry: JournalEncodable>(entries: [Entry]) throws(JournalError) -> ClosedRange<UInt64> {
     var payloads: [[UInt8]] = []
-    for entry in entries { payloads.append(try encode(entry)) }
+    for entry in entries { payloads.append(try encodeCommand(entry)) }
     return try append(batch: payloads)
   }
 
@@ -56,6 +58,16 @@ extension WriteAheadLog {
   /// The entry's own bytes, or the encoder's when it leaves this one to it.
   func encode(_ entry: some JournalEncodable) throws(JournalError) -> [UInt8] {
     try JournalJSONWriter.bytes(of: entry, version: version, encoder: encoder)
+  }
+
+  /// The entry's own bytes; the encoder's only in a journal older than format 3.
+  func encodeCommand(_ entry: some JournalEncodable) throws(JournalError) -> [UInt8] {
+    var writer = JournalJSONWriter(version: version)
+    if entry.writeJournal(to: &writer) { return writer.bytes }
+    guard !writer.canonical else {
+      throw .codec("\(type(of: entry)) has no canonical form to write into a journal of format \(version)")
+    }
+    return try encode(entry)
   }
 
   /// Writes back lost entries known again from elsewhere, each encoded as

@@ -138,7 +138,8 @@ public enum KioskJournalReader {
         } else if record.isCheckpoint {
           entry = .checkpoint(try KioskCheckpoint.decoded(from: Array(record.payload)[...], decoder: decoder))
         } else {
-          entry = .record(try KioskRecord.decoded(from: Array(record.payload)[...], decoder: decoder))
+          entry = .record(
+            try KioskRecord.decoded(from: Array(record.payload)[...], version: record.version, decoder: decoder))
         }
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")

@@ -4,7 +4,8 @@ import Menu
 import Payment
 import Tabs
 
-/// A record reads its own journal bytes: every process that opens the journal
+/// A record reads its own journal bytes, in the form of its journal's format
+/// (`decoded(from:version:decoder:)`). Format 2 (this file): every process that opens the journal
 /// replays the records after the last checkpoint, and `JSONDecoder` spent
 /// about 60,000 instructions on each. The reader mirrors the writer
 /// (`KioskRecord+JournalEncoding.swift`) exactly; `initialized`, `dayClosed`,
@@ -16,6 +17,15 @@ extension KioskRecord: JournalDecodable {
     var reader = JournalJSONReader(bytes)
     guard let record = reader.record(), reader.isAtEnd else { return nil }
     return record
+  }
+
+  /// A record of a journal of format 3 in its canonical form
+  /// (`readCanonical`), one of an older journal as above.
+  public static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
+    -> KioskRecord
+  {
+    guard version >= JournalFormat.canonicalVersion else { return try decoded(from: bytes, decoder: decoder) }
+    return try readCanonical(bytes)
   }
 }
 

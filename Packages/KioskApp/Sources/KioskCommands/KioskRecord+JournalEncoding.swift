@@ -4,14 +4,18 @@ import Menu
 import Payment
 import Tabs
 
-/// A record writes its own journal bytes: the same `JSONEncoder` (sorted keys)
-/// writes for its synthesized `Codable`, at a fraction of the cost (a command
-/// spent most of its instructions in the encoder). `initialized` and
+/// A record writes its own journal bytes. In a journal of format 3, its
+/// canonical form (`KioskRecord+CanonicalJournal.swift`). In one of format 2,
+/// which a writer continuing a day begun before format 3 still writes: the
+/// same `JSONEncoder` (sorted keys) writes for its synthesized `Codable`, at a
+/// fraction of the cost (a command spent most of its instructions in the
+/// encoder). There, `initialized` and
 /// `dayClosed`, written once a day, are left to the encoder, as is a receipt
 /// whose time the writer cannot vouch for. `KioskRecordEncodingTests` compares
 /// the bytes with the encoder's over random records.
 extension KioskRecord: JournalEncodable {
   public func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
+    if writer.canonical { return writeCanonical(to: &writer) }
     // What is left to the encoder is decided before anything is written.
     switch self {
     case .initialized, .dayClosed: return false

@@ -66,7 +66,8 @@ extension HasMutableTabs where Self: HasMutableStock & HasClock & ~Copyable {
     -> UndoHistory.Entry
   {
     let receipt = Receipt(
-      tab: settlement.tab, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
+      tab: settlement.tab, total: settlement.total, chargedAt: Receipt.time(clock.now()), reference: reference,
+      key: key)
     commit(settlement)
     return UndoHistory.Entry(
       record: .settled(receipt),

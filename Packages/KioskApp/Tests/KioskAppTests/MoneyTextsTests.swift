@@ -1,5 +1,6 @@
 import Foundation
 import KioskApp
+import KioskCommands
 import Testing
 import _ServiceLinkerTestSupport
 

@@ -7,7 +7,7 @@ public struct Receipt: Codable, Equatable, Sendable {
   public var tab: Tab.ID
   /// The amount charged.
   public var total: Decimal
-  /// When, by the linked clock.
+  /// When, by the linked clock, to the second (`Receipt.time(_:)`).
   public var chargedAt: Date
   /// The gateway's charge reference.
   public var reference: String
@@ -22,5 +22,14 @@ public struct Receipt: Codable, Equatable, Sendable {
     self.chargedAt = chargedAt
     self.reference = reference
     self.key = key
+  }
+}
+
+extension Receipt {
+  /// The time a receipt records for a charge at `now`: to the second, towards
+  /// the past, as the journal and the canonical form write it, so a receipt
+  /// read back from the journal is the receipt the till made.
+  public static func time(_ now: Date) -> Date {
+    Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
   }
 }

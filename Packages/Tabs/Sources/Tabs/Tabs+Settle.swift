@@ -79,7 +79,8 @@ extension HasMutableTabs where Self: HasMutableStock & HasMenu & HasPayment & Ha
     let reference: String
     do { reference = try payment.charge(settlement.total, key: key) } catch { throw .payment(error) }
     let receipt = Receipt(
-      tab: settlement.tab, total: settlement.total, chargedAt: clock.now(), reference: reference, key: key)
+      tab: settlement.tab, total: settlement.total, chargedAt: Receipt.time(clock.now()), reference: reference,
+      key: key)
     commit(settlement)
     return receipt
   }

@@ -9,7 +9,7 @@ import Tabs
 
 extension Ingredient {
   /// The ingredient `cursor` names.
-  static func read(_ cursor: JSONCursor) throws(CanonicalError) -> Ingredient {
+  package static func read(_ cursor: JSONCursor) throws(CanonicalError) -> Ingredient {
     try named(try cursor.string(), at: cursor)
   }
 

@@ -1,13 +1,14 @@
 import CanonicalJSON
 import Foundation
-import KioskCommands
 import Menu
 import Payment
 import Stock
 import Tabs
 
-// The records an action journals, and the undo history's entries, in
-// canonical form. Sums are `{"<case>": {fields}}`.
+// The records, and the undo history's entries, in canonical form
+// (docs/replay.md): what answers and recordings hold, and what a journal of
+// format 3 holds (`KioskRecord+JournalEncoding.swift` writes the same bytes
+// by hand). Sums are `{"<case>": {fields}}`.
 
 extension Receipt: CanonicalCodable {
   public var canonical: JSONValue {
@@ -26,32 +27,64 @@ extension Receipt: CanonicalCodable {
   }
 }
 
+extension PaymentIntent: CanonicalCodable {
+  /// `{"amount", "charge", "key", "kind", "tab"}`.
+  public var canonical: JSONValue {
+    .object([
+      "amount": CanonicalMoney.value(amount), "charge": charge.map { .string($0) } ?? .null,
+      "key": .string(key.raw), "kind": .string(kind.rawValue), "tab": .integer(tab.raw),
+    ])
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    _ = try cursor.object(keys: ["amount", "charge", "key", "kind", "tab"])
+    let kindCursor = try cursor.field("kind")
+    guard let kind = Kind(rawValue: try kindCursor.string()) else {
+      throw kindCursor.fail("expected \"charge\" or \"refund\"")
+    }
+    self.init(
+      kind: kind, key: try cursor.field("key").idempotencyKey(), tab: Tab.ID(raw: try cursor.field("tab").id()),
+      amount: try CanonicalMoney.read(cursor.field("amount")), charge: try cursor.optionalField("charge")?.string())
+  }
+}
+
 extension KioskRecord: CanonicalCodable {
   /// What a delivery's count may be in a record: what `restock` accepts.
   static let countRange = 1...StockState.maxUnits
 
-  /// The records actions journal; the others (the first record, intents, the close of a day) are the shell's.
-  static let actionCases: Set<String> = ["added", "opened", "removed", "restocked", "settled", "undone"]
+  /// Every record's case: those actions journal, and the shell's (the first
+  /// record, payment intents and their abandonment, the close of a day),
+  /// which only the journal holds.
+  static let cases: Set<String> = [
+    "added", "dayClosed", "initialized", "opened", "paymentAbandoned", "paymentIntent", "removed", "restocked",
+    "settled", "undone",
+  ]
 
   public var canonical: JSONValue {
     switch self {
+    case .initialized(let menu, let stock): .sum("initialized", ["menu": menu.canonical, "stock": stock.canonical])
     case .opened(let tab, let customer): .sum("opened", ["customer": .string(customer), "tab": .integer(tab.raw)])
     case .added(let item, let tab): .sum("added", ["item": .integer(item.raw), "tab": .integer(tab.raw)])
     case .removed(let item, let tab): .sum("removed", ["item": .integer(item.raw), "tab": .integer(tab.raw)])
+    case .paymentIntent(let intent): .object(["paymentIntent": intent.canonical])
+    case .paymentAbandoned(let key, let reason):
+      .sum("paymentAbandoned", ["key": .string(key.raw), "reason": .string(reason)])
     case .restocked(let ingredient, let count):
       .sum("restocked", ["count": .integer(count), "ingredient": .string(ingredient.rawValue)])
     case .settled(let receipt): .object(["settled": receipt.canonical])
     case .undone(let refund, let key):
       .sum("undone", ["key": key.map { .string($0.raw) } ?? .null, "refund": refund.map { .string($0) } ?? .null])
-    case .initialized, .paymentIntent, .paymentAbandoned, .dayClosed:
-      // No action journals these; the form names the case so a mistake is visible, not silent.
-      .sum("notAnActionRecord", ["record": .string("\(self)")])
+    case .dayClosed(let day, let archive): .sum("dayClosed", ["archive": .string(archive), "day": .integer(day)])
     }
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    let (name, fields) = try cursor.sum(cases: Self.actionCases)
+    let (name, fields) = try cursor.sum(cases: Self.cases)
     switch name {
+    case "initialized":
+      _ = try fields.object(keys: ["menu", "stock"])
+      self = .initialized(
+        menu: try MenuState(canonical: fields.field("menu")), stock: try StockState(canonical: fields.field("stock")))
     case "opened":
       _ = try fields.object(keys: ["customer", "tab"])
       self = .opened(tab: Tab.ID(raw: try fields.field("tab").id()), customer: try fields.field("customer").string())
@@ -60,6 +93,12 @@ extension KioskRecord: CanonicalCodable {
       let item = Item.ID(raw: try fields.field("item").id())
       let tab = Tab.ID(raw: try fields.field("tab").id())
       self = name == "added" ? .added(item: item, tab: tab) : .removed(item: item, tab: tab)
+    case "paymentIntent":
+      self = .paymentIntent(try PaymentIntent(canonical: fields))
+    case "paymentAbandoned":
+      _ = try fields.object(keys: ["key", "reason"])
+      self = .paymentAbandoned(
+        key: try fields.field("key").idempotencyKey(), reason: try fields.field("reason").string())
     case "restocked":
       _ = try fields.object(keys: ["count", "ingredient"])
       self = .restocked(
@@ -67,6 +106,9 @@ extension KioskRecord: CanonicalCodable {
         count: try fields.field("count").integer(in: Self.countRange))
     case "settled":
       self = .settled(try Receipt(canonical: fields))
+    case "dayClosed":
+      _ = try fields.object(keys: ["archive", "day"])
+      self = .dayClosed(day: try fields.field("day").integer(in: 1...Int.max), archive: try fields.field("archive").string())
     default:
       _ = try fields.object(keys: ["key", "refund"])
       self = .undone(
