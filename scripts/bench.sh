@@ -101,8 +101,8 @@ swift build -c release --product kiosk > "$tmp/build-kiosk.log" 2>&1 || { cat "$
   echo "Commands take no copy of any slice: a failed command is rolled back, and undo applied, by the"
   echo "command's inverse (\`UndoStep\`), so the cost of one \`open\` should not depend on how many tabs"
   echo "exist. Instructions inside \`KioskShell.openTab\` per call (callgrind: 400 opens less 200, after a replay),"
-  echo "and inside \`KioskRecord.writeJournal\` per call: the record's hand-written JSON, the bytes \`JSONEncoder\`"
-  echo "wrote before it (tests compare the two over random records)."
+  echo "and inside \`KioskRecord.writeJournal\` per call: the record's canonical form written by hand, as a journal"
+  echo "of format 3 holds it (tests compare it with \`canonical.compactText\` over random records)."
   echo
   echo "| tabs already open | instructions per open | ratio to 250 | encode instructions per record |"
   echo "|---|---|---|---|"

@@ -255,7 +255,8 @@ extension JournalJSONWriter {
   /// The bytes a journal of format `version` holds for `entry`: its own, or
   /// `encoder`'s (the journal's, `makeEncoder()`) when it leaves this one to the encoder.
   public static func bytes(
-    of entry: some JournalEncodable, version: UInt16 = JournalFormat.encoderVersion, encoder: JSONEncoder = makeEncoder()
+    of entry: some JournalEncodable, version: UInt16 = JournalFormat.encoderVersion,
+    encoder: JSONEncoder = makeEncoder()
   ) throws(JournalError) -> [UInt8] {
     var writer = JournalJSONWriter(version: version)
     if entry.writeJournal(to: &writer) { return writer.bytes }

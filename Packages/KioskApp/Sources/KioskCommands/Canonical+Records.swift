@@ -108,7 +108,8 @@ extension KioskRecord: CanonicalCodable {
       self = .settled(try Receipt(canonical: fields))
     case "dayClosed":
       _ = try fields.object(keys: ["archive", "day"])
-      self = .dayClosed(day: try fields.field("day").integer(in: 1...Int.max), archive: try fields.field("archive").string())
+      self = .dayClosed(
+        day: try fields.field("day").integer(in: 1...Int.max), archive: try fields.field("archive").string())
     default:
       _ = try fields.object(keys: ["key", "refund"])
       self = .undone(

@@ -58,3 +58,33 @@ private let boardOfFormat2 = """
   #expect(verify.output.contains("the processor agrees (7 charges, 5 refunds)"), "\(verify.output)")
   #expect(try kiosk("reconcile").status == 0)
 }
+
+/// The payloads of the commands in a journal file, as text.
+private func commandPayloads(_ path: String) -> [String] {
+  let data = FileManager.default.contents(atPath: path) ?? Data()
+  return frames(of: data).filter { $0.type == 1 }.map { String(decoding: data[$0.payload], as: UTF8.self) }
+}
+
+@Test func aFormat2DayGoesOnInFormat2AndTheNextDayIsFormat3() throws {
+  let (journal, kiosk) = try format2Till()
+  #expect(try kiosk("open", "Gus").status == 0)
+  let live = FileManager.default.contents(atPath: journal.path) ?? Data()
+  #expect(live[4] == 2, "a writer keeps the version its day began in")
+  #expect(commandPayloads(journal.path).last == #"{"opened":{"customer":"Gus","tab":{"raw":7}}}"#)
+  let close = try kiosk("close-day")
+  #expect(close.status == 0, "\(close.errors)")
+  #expect(try kiosk("add", "7", "1").status == 0)
+  #expect(try kiosk("settle", "7").status == 0)
+  let next = FileManager.default.contents(atPath: journal.path) ?? Data()
+  #expect(next[4] == 3, "the next day starts in the newest format")
+  let payloads = commandPayloads(journal.path)
+  #expect(payloads.first == #"{"added":{"item":1,"tab":7}}"#, "\(payloads)")
+  #expect(payloads.contains { $0.hasPrefix(#"{"paymentIntent":{"amount":450,"charge":null,"key":""#) })
+  #expect(payloads.last?.hasPrefix(#"{"settled":{"chargedAt":"20"#) == true)
+  #expect(payloads.last?.hasSuffix(#","tab":7,"total":450}}"#) == true)
+  let verify = try kiosk("verify", "--all")
+  #expect(verify.status == 0, "\(verify.errors)")
+  #expect(verify.output.hasPrefix("verified "), "\(verify.output)")
+  #expect(try kiosk("reconcile").status == 0)
+  #expect(try kiosk("board", "--all").output.contains("#7 Gus: Latte — 4.50 (settled)"))
+}
