@@ -13,12 +13,7 @@ import _ServiceLinkerTestSupport
 /// cents, whole seconds, counts `restock` accepts) and text a till would not
 /// make (quotes, slashes, control characters, non-ASCII).
 private func randomCanonicalRecord(_ random: inout SeededGenerator) -> KioskRecord {
-  let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\u{01}", "\u{7f}", "é", "😀", "_", "0"]
-  func text() -> String {
-    var scalars = String.UnicodeScalarView()
-    for _ in 0..<Int.random(in: 0...10, using: &random) { scalars.append(alphabet.randomElement(using: &random)!) }
-    return String(scalars)
-  }
+  func text() -> String { randomAwkwardText(&random) }
   func money() -> Decimal {
     // Whole cents, written with two, one or no decimals, as sums and prices are.
     let cents = Int.random(in: 0...9_999_999, using: &random)

@@ -11,12 +11,7 @@ import _ServiceLinkerTestSupport
 /// A random record of every kind the writer writes, with values a till makes
 /// and values it would not (control characters, slashes, far-off times).
 private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
-  let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\u{01}", "é", "😀", "_", "0"]
-  func text() -> String {
-    var scalars = String.UnicodeScalarView()
-    for _ in 0..<Int.random(in: 0...10, using: &random) { scalars.append(alphabet.randomElement(using: &random)!) }
-    return String(scalars)
-  }
+  func text() -> String { randomAwkwardText(&random) }
   func money() -> Decimal {
     Decimal(
       sign: .plus, exponent: -Int.random(in: 0...3, using: &random),
