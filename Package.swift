@@ -153,7 +153,7 @@ let package = Package(
     // The composition root.
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskCommands", "CanonicalJSON"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
       swiftSettings: paymentFeatures
     ),
@@ -166,7 +166,8 @@ let package = Package(
     .testTarget(
       name: "KioskAppTests",
       dependencies: [
-        "KioskApp", "KioskCommands", "ClockTesting", "VirtualTime", "FeatureTesting", "_ServiceLinkerTestSupport",
+        "KioskApp", "KioskCommands", "CanonicalJSON", "ClockTesting", "VirtualTime", "FeatureTesting",
+        "_ServiceLinkerTestSupport",
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",

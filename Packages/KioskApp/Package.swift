@@ -46,7 +46,8 @@ let package = Package(
     ),
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands"] + domains.map { .product(name: $0, package: $0) },
+      dependencies: ["KioskCommands", .product(name: "CanonicalJSON", package: "ServiceLinker")]
+        + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
     .executableTarget(
@@ -79,6 +80,7 @@ let package = Package(
       name: "KioskAppTests",
       dependencies: [
         "KioskApp", "KioskCommands", .product(name: "ClockTesting", package: "Clock"),
+        .product(name: "CanonicalJSON", package: "ServiceLinker"),
         .product(name: "VirtualTime", package: "ServiceLinker"),
         .product(name: "FeatureTesting", package: "ServiceLinker"),
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),

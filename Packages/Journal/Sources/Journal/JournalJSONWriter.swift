@@ -179,6 +179,20 @@ public struct JournalJSONWriter: Sendable {
     needsComma = true
   }
 
+  /// `"<digits>":`: an integer as an object's key (the canonical form keys
+  /// dictionaries by ids that way); the value follows.
+  @inlinable public mutating func key(digitsOf value: Int) {
+    separate()
+    bytes.append(UInt8(ascii: "\""))
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      let count = Self.writeDigits(of: value, into: digits)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
+    }
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
   /// `null`.
   @inlinable public mutating func null() {
     separate()

@@ -49,6 +49,17 @@ extension KioskCheckpoint: JournalDecodable {
     return checkpoint
   }
 
+  /// A checkpoint of format 4 (the canonical form) in a journal of format 3;
+  /// one of format 3 or 2, in any journal, as above.
+  public static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
+    -> KioskCheckpoint
+  {
+    guard version >= JournalFormat.canonicalVersion, isCanonical(bytes) else {
+      return try decoded(from: bytes, decoder: decoder)
+    }
+    return try readCanonical(bytes)
+  }
+
   /// Where the undo history begins: its key.
   static let undoStart = Array(#""undo":"#.utf8)
 }

@@ -20,6 +20,11 @@ extension KioskCheckpoint: JournalEncodable {
   static let placeholderBytes = Array(#""tabs":{"nextID":-7254311089,"open":[],"settled":{"count":0,"total":0}}"#.utf8)
 
   public func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
+    // A journal of format 3: the canonical form (format 4), unless a slice has none.
+    if writer.canonical, let bytes = canonicalBytes() {
+      writer.raw(bytes)
+      return true
+    }
     var light = self
     light.state.tabs = Self.placeholder
     guard let bytes = try? Array(JournalJSONWriter.makeEncoder().encode(light)) else { return false }

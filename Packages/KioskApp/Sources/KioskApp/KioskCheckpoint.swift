@@ -8,15 +8,16 @@ import Tabs
 /// `KioskShell.checkpointInterval` records or more, and as the first record of
 /// each day after the first (docs/journal.md, "Checkpoints").
 public struct KioskCheckpoint: Codable, Equatable, Sendable {
-  /// The form this code writes. Format 2 (no `format` key) held every tab
-  /// of the day, settled ones flagged; format 3 holds the open tabs and a
-  /// count of the settled ones, which are in the day's settled-tabs file
-  /// (`KioskCheckpoint+Format2.swift` reads format 2 into this form).
+  /// The form this code writes in a journal of version 1 or 2 (`JSONEncoder`'s;
+  /// in version 3 it writes `canonicalFormat`, 4). Format 2 (no `format` key)
+  /// held every tab of the day, settled ones flagged; formats 3 and 4 hold the
+  /// open tabs and a count of the settled ones, which are in the day's
+  /// settled-tabs file (`KioskCheckpoint+Format2.swift` reads format 2 into this form).
   public static let currentFormat = 3
 
   /// The day this journal segment covers, from 1.
   public var day: Int
-  /// The form the checkpoint was written in (`currentFormat`).
+  /// The form the checkpoint was written in (`currentFormat`, or `canonicalFormat` when read from one).
   public var format: Int
   /// Every slice.
   public var state: KioskSnapshot

@@ -136,7 +136,8 @@ public enum KioskJournalReader {
         if let lost = record.lost {
           entry = .lost(lost)
         } else if record.isCheckpoint {
-          entry = .checkpoint(try KioskCheckpoint.decoded(from: Array(record.payload)[...], decoder: decoder))
+          entry = .checkpoint(
+            try KioskCheckpoint.decoded(from: Array(record.payload)[...], version: record.version, decoder: decoder))
         } else {
           entry = .record(
             try KioskRecord.decoded(from: Array(record.payload)[...], version: record.version, decoder: decoder))

@@ -127,7 +127,7 @@ extension KioskRecord {
 
   /// `amount` in minor units when the canonical form holds it: by integer
   /// arithmetic (`exactMinorUnits`), or by `Decimal`'s for a significand too long for it.
-  static func minorUnits(_ amount: Decimal) -> Int? {
+  package static func minorUnits(_ amount: Decimal) -> Int? {
     guard let units = exactMinorUnits(of: amount) ?? CanonicalMoney.minorUnits(of: amount),
       units.magnitude < CanonicalMoney.limit.magnitude
     else { return nil }

@@ -145,12 +145,15 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
 }
 
 /// A day of random commands after tabs for `customers` (names the encoder
-/// escapes), with a checkpoint every few records, read back whole.
+/// escapes), with a checkpoint every few records, read back whole, in a
+/// journal of `version` (format 2 unless told: the encoder's checkpoints).
 @MainActor
-private func randomDayWithCheckpoints(seed: UInt64, customers: [String]) async throws -> JournalRecovery {
+func randomDayWithCheckpoints(
+  seed: UInt64, customers: [String], version: UInt16 = JournalFormat.encoderVersion
+) async throws -> JournalRecovery {
   var random = SeededGenerator(seed: seed)
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
+  let shell = try journal.openShell(newFileVersion: version)
   shell.checkpointInterval = Int.random(in: 3...9, using: &random)
   for name in customers { _ = try shell.openTab(for: name) }
   try await runRandomCommands(shell, count: 120, random: &random)
@@ -226,7 +229,7 @@ func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
 @MainActor
 @Test func theUndoHistoryReadsByHandWithEveryKindOfStep() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
+  let shell = try journal.openShell(newFileVersion: JournalFormat.encoderVersion)
   let ada = try shell.openTab(for: "Ada")
   try shell.add(Item.ID(raw: 1), to: ada)
   try shell.add(Item.ID(raw: 4), to: ada)

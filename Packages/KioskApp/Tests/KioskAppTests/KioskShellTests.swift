@@ -22,8 +22,9 @@ final class TemporaryJournal {
 
   /// The till on this journal, as `kiosk` opens it, but with one attempt per
   /// processor call: a lost answer or a timeout surfaces at once, without retries.
-  @MainActor func openShell() throws -> KioskShell {
-    let journal = try DurableJournal(path: path)
+  /// A new journal gets `newFileVersion`.
+  @MainActor func openShell(newFileVersion: UInt16 = JournalFormat.version) throws -> KioskShell {
+    let journal = try DurableJournal(path: path, newFileVersion: newFileVersion)
     let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: path))
     return try KioskShell(
       journal: journal, processor: processor,

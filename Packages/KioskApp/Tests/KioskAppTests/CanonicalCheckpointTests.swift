@@ -1,0 +1,130 @@
+import CanonicalJSON
+import Foundation
+import Journal
+import KioskApp
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+import _ServiceLinkerTestSupport
+
+/// Every checkpoint of a random day in a journal of format 3 is the canonical
+/// text of the checkpoint it reads back as (format 4), by hand and by the parser.
+@MainActor
+@Test(arguments: [UInt64(41), 42, 43])
+func everyCheckpointInAFormat3JournalIsItsCanonicalText(seed: UInt64) async throws {
+  let recovery = try await randomDayWithCheckpoints(
+    seed: seed, customers: ["Ada \"the\" /Lovelace/", "Zoë \\ ☕️", "Grace"], version: JournalFormat.canonicalVersion)
+  #expect(recovery.version == 3)
+  var compared = 0
+  for index in 0..<recovery.count where recovery.isCheckpoint(index) {
+    let payload = recovery.payload(index)
+    let text = String(decoding: payload, as: UTF8.self)
+    #expect(text.hasPrefix(#"{"day":1,"format":4,"#), "\(text.prefix(40))")
+    let read = try KioskCheckpoint.decoded(from: payload, version: 3, decoder: JSONDecoder())
+    #expect(read.format == KioskCheckpoint.canonicalFormat)
+    #expect(read.canonical?.compactText == text, "seed \(seed), record \(index)")
+    #expect(try KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(payload))) == read)
+    // Written again, the same bytes.
+    #expect(try JournalJSONWriter.bytes(of: read, version: 3) == Array(payload))
+    // Bytes in another spelling (a space in the tabs) are the parser's, to the same value.
+    let spaced = text.replacingOccurrences(of: #""open":{"#, with: #""open": {"#)
+    #expect(try KioskCheckpoint.decoded(from: Array(spaced.utf8)[...], version: 3, decoder: JSONDecoder()) == read)
+    compared += 1
+  }
+  #expect(compared > 0)
+}
+
+/// A checkpoint of the tabs `ids` (each with one line), one settled, one intent and one undo entry.
+private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoint {
+  let open = Dictionary(
+    uniqueKeysWithValues: ids.map { (Tab.ID(raw: $0), Tab(customer: "Guest \($0)", lines: [Item.ID(raw: 1)])) })
+  let key = IdempotencyKey(journalSalt: 7, sequence: 3, tab: ids.first ?? 1)
+  let receipt = Receipt(
+    tab: Tab.ID(raw: 999), total: 4.5, chargedAt: Date(timeIntervalSince1970: 1_750_000_000), reference: "ch/1",
+    key: key)
+  return KioskCheckpoint(
+    day: 2,
+    state: KioskSnapshot(
+      menu: MenuState(items: [Item.ID(raw: 1): Item(name: "Latte", price: price, recipe: [.milk: 2])]),
+      stock: StockState(units: [.milk: 10]),
+      tabs: TabsState(
+        open: open, nextID: (ids.max() ?? 0) + 2, settled: SettledTabs(count: 1, total: Decimal(string: "12.25")!))),
+    undo: [
+      UndoHistory.Entry(
+        record: .settled(receipt),
+        step: .reopen(
+          Tab.ID(raw: 999), tab: Tab(customer: "Di", lines: [Item.ID(raw: 1)]), total: 4.5, needs: [.milk: 2]))
+    ],
+    openIntents: [PaymentIntent(kind: .charge, key: key, tab: Tab.ID(raw: ids.first ?? 1), amount: 4.5)],
+    paymentsJournaled: true,
+    previousDay: ClosedDay(day: 1, archive: "kiosk.journal.day-0001", lastSequence: 40, carriedDigest: "crc32c:0"),
+    ledgerNumbersUsed: 12, settledTabs: DerivedLog.Mark(end: 20, entries: 0, digest: nil),
+    ledgerStart: JournalAnchor(offset: 20, sequence: 5, salt: UInt64.max))
+}
+
+@Test func tabsAreWrittenInTheOrderOfTheirIdsDigits() throws {
+  // Dense ids walk the id table; spread ones are sorted. Both in the order of their digits.
+  for ids in [[1, 2, 9, 10, 11, 19, 20, 99, 100, 101], [5, 30, 1_000_000, 999_999_990, 42], [], [7]] {
+    let written = checkpoint(tabs: ids)
+    let bytes = try JournalJSONWriter.bytes(of: written, version: 3)
+    #expect(String(decoding: bytes, as: UTF8.self) == written.canonical?.compactText)
+    var read = try KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
+    #expect(read.format == 4)
+    read.format = written.format
+    #expect(read == written)
+  }
+  let dense = String(
+    decoding: try JournalJSONWriter.bytes(of: checkpoint(tabs: [1, 2, 10]), version: 3), as: UTF8.self)
+  let one = try #require(dense.range(of: #""1":"#)?.lowerBound)
+  let ten = try #require(dense.range(of: #""10":"#)?.lowerBound)
+  let two = try #require(dense.range(of: #""2":"#)?.lowerBound)
+  #expect(one < ten && ten < two)
+}
+
+@Test func aCheckpointTheCanonicalFormCannotHoldIsWrittenInFormat3() throws {
+  let written = checkpoint(tabs: [1, 2], price: Decimal(string: "4.505")!)
+  #expect(written.canonical == nil)
+  let bytes = try JournalJSONWriter.bytes(of: written, version: 3)
+  #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"day":2,"format":3,"#))
+  #expect(try KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder()) == written)
+}
+
+/// Damaged bytes after the checkpoint's format: what the hand reader of the
+/// tabs takes, the parser takes too, as the same checkpoint.
+@Test func theCheckpointsHandReaderTakesNothingTheParserRefuses() throws {
+  var random = SeededGenerator(seed: 44)
+  let original = try JournalJSONWriter.bytes(of: checkpoint(tabs: Array(1...6)), version: 3)
+  let tabsAt = try #require(String(decoding: original, as: UTF8.self).range(of: #""tabs":"#)).lowerBound.utf16Offset(
+    in: String(decoding: original, as: UTF8.self))
+  let replacements = Array("0-19\"\\/,:{}[]n ".utf8) + [0x01, 0xC3]
+  var taken = 0
+  for _ in 0..<5_000 {
+    var bytes = original
+    let at = Int.random(in: tabsAt..<min(bytes.count, tabsAt + 200), using: &random)
+    switch Int.random(in: 0..<3, using: &random) {
+    case 0: bytes[at] = replacements.randomElement(using: &random)!
+    case 1: bytes.insert(replacements.randomElement(using: &random)!, at: at)
+    default: bytes.remove(at: at)
+    }
+    let strict = try? KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(bytes)))
+    let read = try? KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
+    #expect(read == strict, "\(String(decoding: bytes[tabsAt...].prefix(120), as: UTF8.self))")
+    if read != nil { taken += 1 }
+  }
+  #expect(taken > 50)
+}
+
+@Test func aDamagedCanonicalCheckpointFailsWithThePathOfWhatIsWrong() throws {
+  let text = String(decoding: try JournalJSONWriter.bytes(of: checkpoint(tabs: [1]), version: 3), as: UTF8.self)
+  let damaged = text.replacingOccurrences(of: #""paymentsJournaled":true"#, with: #""paymentsJournaled":1"#)
+  #expect(damaged != text)
+  do {
+    _ = try KioskCheckpoint.decoded(from: Array(damaged.utf8)[...], version: 3, decoder: JSONDecoder())
+    Issue.record("a damaged checkpoint was read")
+  } catch {
+    #expect("\(error)".contains("paymentsJournaled"), "\(error)")
+  }
+}
