@@ -113,8 +113,8 @@ print(
   try LinkGenBenchmark.commands(
     domains: smoke ? 30 : 1_000, worlds: smoke ? 2 : 20, rounds: smoke ? 1 : 5, linkgen: option("--linkgen")))
 print(
-  "\nGoals (issue 25): `generate` at most 3x `cp -r` of its output (on tmpfs in the issue; this machine has no"
-    + " tmpfs, so both write to the same ext4 disk), `check` at most 1.5x `generate`.\n")
+  "\nGoals (issue 25): `generate` at most 3x `cp -r` of its output (on tmpfs in the issue; here both write to"
+    + " the same disk as the rest of this report), `check` at most 1.5x `generate`.\n")
 print("## The head office: shipping a day\n")
 if FileManager.default.fileExists(atPath: "/usr/bin/psql") {
   print(try HeadOfficeBenchmark.run(records: smoke ? 1_000 : 200_000, rounds: smoke ? 1 : 3))
