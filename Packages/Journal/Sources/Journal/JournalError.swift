@@ -18,6 +18,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
   case notAJournal(path: String)
   /// The header names a format this code does not read.
   case unsupportedVersion(UInt16)
+  /// The header's reserved field is not 0: a format this code does not know.
+  case unsupportedHeaderField(UInt16)
   /// The header's checksum does not match.
   case corruptHeader(path: String)
   /// A bad record with valid records after it: not a torn tail, so it is never skipped.
@@ -56,6 +58,8 @@ public enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notAJournal(let path): "'\(path)' is not a kiosk journal"
     case .unsupportedVersion(let version):
       "journal format version \(version) is not supported (this kiosk reads versions 1 to 3)"
+    case .unsupportedHeaderField(let value):
+      "journal header's reserved field holds \(value), not 0: a format this kiosk does not read"
     case .corruptHeader(let path):
       "journal '\(path)' has a corrupt header; restore the file from a backup (the header holds the salt every "
         + "record is checked with, which repair cannot rebuild)"

@@ -628,6 +628,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       }
       let version = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
       guard JournalFormat.readableVersions.contains(version) else { return .failure(.unsupportedVersion(version)) }
+      // Every version this code writes keeps the reserved field 0: anything else
+      // is a format it does not know, whatever the version says.
+      let reserved = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
+      guard reserved == 0 else { return .failure(.unsupportedHeaderField(reserved)) }
       return .success(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }.get()
   }

@@ -85,6 +85,18 @@ import Testing
   #expect(throws: JournalError.unsupportedVersion(4)) { _ = try DurableJournal(path: file.path) }
 }
 
+@Test func aHeaderWhoseReservedFieldIsNotZeroIsRefused() throws {
+  let file = try JournalFile()
+  try file.fill(1)
+  var bytes = file.bytes
+  bytes[6] = 1  // reserved = 1, with a header CRC that matches it
+  let crc = CRC32C.checksum(Array(bytes[0..<16]))
+  bytes.replaceSubrange(16..<20, with: withUnsafeBytes(of: crc.littleEndian) { Array($0) })
+  file.bytes = bytes
+  #expect(throws: JournalError.unsupportedHeaderField(1)) { _ = try DurableJournal(path: file.path) }
+  #expect(file.bytes == bytes)
+}
+
 @Test func aNewJournalGetsTheVersionItsCreatorAsksForAndKeepsIt() throws {
   let file = try JournalFile()
   do {

@@ -49,15 +49,53 @@ extension KioskCheckpoint: JournalDecodable {
     return checkpoint
   }
 
-  /// A checkpoint of format 4 (the canonical form) in a journal of format 3;
-  /// one of format 3 or 2, in any journal, as above.
+  /// A checkpoint in the format its own `format` field names, when its
+  /// journal's version holds that format: 4 (the canonical form) and 3 in a
+  /// journal of version 3, 3 and 2 (no `format`) in one of version 1 or 2.
+  /// The field is read from the bytes as written, or by the decoder when they
+  /// are not, so a checkpoint spelled otherwise is refused for what is wrong
+  /// with it, never misread as another format.
   public static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
     -> KioskCheckpoint
   {
-    guard version >= JournalFormat.canonicalVersion, isCanonical(bytes) else {
-      return try decoded(from: bytes, decoder: decoder)
+    let canonicalJournal = version >= JournalFormat.canonicalVersion
+    if canonicalJournal, isCanonical(bytes) { return try readCanonical(bytes) }
+    switch try declaredFormat(bytes) {
+    case canonicalFormat? where canonicalJournal: return try readCanonical(bytes)
+    case currentFormat?: return try decoded(from: bytes, decoder: decoder)
+    case nil where !canonicalJournal: return try decoded(from: bytes, decoder: decoder)
+    case let format: throw FormatRefused(format: format, version: version)
     }
-    return try readCanonical(bytes)
+  }
+
+  /// The checkpoint's `format` (nil in format 2, which had none): read by hand
+  /// from `{"day":N,"format":F`, as every writer writes it, or by the decoder.
+  static func declaredFormat(_ bytes: ArraySlice<UInt8>) throws -> Int? {
+    var reader = JournalJSONReader(bytes)
+    if reader.literal(#"{"day":"#), reader.int() != nil, reader.literal(#","format":"#), let format = reader.int() {
+      return format
+    }
+    return try JSONDecoder().decode(DeclaredFormat.self, from: Data(bytes)).format
+  }
+
+  /// Only the `format` field of a checkpoint.
+  private struct DeclaredFormat: Decodable {
+    var format: Int?
+  }
+
+  /// A checkpoint whose format its journal's version does not hold, or that no kiosk wrote.
+  struct FormatRefused: Error, CustomStringConvertible {
+    var format: Int?
+    var version: UInt16
+
+    var description: String {
+      let named = format.map { "a checkpoint of format \($0)" } ?? "a checkpoint of format 2 (no 'format' field)"
+      guard let format, !(2...KioskCheckpoint.canonicalFormat).contains(format) else {
+        let held = version >= JournalFormat.canonicalVersion ? "3 and 4" : "2 and 3"
+        return "\(named) in a journal of version \(version), which holds checkpoints of formats \(held)"
+      }
+      return "\(named): this kiosk reads checkpoint formats 2 to \(KioskCheckpoint.canonicalFormat)"
+    }
   }
 
   /// Where the undo history begins: its key.

@@ -102,14 +102,18 @@ extension KioskShell {
     let nextPath = path + ".next"
     unlink(nextPath)
     unlink(nextPath + ".checkpoints")
-    var next = try DurableJournal(path: nextPath, lockWait: .zero)
-    try next.appendCheckpoint(
-      KioskCheckpoint(
-        day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
-        previousDay: ClosedDay(
-          day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
-        ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty,
-        ledgerStart: world.processor.endAnchor))
+    let opening = KioskCheckpoint(
+      day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
+      previousDay: ClosedDay(day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
+      ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty,
+      ledgerStart: world.processor.endAnchor)
+    // The next day is of version 3 unless the menu it carries has a price the
+    // canonical form cannot hold (fractions of a cent, from a day begun in
+    // version 2): in version 3 no settle of a tab holding it could be
+    // journaled, so that day stays in version 2, which holds any amount.
+    let version = opening.canonicalHolds ? JournalFormat.canonicalVersion : JournalFormat.encoderVersion
+    var next = try DurableJournal(path: nextPath, lockWait: .zero, newFileVersion: version)
+    try next.appendCheckpoint(opening)
     let probe = nextPath + ".link"
     unlink(probe)
     guard link(nextPath, probe) == 0 else {

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Foundation
 import Journal
 import KioskCommands
@@ -312,7 +313,7 @@ public final class KioskShell {
     let entry = try command(&world)
     do {
       try beforeAppend()
-      try world.journal.append(entry.record)
+      try append(entry.record)
     } catch {
       world.revert(entry.step)
       throw error
@@ -326,8 +327,19 @@ public final class KioskShell {
 
   /// Journals a record that changes no slice (an intent, an abandonment, the close of a day).
   func journal(_ record: KioskRecord) throws {
-    try world.journal.append(record)
+    try append(record)
     didJournal(record)
+  }
+
+  /// Appends a command's record, refusing first, with nothing written, one
+  /// holding an amount the journal's format cannot: a day begun in version 2
+  /// holds any amount, one of version 3 whole cents below
+  /// `CanonicalMoney.limit` (a tab summed past it, say).
+  private func append(_ record: KioskRecord) throws {
+    if world.journal.version >= JournalFormat.canonicalVersion, let amount = record.amountWithoutCanonicalForm {
+      throw KioskShellError.amountNotJournalable(amount: amount, version: world.journal.version)
+    }
+    try world.journal.append(record)
   }
 
   /// Keeps `records` and `openIntents` in step with a record the journal just
@@ -417,7 +429,7 @@ public final class KioskShell {
   func completeUndo(refund: String?, key: IdempotencyKey?, beforeAppend: () throws -> Void = {}) throws {
     guard let entry = history.last else { return }
     try beforeAppend()
-    try world.journal.append(KioskRecord.undone(refund: refund, key: refund == nil ? nil : key))
+    try append(KioskRecord.undone(refund: refund, key: refund == nil ? nil : key))
     let record = world.applyUndo(of: entry, refund: refund, key: key, history: &history)
     didJournal(record)
     if let reopened = SettledTabsEntry.undoing(entry) { settledTabs.append(SettledTabsFile.payload(of: reopened)) }
@@ -617,9 +629,14 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   /// The ledger holds `movements` under other keys since the journal's day
   /// began: the journal is older than the ledger, or the ledger another till's.
   case ledgerMovedOn(path: String, journal: String, movements: Int)
+  /// A record holds an amount the journal's format cannot hold: nothing was written.
+  case amountNotJournalable(amount: Decimal, version: UInt16)
 
   public var description: String {
     switch self {
+    case .amountNotJournalable(let amount, let version):
+      "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
+        + "cents below \(money(minorUnits: CanonicalMoney.limit)); nothing was written"
     case .ledgerUnreadable(let error): "processor ledger: \(error)"
     case .dayAlreadyArchived(let day, let path, let archive):
       "'\(path)' holds day \(day), but day \(day) is already closed and archived as '\(archive)' (a backup restored "

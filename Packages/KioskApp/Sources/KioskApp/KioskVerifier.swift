@@ -1,6 +1,7 @@
 import Foundation
 import Journal
 import KioskCommands
+import Tabs
 
 /// `kiosk verify`: replays a journal file from its first record, streaming,
 /// and checks every checkpoint in it against the replay that reaches it; with
@@ -48,6 +49,20 @@ public enum KioskVerifier {
   public struct Failure: Error, Equatable, CustomStringConvertible {
     /// What disagrees, where.
     public var description: String
+  }
+
+  /// Fails on a customer's name holding a control or format character: no
+  /// till writes one (`CustomerName`), and one could forge lines of `board`
+  /// or `history` or reach a terminal as an escape sequence. Other names the
+  /// rules refuse today (longer ones, say) may come from before the rules.
+  static func checkName(in record: KioskRecord, sequence: Int, path: String) throws(Failure) {
+    guard case .opened(_, let customer) = record else { return }
+    do throws(CustomerName.Refusal) {
+      _ = try CustomerName.validated(customer)
+    } catch {
+      guard case .controlCharacter = error else { return }
+      throw Failure(description: "'\(path)': record \(sequence): \(error.description(as: "the customer's name"))")
+    }
   }
 
   /// Replays the file at `path` from its first record and checks each checkpoint after it.
@@ -108,6 +123,7 @@ public enum KioskVerifier {
       case .record where lostState:
         break
       case .record(let record):
+        try checkName(in: record, sequence: sequence, path: path)
         replay.settledTabs = []
         try KioskReplay.apply(record, sequence: sequence, to: &world, progress: &replay)
         openIntents = KioskRecord.openIntents(in: [record], openBefore: openIntents)

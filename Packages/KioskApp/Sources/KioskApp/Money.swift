@@ -14,13 +14,6 @@ public func money(_ amount: Decimal) -> String {
   return money(minorUnits: units)
 }
 
-/// `4.50` for 450: minor units (cents) as money with two decimals.
-public func money(minorUnits units: Int) -> String {
-  let whole = units.magnitude / 100
-  let cents = units.magnitude % 100
-  return (units < 0 ? "-" : "") + String(whole) + (cents < 10 ? ".0" : ".") + String(cents)
-}
-
 /// `money` by `Decimal` arithmetic and `NSDecimalRound`: for the amounts
 /// `minorUnits(of:)` cannot hold, and the reference its tests compare with.
 public func moneyByDecimalRounding(_ amount: Decimal) -> String {
@@ -52,7 +45,7 @@ public struct MoneyTexts {
   public mutating func money(_ amount: Decimal) -> (text: String, units: Int?) {
     if let remembered = known[amount] { return remembered }
     let units = exactMinorUnits(of: amount)
-    let entry = (text: units.map { KioskApp.money(minorUnits: $0) } ?? KioskApp.money(amount), units: units)
+    let entry = (text: units.map { KioskCommands.money(minorUnits: $0) } ?? KioskApp.money(amount), units: units)
     known[amount] = entry
     return entry
   }

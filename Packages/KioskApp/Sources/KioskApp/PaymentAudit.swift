@@ -145,6 +145,14 @@ public struct PaymentAudit: Equatable, Sendable {
           mismatches.append(
             "charge \(entry.reference): the processor has \(money(entry.amount)) under \(entry.key), "
               + "the journal \(money(receipt.total)) under \(receipt.key?.raw ?? "no key")")
+        } else if let intent = intents[entry.key],
+          intent.kind != .charge || intent.amount != entry.amount || intent.tab != matching.first?.tab
+        {
+          // The intent is what the till meant to charge: one that says otherwise
+          // than the charge and its receipt means the journal was written wrong.
+          mismatches.append(
+            "charge \(entry.reference): its intent is a \(intent.kind.rawValue) of \(exactMoney(intent.amount)) "
+              + "for tab #\(intent.tab.raw), the processor charged \(exactMoney(entry.amount))")
         }
       case .refund:
         refunds += 1

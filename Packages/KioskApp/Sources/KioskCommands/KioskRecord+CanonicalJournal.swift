@@ -125,6 +125,18 @@ extension KioskRecord {
     writer.endObject()
   }
 
+  /// The first amount in the record that the canonical form cannot hold (not
+  /// a whole number of minor units below `CanonicalMoney.limit`), which a
+  /// journal of format 3 cannot take; nil when it holds them all.
+  package var amountWithoutCanonicalForm: Decimal? {
+    switch self {
+    case .paymentIntent(let intent): Self.minorUnits(intent.amount) == nil ? intent.amount : nil
+    case .settled(let receipt): Self.minorUnits(receipt.total) == nil ? receipt.total : nil
+    case .initialized(let menu, _): menu.items.values.first { Self.minorUnits($0.price) == nil }?.price
+    default: nil
+    }
+  }
+
   /// `amount` in minor units when the canonical form holds it: by integer
   /// arithmetic (`exactMinorUnits`), or by `Decimal`'s for a significand too long for it.
   package static func minorUnits(_ amount: Decimal) -> Int? {

@@ -134,7 +134,9 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
     case .settled(let receipt):
       let settlement = try settlement(for: receipt.tab)
       guard settlement.total == receipt.total else {
-        throw ReplayFailure("tab #\(receipt.tab.raw) totals \(settlement.total), the receipt says \(receipt.total)")
+        throw ReplayFailure(
+          "tab #\(receipt.tab.raw) totals \(exactMoney(settlement.total)), the receipt says \(exactMoney(receipt.total))"
+        )
       }
       commit(settlement)
     case .restocked(let ingredient, let count):

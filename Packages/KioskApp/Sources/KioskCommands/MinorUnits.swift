@@ -11,6 +11,21 @@ private let significandLimit = Decimal(sign: .plus, exponent: 17, significand: 1
 /// 10^0 through 10^18.
 private let powersOfTen: [Int] = (0...18).map { power in (0..<power).reduce(1) { value, _ in value * 10 } }
 
+/// `4.50` for 450: minor units (cents) as money with two decimals.
+public func money(minorUnits units: Int) -> String {
+  let whole = units.magnitude / 100
+  let cents = units.magnitude % 100
+  return (units < 0 ? "-" : "") + String(whole) + (cents < 10 ? ".0" : ".") + String(cents)
+}
+
+/// `amount` with two decimals when it is a whole number of cents (`875.00`),
+/// and every digit it has otherwise (`4.555`): for messages that compare two
+/// amounts, where rounding could hide their difference and `875` could be
+/// read as minor units.
+public func exactMoney(_ amount: Decimal) -> String {
+  exactMinorUnits(of: amount).map { money(minorUnits: $0) } ?? amount.description
+}
+
 /// `amount` in minor units (cents), rounded half away from zero: its
 /// significand read as an integer, scaled by its exponent. Nil when the
 /// significand has 17 digits or more, the result does not fit an `Int`, or

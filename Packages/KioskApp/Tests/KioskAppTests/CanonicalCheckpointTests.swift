@@ -128,3 +128,43 @@ private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoin
     #expect("\(error)".contains("paymentsJournaled"), "\(error)")
   }
 }
+
+/// What reading `text` as a checkpoint of a journal of `version` says: "read", or its error.
+private func reading(_ text: String, version: UInt16) -> String {
+  do {
+    _ = try KioskCheckpoint.decoded(from: Array(text.utf8)[...], version: version, decoder: JSONDecoder())
+    return "read"
+  } catch {
+    return "\(error)"
+  }
+}
+
+/// A checkpoint is read as the format its `format` field names, however it is
+/// spelled, when its journal's version holds that format; format 4 in a
+/// journal of version 2, format 2 (no `format`) in one of version 3 and a
+/// format no kiosk wrote are refused, saying so, never read as another format.
+@Test func aCheckpointIsReadAsTheFormatItNamesWhereItsJournalHoldsIt() throws {
+  let written = checkpoint(tabs: [1, 2])
+  let text = String(decoding: try JournalJSONWriter.bytes(of: written, version: 3), as: UTF8.self)
+  for spelling in [
+    text.replacingOccurrences(of: #""format":4,"#, with: #""format": 4,"#),
+    text.replacingOccurrences(of: #"{"day":2,"format":4,"#, with: #"{"format":4,"day":2,"#),
+  ] {
+    #expect(spelling != text)
+    let read = try KioskCheckpoint.decoded(from: Array(spelling.utf8)[...], version: 3, decoder: JSONDecoder())
+    #expect(read.canonical?.compactText == text)
+  }
+  #expect(
+    reading(text, version: 2)
+      == "a checkpoint of format 4 in a journal of version 2, which holds checkpoints of formats 2 and 3")
+  #expect(
+    reading(text.replacingOccurrences(of: #""format":4,"#, with: #""format":9,"#), version: 3)
+      == "a checkpoint of format 9: this kiosk reads checkpoint formats 2 to 4")
+  let format3 = String(decoding: try JournalJSONWriter.bytes(of: written, version: 2), as: UTF8.self)
+  #expect(format3.hasPrefix(#"{"day":2,"format":3,"#))
+  #expect(reading(format3, version: 3) == "read" && reading(format3, version: 2) == "read")
+  #expect(
+    reading(format3.replacingOccurrences(of: #""format":3,"#, with: ""), version: 3)
+      == "a checkpoint of format 2 (no 'format' field) in a journal of version 3, which holds checkpoints of "
+      + "formats 3 and 4")
+}

@@ -10,52 +10,23 @@ import Testing
 import _ServiceLinkerTestSupport
 
 /// A random record of every kind, with values the canonical form holds (whole
-/// cents, whole seconds, counts `restock` accepts) and text a till would not
-/// make (quotes, slashes, control characters, non-ASCII).
+/// cents, whole seconds, counts `restock` accepts).
 private func randomCanonicalRecord(_ random: inout SeededGenerator) -> KioskRecord {
-  func text() -> String { randomAwkwardText(&random) }
-  func money() -> Decimal {
-    // Whole cents, written with two, one or no decimals, as sums and prices are.
-    let cents = Int.random(in: 0...9_999_999, using: &random)
-    let exponent = Int.random(in: 0...2, using: &random)
-    guard exponent < 2, cents % (exponent == 0 ? 100 : 10) == 0 else { return CanonicalMoney.amount(minorUnits: cents) }
-    return Decimal(sign: .plus, exponent: -exponent, significand: Decimal(cents / (exponent == 0 ? 100 : 10)))
-  }
-  let tab = Tab.ID(raw: Int.random(in: 1...1_000_000_000, using: &random))
-  let key = IdempotencyKey(
-    journalSalt: random.next(), sequence: UInt64.random(in: 1...9_999, using: &random), tab: tab.raw)
-  let item = Item.ID(raw: Int.random(in: 1...12, using: &random))
-  switch Int.random(in: 0..<10, using: &random) {
-  case 0: return .opened(tab: tab, customer: text())
-  case 1: return .added(item: item, tab: tab)
-  case 2: return .removed(item: item, tab: tab)
-  case 3:
-    let refund = Bool.random(using: &random)
-    return .paymentIntent(
-      PaymentIntent(
-        kind: refund ? .refund : .charge, key: key, tab: tab, amount: money(), charge: refund ? text() : nil))
-  case 4: return .paymentAbandoned(key: key, reason: text())
-  case 5:
-    return .settled(
-      Receipt(
-        tab: tab, total: money(),
-        chargedAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &random))),
-        reference: text(), key: Bool.random(using: &random) ? key : nil))
-  case 6:
-    return .restocked(
-      ingredient: Ingredient.allCases.randomElement(using: &random)!,
-      count: Int.random(in: 1...StockState.maxUnits, using: &random))
-  case 7:
-    return .undone(refund: Bool.random(using: &random) ? text() : nil, key: Bool.random(using: &random) ? key : nil)
-  case 8:
-    let items = (1...Int.random(in: 1...12, using: &random)).map { id in
-      (Item.ID(raw: id), Item(name: text(), price: money(), recipe: [.beans: Int.random(in: 0...3, using: &random)]))
-    }
-    return .initialized(
-      menu: MenuState(items: Dictionary(uniqueKeysWithValues: items)),
-      stock: StockState(units: [.milk: Int.random(in: 0...StockState.maxUnits, using: &random)]))
-  default: return .dayClosed(day: Int.random(in: 1...9_999, using: &random), archive: text())
-  }
+  randomKioskRecord(
+    &random,
+    RandomRecordValues(
+      tabs: 1...1_000_000_000,
+      money: { random in
+        // Whole cents, written with two, one or no decimals, as sums and prices are.
+        let cents = Int.random(in: 0...9_999_999, using: &random)
+        let exponent = Int.random(in: 0...2, using: &random)
+        guard exponent < 2, cents % (exponent == 0 ? 100 : 10) == 0 else {
+          return CanonicalMoney.amount(minorUnits: cents)
+        }
+        return Decimal(sign: .plus, exponent: -exponent, significand: Decimal(cents / (exponent == 0 ? 100 : 10)))
+      },
+      chargedAt: { random in Date(timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &random))) },
+      restockCounts: 1...StockState.maxUnits, includesDayRecords: true))
 }
 
 /// The bytes a journal of format 3 holds for `record`.

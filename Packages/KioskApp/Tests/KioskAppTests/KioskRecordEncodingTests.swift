@@ -9,43 +9,24 @@ import Testing
 import _ServiceLinkerTestSupport
 
 /// A random record of every kind the writer writes, with values a till makes
-/// and values it would not (control characters, slashes, far-off times).
+/// and values it would not (far-off times, negative counts, fractions of a cent).
 private func randomRecord(_ random: inout SeededGenerator) -> KioskRecord {
-  func text() -> String { randomAwkwardText(&random) }
-  func money() -> Decimal {
-    Decimal(
-      sign: .plus, exponent: -Int.random(in: 0...3, using: &random),
-      significand: Decimal(Int.random(in: 0...99_999, using: &random)))
-  }
-  let tab = Tab.ID(raw: Int.random(in: 1...1_000_000, using: &random))
-  let key = IdempotencyKey(
-    journalSalt: random.next(), sequence: UInt64.random(in: 1...9_999, using: &random), tab: tab.raw)
-  let item = Item.ID(raw: Int.random(in: 1...12, using: &random))
-  switch Int.random(in: 0..<9, using: &random) {
-  case 0: return .opened(tab: tab, customer: text())
-  case 1: return .added(item: item, tab: tab)
-  case 2: return .removed(item: item, tab: tab)
-  case 3:
-    let refund = Bool.random(using: &random)
-    return .paymentIntent(
-      PaymentIntent(
-        kind: refund ? .refund : .charge, key: key, tab: tab, amount: money(), charge: refund ? text() : nil))
-  case 4: return .paymentAbandoned(key: key, reason: text())
-  case 5:
-    let seconds =
-      Bool.random(using: &random)
-      ? Double.random(in: 7e8...9e8, using: &random) : Double(Int.random(in: 0...900_000_000, using: &random))
-    return .settled(
-      Receipt(
-        tab: tab, total: money(), chargedAt: Date(timeIntervalSinceReferenceDate: seconds), reference: text(),
-        key: Bool.random(using: &random) ? key : nil))
-  case 6:
-    return .restocked(
-      ingredient: Ingredient.allCases.randomElement(using: &random)!, count: Int.random(in: -5...500, using: &random))
-  case 7:
-    return .undone(refund: Bool.random(using: &random) ? text() : nil, key: Bool.random(using: &random) ? key : nil)
-  default: return .opened(tab: tab, customer: "Ada")
-  }
+  randomKioskRecord(
+    &random,
+    RandomRecordValues(
+      tabs: 1...1_000_000,
+      money: { random in
+        Decimal(
+          sign: .plus, exponent: -Int.random(in: 0...3, using: &random),
+          significand: Decimal(Int.random(in: 0...99_999, using: &random)))
+      },
+      chargedAt: { random in
+        let seconds =
+          Bool.random(using: &random)
+          ? Double.random(in: 7e8...9e8, using: &random) : Double(Int.random(in: 0...900_000_000, using: &random))
+        return Date(timeIntervalSinceReferenceDate: seconds)
+      },
+      restockCounts: -5...500, includesDayRecords: false))
 }
 
 /// The journal's bytes for a record do not depend on which path wrote them:

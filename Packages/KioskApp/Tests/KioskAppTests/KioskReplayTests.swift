@@ -60,8 +60,21 @@ let day: [KioskRecord] = [
   var wrong = receipt
   wrong.total = 6
   let records = Array(day[0...2]) + [.settled(wrong)]
-  #expect(throws: ReplayError(sequence: 4, reason: "tab #1 totals 5, the receipt says 6")) {
+  #expect(throws: ReplayError(sequence: 4, reason: "tab #1 totals 5.00, the receipt says 6.00")) {
     _ = try KioskReplay.replay(records, into: &world)
+  }
+}
+
+/// Both amounts read as money, never as minor units (`500.00`, not `500`),
+/// and an amount in fractions of a cent keeps every digit.
+@Test func aTotalMismatchNamesBothAmountsAsMoneyWithEveryDigit() {
+  for (total, said) in [(Decimal(500), "500.00"), (Decimal(string: "4.555")!, "4.555")] {
+    var world = ReplayWorld()
+    var wrong = receipt
+    wrong.total = total
+    #expect(throws: ReplayError(sequence: 4, reason: "tab #1 totals 5.00, the receipt says \(said)")) {
+      _ = try KioskReplay.replay(Array(day[0...2]) + [.settled(wrong)], into: &world)
+    }
   }
 }
 

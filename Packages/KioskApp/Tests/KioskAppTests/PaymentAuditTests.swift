@@ -1,0 +1,46 @@
+import Foundation
+import KioskApp
+import KioskCommands
+import Payment
+import Tabs
+import Testing
+
+// The audit on literal journals and ledgers: what it calls a disagreement.
+
+private let chargeKey = IdempotencyKey("k-1")
+private let settledTab = Tab.ID(raw: 1)
+private let settledReceipt = Receipt(
+  tab: settledTab, total: Decimal(string: "8.75")!, chargedAt: Date(timeIntervalSince1970: 1_750_000_000),
+  reference: "ch_t_1", key: chargeKey)
+private let charged = [
+  LocalProcessor.Entry(kind: .charge, key: chargeKey, reference: "ch_t_1", amount: settledReceipt.total)
+]
+
+/// A settle: its intent, the processor's charge and the receipt all say 8.75.
+private func settle(intent amount: Decimal, kind: PaymentIntent.Kind = .charge, for intentTab: Tab.ID = settledTab)
+  -> [KioskRecord]
+{
+  [.paymentIntent(PaymentIntent(kind: kind, key: chargeKey, tab: intentTab, amount: amount)), .settled(settledReceipt)]
+}
+
+@Test func aChargeWhoseIntentReceiptAndLedgerAgreeIsNoMismatch() {
+  let audit = PaymentAudit(ledger: charged, records: settle(intent: settledReceipt.total))
+  #expect(audit.agrees, "\(audit.mismatches)")
+  #expect(audit.charges == 1 && audit.chargedTotal == settledReceipt.total)
+}
+
+/// An intent out by a factor of 100 (875 for 8.75), negative, for another tab,
+/// or of the wrong kind is a journal written wrong, though the settledReceipt and the
+/// processor agree.
+@Test func aChargeIntentThatSaysOtherwiseThanItsChargeIsAMismatch() {
+  let wrong: [(records: [KioskRecord], says: String)] = [
+    (settle(intent: 875), "a charge of 875.00 for tab #1"),
+    (settle(intent: Decimal(string: "-8.75")!), "a charge of -8.75 for tab #1"),
+    (settle(intent: settledReceipt.total, for: Tab.ID(raw: 2)), "a charge of 8.75 for tab #2"),
+    (settle(intent: settledReceipt.total, kind: .refund), "a refund of 8.75 for tab #1"),
+  ]
+  for (records, says) in wrong {
+    let audit = PaymentAudit(ledger: charged, records: records)
+    #expect(audit.mismatches == ["charge ch_t_1: its intent is \(says), the processor charged 8.75"])
+  }
+}
