@@ -126,6 +126,18 @@ public final class KioskShell {
       journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
   }
 
+  /// A refused open of a journal with nothing in it leaves its file as it
+  /// found it: removed when the open created it, empty again when it was an
+  /// empty file the open gave a header (a torn header's bytes are kept beside
+  /// it, as every torn tail's are). A refused command changes no file.
+  private static func leaveAsFound(_ path: String, _ recovery: JournalRecovery) {
+    if recovery.created {
+      try? FileManager.default.removeItem(atPath: path)
+    } else if recovery.startedFresh, recovery.droppedBytes == 0 {
+      truncate(path, 0)
+    }
+  }
+
   private init(
     journal: consuming DurableJournal, contents: JournalContents, processor: consuming LocalProcessor,
     menu: MenuState, stock: StockState, effects: EffectEnvironment
@@ -149,7 +161,7 @@ public final class KioskShell {
       let archivedDay = newest.day,
       archivedDay >= contents.day, !KioskSegments.sameFile(newest.path, journal.path)
     {
-      if isNew, journal.recovery.created { try? FileManager.default.removeItem(atPath: journal.path) }
+      if isNew { Self.leaveAsFound(journal.path, journal.recovery) }
       throw KioskShellError.dayAlreadyArchived(day: contents.day, path: journal.path, archive: newest.path)
     }
     // The journal and the ledger must be a pair: a journal with payments beside a
@@ -164,6 +176,7 @@ public final class KioskShell {
     // movements under that salt are this till's own, and settles adopt them.
     let ownKeys = IdempotencyKey.prefix(journalSalt: journal.salt)
     if isNew, !processor.entries.isEmpty, !processor.entries.contains(where: { $0.key.raw.hasPrefix(ownKeys) }) {
+      Self.leaveAsFound(journal.path, journal.recovery)
       throw KioskShellError.ledgerOfAnotherJournal(path: processor.path, movements: processor.entries.count)
     }
     // Nor another till's ledger beside a journal with payments: the day began
@@ -192,7 +205,7 @@ public final class KioskShell {
     if readFromDayStart {
       let foreign = processor.entries.count { !$0.key.raw.hasPrefix(ownKeys) }
       if foreign > 0 {
-        if isNew, journal.recovery.created { try? FileManager.default.removeItem(atPath: journal.path) }
+        if isNew { Self.leaveAsFound(journal.path, journal.recovery) }
         throw KioskShellError.ledgerMovedOn(path: processor.path, journal: journal.path, movements: foreign)
       }
     }

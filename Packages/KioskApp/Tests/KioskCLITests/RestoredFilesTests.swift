@@ -29,6 +29,23 @@ import Testing
     "one charge in the ledger")
 }
 
+/// The live journal emptied on day 2 reads as a new day 1, which is archived
+/// beside it: every writer refuses, and the empty file stays empty (a refused
+/// command writes no header into it).
+@Test func anEmptiedLiveJournalIsRefusedAndLeftEmpty() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("close-day").status == 0)
+  _ = FileManager.default.createFile(atPath: journal.path, contents: Data())
+  for command in [["open", "Bob"], ["restock", "milk", "3"]] {
+    let refused = try kiosk.run(["--journal", journal.path] + command)
+    #expect(refused.status == 74, "\(command): \(refused.errors)")
+    #expect(refused.errors.contains("already closed and archived"), "\(command): \(refused.errors)")
+    #expect(journal.bytes.isEmpty, "\(command) wrote into the emptied journal")
+  }
+}
+
 @Test func anotherTillsLedgerBesideAJournalThatTookMoneyIsRefused() throws {
   let north = try TemporaryJournal()
   let south = try TemporaryJournal()
