@@ -145,7 +145,7 @@ extension KioskShell {
     _ = settledTabs.synchronized()
     rename(SettledTabsFile.path(besideJournal: path), SettledTabsFile.path(besideJournal: archivePath))
     try next.rename(to: path)
-    chmod(archivePath, 0o444)
+    KioskSegments.makeReadOnly(archivePath)
     let carried = world.snapshot.carriedOver
     world.journal = next
     settledTabs = DerivedLog(path: SettledTabsFile.path(besideJournal: path), salt: world.journal.salt, keeping: .empty)

@@ -157,12 +157,17 @@ public final class KioskShell {
     // settles never find, so a tab settled since would be charged twice. A
     // close cut short leaves the day's file under both names: that one is finished below.
     // A file with an archive's name that is no journal (notes, say) is not a closed day.
-    if let newest = KioskSegments.archives(of: journal.path).last(where: { KioskSegments.salt(of: $0.path) != nil }),
-      let archivedDay = newest.day,
-      archivedDay >= contents.day, !KioskSegments.sameFile(newest.path, journal.path)
+    let newest = KioskSegments.archives(of: journal.path).last(where: { KioskSegments.salt(of: $0.path) != nil })
+    if let newest, let archivedDay = newest.day, archivedDay >= contents.day,
+      !KioskSegments.sameFile(newest.path, journal.path)
     {
       if isNew { Self.leaveAsFound(journal.path, journal.recovery) }
       throw KioskShellError.dayAlreadyArchived(day: contents.day, path: journal.path, archive: newest.path)
+    }
+    // A crash between a close's rename and its `chmod` leaves the day's
+    // archive writable: the next writer makes it read-only, as the close would have.
+    if let newest, !newest.setAside, !KioskSegments.sameFile(newest.path, journal.path) {
+      KioskSegments.makeReadOnly(newest.path)
     }
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make

@@ -266,3 +266,19 @@ private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
     try await shell.settle(bob)
   }
 }
+
+/// A crash between the close's rename and its `chmod` leaves the archive
+/// writable (0644 here, as the journal was): the next writer makes it read-only.
+@MainActor
+@Test func aWriterMakesTheNewestArchiveReadOnlyWhenACloseDidNot() throws {
+  let journal = try TemporaryJournal()
+  do {
+    let shell = try journal.openShell()
+    _ = try shell.openTab(for: "Ada")
+    _ = try shell.closeDay()
+  }
+  let archive = KioskSegments.archivePath(of: journal.path, day: 1)
+  try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
+  _ = try journal.openShell()
+  #expect((try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int) == 0o444)
+}
