@@ -89,7 +89,9 @@ extension JournalRecovery {
   ///
   /// A placeholder `repair` left for a lost checkpoint is passed over: the
   /// records around it hold the same state. One for a lost command is refused
-  /// (`lostRecord`), since what follows it cannot be replayed without it,
+  /// (`lostRecord`), since what follows it cannot be replayed without it, and
+  /// so is a lost checkpoint that is the first record read (a later day's
+  /// opening checkpoint, which nothing before it restates), both
   /// unless `skippingLost`, for readers that only collect entries (the
   /// processor's ledger, which counts them in `lostCount`).
   public func decodedEntries<Entry: Decodable>(
@@ -122,7 +124,10 @@ extension JournalRecovery {
     entries.reserveCapacity(max(0, count - start))
     for index in start..<max(start, count) {
       if let lost = lost(index) {
-        guard lost == .checkpoint || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
+        // A lost checkpoint is passed over when records before it hold its
+        // state; the first record read has none before it (a later day's
+        // opening checkpoint), so what follows cannot be replayed.
+        guard lost == .checkpoint && index > 0 || skippingLost else { throw .lostRecord(sequence: sequence(index)) }
         continue
       }
       entries.append(try entry(index))

@@ -117,6 +117,9 @@ enum OwnCommands {
       keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath,
       lost: report.lost.map { lost in
         switch lost.record {
+        case .checkpoint where lost.sequence == 1:
+          "record 1 (the day's opening checkpoint, which nothing before it restates; restore the journal from a "
+            + "backup)"
         case .checkpoint: "record \(lost.sequence) (a checkpoint; the records around it hold the same state)"
         case .command: "record \(lost.sequence) (a command; the next checkpoint holds the state)"
         case .unknown: "record \(lost.sequence) (of unknown type; the next checkpoint holds the state)"

@@ -400,3 +400,28 @@ private func flip(_ path: String, at offset: Int) {
   #expect(close.output.components(separatedBy: "charge: tab #1 4.50 as ch_").count == 3, "\(close.output)")
   #expect(close.output.contains("refund: tab #1 4.50 as re_"), "\(close.output)")
 }
+
+/// Day 2's first record is its opening checkpoint: nothing before it restates
+/// the state, so once it is lost no record after it can be replayed. Repair
+/// says so and keeps every record; readers and writers refuse the file with the
+/// way out, not as a day already archived.
+@Test func aLostOpeningCheckpointOfALaterDayIsRefusedWithTheWayOut() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("close-day").status == 0)
+  #expect(try kiosk("open", "Bob").status == 0)
+  damage(journal) { frames in frames[0].offset }
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0, "\(repair.errors)")
+  #expect(
+    repair.output.contains("record 1 (the day's opening checkpoint, which nothing before it restates; restore"),
+    "\(repair.output)")
+  for command in [["board"], ["open", "Cy"]] {
+    let refused = try kiosk.run(["--journal", journal.path] + command)
+    #expect(refused.status == 74, "\(command): \(refused.errors)")
+    #expect(
+      refused.errors.contains("journal record 1 was lost to damage and no checkpoint after it holds the state"),
+      "\(command): \(refused.errors)")
+  }
+}
