@@ -81,8 +81,8 @@ let frameworkTargets: [Target] = [
     name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"],
     path: "Packages/ServiceLinker/Sources/_ServiceLinkerTestSupport"),
   .testTarget(
-    name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Tests/CanonicalJSONTests"
-  ),
+    name: "CanonicalJSONTests", dependencies: ["CanonicalJSON", "_ServiceLinkerTestSupport"],
+    path: "Packages/ServiceLinker/Tests/CanonicalJSONTests"),
   .testTarget(
     name: "FeatureKitTests",
     dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"],

@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "ScenarioTesting", dependencies: ["CanonicalJSON", "FeatureKit", "VirtualTime"]),
     // What test modules share: a seeded generator, a lock box, temporary folders, waits, clock expectations.
     .target(name: "_ServiceLinkerTestSupport", dependencies: ["VirtualTime"]),
-    .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON"]),
+    .testTarget(name: "CanonicalJSONTests", dependencies: ["CanonicalJSON", "_ServiceLinkerTestSupport"]),
     .testTarget(
       name: "FeatureKitTests",
       dependencies: ["FeatureKit", "CanonicalJSON", "ScenarioTesting", "FeatureTesting", "VirtualTime"]),

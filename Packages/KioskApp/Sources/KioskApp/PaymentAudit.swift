@@ -78,19 +78,25 @@ public struct PaymentAudit: Equatable, Sendable {
     var open = Dictionary(KioskRecord.openIntents(in: records).map { ($0.key, $0) }) { first, _ in first }
     var movedUnderOpenIntent: [IdempotencyKey: LocalProcessor.Entry] = [:]
     var intents: [IdempotencyKey: PaymentIntent] = [:]
+    // The intent each outcome closed, by the movement's reference: the last one
+    // journaled under its key before it. A later intent under the same key (one
+    // journaled and abandoned after the journal was cut back) is not that one.
+    var closedIntents: [String: PaymentIntent] = [:]
     var settles: [String: [Receipt]] = [:]
     var undos: [String: [IdempotencyKey]] = [:]
     for record in records {
       switch record {
       case .paymentIntent(let intent): intents[intent.key] = intent
       case .settled(let receipt):
-        guard receipt.key != nil else {
+        guard let key = receipt.key else {
           unkeyedSettles += 1
           continue
         }
+        closedIntents[receipt.reference] = intents[key]
         settles[receipt.reference, default: []].append(receipt)
         settledTotal += receipt.total
       case .undone(let refund?, let key?):
+        closedIntents[refund] = intents[key]
         undos[refund, default: []].append(key)
         // Its intent may be a record lost to damage: the refund the undo names says how much.
         undoneTotal += intents[key]?.amount ?? refundAmounts[refund] ?? 0
@@ -106,6 +112,7 @@ public struct PaymentAudit: Equatable, Sendable {
         open.removeValue(forKey: intent.key)
         intents[intent.key] = intent
         guard let moved = movedUnder[intent.key] else { continue }
+        closedIntents[moved.reference] = intent
         switch intent.kind {
         case .charge:
           settles[moved.reference, default: []].append(
@@ -145,7 +152,7 @@ public struct PaymentAudit: Equatable, Sendable {
           mismatches.append(
             "charge \(entry.reference): the processor has \(money(entry.amount)) under \(entry.key), "
               + "the journal \(money(receipt.total)) under \(receipt.key?.raw ?? "no key")")
-        } else if let intent = intents[entry.key],
+        } else if let intent = closedIntents[entry.reference],
           intent.kind != .charge || intent.amount != entry.amount || intent.tab != matching.first?.tab
         {
           // The intent is what the till meant to charge: one that says otherwise
@@ -163,7 +170,9 @@ public struct PaymentAudit: Equatable, Sendable {
           mismatches.append(
             "refund \(entry.reference) of \(money(entry.amount)) (key \(entry.key)) undoes \(matching.count) settles in the journal, not 1"
           )
-        } else if let intent = intents[entry.key], intent.amount != entry.amount || intent.charge != entry.charge {
+        } else if let intent = closedIntents[entry.reference],
+          intent.amount != entry.amount || intent.charge != entry.charge
+        {
           mismatches.append("refund \(entry.reference): the processor and the journal disagree on its charge or amount")
         }
       }

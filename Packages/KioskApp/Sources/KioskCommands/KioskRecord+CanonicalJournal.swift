@@ -62,12 +62,7 @@ extension KioskRecord {
     case .paymentAbandoned(let key, let reason):
       writer.beginObject()
       writer.key("paymentAbandoned")
-      writer.beginObject()
-      writer.key("key")
-      writer.string(key.raw)
-      writer.key("reason")
-      writer.string(reason)
-      writer.endObject()
+      writer.abandonment(key: key, reason: reason)
       writer.endObject()
     case .settled(let receipt):
       guard let total = Self.minorUnits(receipt.total) else { return false }
@@ -89,12 +84,7 @@ extension KioskRecord {
     case .restocked(let ingredient, let count):
       writer.beginObject()
       writer.key("restocked")
-      writer.beginObject()
-      writer.key("count")
-      writer.int(count)
-      writer.key("ingredient")
-      writer.string(ingredient.rawValue)
-      writer.endObject()
+      writer.delivery(of: ingredient, count: count)
       writer.endObject()
     case .undone(let refund, let key):
       writer.beginObject()

@@ -2,6 +2,7 @@ import Foundation
 import Journal
 import Menu
 import Payment
+import Stock
 import Tabs
 
 /// A record writes its own journal bytes. In a journal of format 3, its
@@ -60,12 +61,7 @@ extension KioskRecord: JournalEncodable {
       writer.endObject()
     case .paymentAbandoned(let key, let reason):
       writer.key("paymentAbandoned")
-      writer.beginObject()
-      writer.key("key")
-      writer.string(key.raw)
-      writer.key("reason")
-      writer.string(reason)
-      writer.endObject()
+      writer.abandonment(key: key, reason: reason)
     case .settled(let receipt):
       writer.key("settled")
       writer.beginObject()
@@ -74,12 +70,7 @@ extension KioskRecord: JournalEncodable {
       writer.endObject()
     case .restocked(let ingredient, let count):
       writer.key("restocked")
-      writer.beginObject()
-      writer.key("count")
-      writer.int(count)
-      writer.key("ingredient")
-      writer.string(ingredient.rawValue)
-      writer.endObject()
+      writer.delivery(of: ingredient, count: count)
     case .undone(let refund, let key):
       writer.key("undone")
       writer.beginObject()
@@ -122,6 +113,28 @@ extension JournalJSONWriter {
     rawID("tab", receipt.tab.raw)
     key("total")
     decimal(receipt.total)
+    endObject()
+  }
+
+  /// `{"key":"…","reason":"…"}`: an abandoned payment's body, spelled alike
+  /// in every format (the encoder's and the canonical form).
+  package mutating func abandonment(key: IdempotencyKey, reason: String) {
+    beginObject()
+    self.key("key")
+    string(key.raw)
+    self.key("reason")
+    string(reason)
+    endObject()
+  }
+
+  /// `{"count":N,"ingredient":"…"}`: a restock's body, spelled alike in every
+  /// format (the encoder's and the canonical form).
+  package mutating func delivery(of ingredient: Ingredient, count: Int) {
+    beginObject()
+    key("count")
+    int(count)
+    key("ingredient")
+    string(ingredient.rawValue)
     endObject()
   }
 

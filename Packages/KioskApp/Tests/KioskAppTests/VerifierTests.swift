@@ -24,15 +24,23 @@ private func dayOpeningATab(for customer: String, in journal: TemporaryJournal) 
     } catch {
       #expect(
         "\(error)"
-          == "'\(journal.path)': record 2: the customer's name contains the control or format character U+\(character)")
+          == "'\(journal.path)': record 2: the customer's name contains U+\(character), which could change what "
+          + "board and history print")
     }
   }
 }
 
-/// Names the rules refuse for other reasons (longer than today's limit) may
-/// come from before the rules: verify reads them.
-@Test func verifyReadsANameLongerThanTodaysLimit() throws {
-  let journal = try TemporaryJournal()
-  try dayOpeningATab(for: String(repeating: "a", count: CustomerName.maxCharacters + 1), in: journal)
-  #expect(try KioskVerifier.replay(path: journal.path).records == 2)
+/// Names the rules refuse for other reasons (longer than today's limit, a
+/// private-use or zero-width space character) may come from before the rules,
+/// and names with joiners and flags are names: verify reads them all.
+@Test func verifyReadsNamesThatCannotForgeALine() throws {
+  let names = [
+    String(repeating: "a", count: CustomerName.maxCharacters + 1), "Ze\u{200B}d", "\u{E000} Private",
+    "علی\u{200C}رضا", "👩\u{200D}👩\u{200D}👧", "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Fan",
+  ]
+  for name in names {
+    let journal = try TemporaryJournal()
+    try dayOpeningATab(for: name, in: journal)
+    #expect(try KioskVerifier.replay(path: journal.path).records == 2, "\(name.debugDescription)")
+  }
 }

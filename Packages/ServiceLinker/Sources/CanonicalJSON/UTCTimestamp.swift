@@ -43,10 +43,17 @@ public enum UTCTimestamp {
       bytes[19] == UInt8(ascii: "Z"),
       let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
       let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
-      year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
-      minute < 60, second < 60
+      year >= 1, (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60
     else { return nil }
-    guard year >= 1600 else { return try? Date.ISO8601FormatStyle().parse(text) }
+    // Before 1600 the days are Foundation's, counted by the Julian calendar,
+    // whose leap years differ (it writes 1500-02-29): it reads them, and the
+    // date must be written back as the same text, so nothing it rolls over passes.
+    guard year >= 1600 else {
+      let style = Date.ISO8601FormatStyle()
+      guard let date = try? style.parse(text), style.format(date) == text else { return nil }
+      return date
+    }
+    guard day <= daysIn(month: month, year: year) else { return nil }
     let days = self.days(fromCivil: year, month, day)
     return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
   }

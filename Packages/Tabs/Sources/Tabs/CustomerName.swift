@@ -91,11 +91,30 @@ public enum CustomerName {
   }
 
   /// Control, format (bidirectional overrides, zero-width spaces) and line-breaking
-  /// characters. The zero-width joiner stays: emoji sequences are made of it.
+  /// characters. Three kinds of format character stay, since names are written
+  /// with them and they neither move nor hide text: the zero-width joiner (emoji
+  /// sequences), the zero-width non-joiner (Persian and other scripts) and the
+  /// tag characters of a subdivision flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿).
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar == "\u{200D}" { return false }
+    if scalar == "\u{200D}" || scalar == "\u{200C}" || (0xE0020...0xE007F).contains(scalar.value) { return false }
     switch scalar.properties.generalCategory {
     case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+    default: return false
+    }
+  }
+
+  /// A scalar that can change what is printed around a name: a control
+  /// character (a line break, an escape sequence), a line or paragraph
+  /// separator, or a bidirectional control that reorders the text after it.
+  /// `kiosk verify` fails on a stored name holding one; other characters the
+  /// rules refuse today may come from before them, and cannot forge a line.
+  public static func rewritesOutput(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
     default: return false
     }
   }

@@ -22,6 +22,9 @@ func aNameThatCouldBreakALineOrPrintAsNothingIsRefused(name: String, refusal: Cu
   #expect(try CustomerName.validated("  Grace Hopper ") == "Grace Hopper")
   #expect(try CustomerName.validated("👨‍👩‍👧 Family") == "👨‍👩‍👧 Family")
   #expect(try CustomerName.validated("Zoë") == "Zoë")
+  // A zero-width non-joiner (Persian) and a subdivision flag's tag characters are parts of names.
+  #expect(try CustomerName.validated("علی\u{200C}رضا") == "علی\u{200C}رضا")
+  #expect(try CustomerName.validated("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Fan").hasSuffix(" Fan"))
   #expect(try CustomerName.validated(String(repeating: "a", count: 64)).count == 64)
 }
 
