@@ -652,6 +652,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
+    case .amountNotJournalable(let amount, let version) where exactMinorUnits(of: amount) == nil:
+      "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
+        + "cents; nothing was written (after 'kiosk close-day' the next day is of version 2, which holds it)"
     case .amountNotJournalable(let amount, let version):
       "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
         + "cents below \(money(minorUnits: CanonicalMoney.limit)); nothing was written"

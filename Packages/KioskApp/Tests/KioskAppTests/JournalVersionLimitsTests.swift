@@ -75,6 +75,10 @@ private func version(ofJournalAt path: String) -> UInt16 {
     KioskShellError.amountNotJournalable(amount: price * 2, version: 3).description
       == "the amount 19999999999999.98 cannot be journaled: a journal of version 3 holds money in whole cents "
       + "below 10000000000000.00; nothing was written")
+  #expect(
+    KioskShellError.amountNotJournalable(amount: Decimal(string: "4.555")!, version: 3).description
+      == "the amount 4.555 cannot be journaled: a journal of version 3 holds money in whole cents; nothing was "
+      + "written (after 'kiosk close-day' the next day is of version 2, which holds it)")
   try shell.remove(latte, from: ada)
   try shell.add(espresso, to: ada)
   try shell.remove(latte, from: ada)
