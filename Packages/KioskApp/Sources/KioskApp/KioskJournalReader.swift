@@ -205,7 +205,12 @@ public enum KioskJournalReader {
           unresolved.append(intent)
           history.records.append(record)
         case .paymentAbandoned, .settled, .undone:
-          if let key = record.outcomeKey { unresolved.removeAll { $0.key == key } }
+          // An outcome closes the last intent journaled under its key: an earlier
+          // one under the same key (a journal cut back reuses keys) whose own
+          // outcome was lost stays for the next checkpoint to resolve.
+          if let key = record.outcomeKey, let last = unresolved.lastIndex(where: { $0.key == key }) {
+            unresolved.remove(at: last)
+          }
           history.records.append(record)
         default: return
         }

@@ -116,7 +116,6 @@ public enum KioskSegments {
     return archives + [Segment(day: nil, path: journal)]
   }
 
-  /// Whether two paths name the same file.
   /// Makes the archive at `path` read-only (0444) when it is writable; best effort.
   static func makeReadOnly(_ path: String) {
     var info = stat()
@@ -124,6 +123,7 @@ public enum KioskSegments {
     chmod(path, 0o444)
   }
 
+  /// Whether two paths name the same file.
   public static func sameFile(_ first: String, _ second: String) -> Bool {
     var one = stat()
     var two = stat()

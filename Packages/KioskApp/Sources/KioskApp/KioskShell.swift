@@ -126,7 +126,7 @@ public final class KioskShell {
       journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
   }
 
-  /// A refused open of a journal with nothing in it leaves its file as it
+  /// A refused open leaves a journal (or a ledger) with nothing in it as it
   /// found it: removed when the open created it, empty again when it was an
   /// empty file the open gave a header (a torn header's bytes are kept beside
   /// it, as every torn tail's are). A refused command changes no file.
@@ -162,12 +162,8 @@ public final class KioskShell {
       !KioskSegments.sameFile(newest.path, journal.path)
     {
       if isNew { Self.leaveAsFound(journal.path, journal.recovery) }
+      Self.leaveAsFound(processor.path, processor.recovery)
       throw KioskShellError.dayAlreadyArchived(day: contents.day, path: journal.path, archive: newest.path)
-    }
-    // A crash between a close's rename and its `chmod` leaves the day's
-    // archive writable: the next writer makes it read-only, as the close would have.
-    if let newest, !newest.setAside, !KioskSegments.sameFile(newest.path, journal.path) {
-      KioskSegments.makeReadOnly(newest.path)
     }
     // The journal and the ledger must be a pair: a journal with payments beside a
     // new ledger, or a new journal beside a ledger with movements, would make
@@ -213,6 +209,12 @@ public final class KioskShell {
         if isNew { Self.leaveAsFound(journal.path, journal.recovery) }
         throw KioskShellError.ledgerMovedOn(path: processor.path, journal: journal.path, movements: foreign)
       }
+    }
+    // A crash between a close's rename and its `chmod` leaves the day's
+    // archive writable: the writer, once nothing refused it, makes it
+    // read-only, as the close would have.
+    if let newest, !newest.setAside, !KioskSegments.sameFile(newest.path, journal.path) {
+      KioskSegments.makeReadOnly(newest.path)
     }
     var world = KioskWorld(processor: processor, journal: journal)
     // A ledger that has given fewer numbers than the journal names was restored
@@ -467,6 +469,17 @@ public final class KioskShell {
       let status: PaymentStatus
       do { status = try world.payment.status(of: intent.key) } catch { throw KioskError.payment(error) }
       switch (intent.kind, status) {
+      case (.charge, .charged(let reference, let amount))
+      where amount != intent.amount || world.processor.ledger.refund(ofCharge: reference) != nil:
+        // The key moved money before this intent, for another amount or for a
+        // charge refunded since (a journal cut back past both reuses keys):
+        // that charge is not this tab's payment, so the intent is abandoned
+        // and the tab stays open, as a fresh intent's used key would be.
+        try journal(
+          .paymentAbandoned(
+            key: intent.key,
+            reason: "the processor already used this key for \(reference), not this intent's charge; not reused"))
+        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
       case (.charge, .charged(let reference, _)):
         let settlement = try world.settlement(for: intent.tab)
         _ = try commit { world in world.applyCharge(settlement, reference: reference, key: intent.key) }
@@ -601,6 +614,10 @@ public struct Reconciliation: Equatable, Sendable {
     case completed(reference: String)
     /// The processor had no record of the key: nothing moved, and the intent was closed.
     case abandoned
+    /// The key had moved money before this intent (`reference`: refunded since,
+    /// or of another amount; a journal cut back reuses keys): not this intent's
+    /// payment, so nothing moved for it, and the intent was closed.
+    case keyUsedBefore(reference: String)
   }
 }
 

@@ -163,6 +163,11 @@ public enum KioskVerifier {
       throw Failure(description: "'\(previous.path)' is followed by another day but was never closed")
     }
     guard let opening = next.opening, let link = opening.previousDay else {
+      guard next.lost.first != 1 else {
+        throw Failure(
+          description: "'\(next.path)': record 1, its opening checkpoint, was lost to damage, so its link to "
+            + "'\(name)' cannot be checked; restore the journal from a backup to check it")
+      }
       throw Failure(description: "'\(next.path)' does not open with a checkpoint that names the day before")
     }
     let carried = previous.state.carriedOver

@@ -106,12 +106,20 @@ public struct PaymentAudit: Equatable, Sendable {
     // An outcome lost to damage: the checkpoint after it closed the intent, and
     // the processor's movement under its key is the settle or undo it recorded.
     if !closedByCheckpoint.isEmpty {
-      var movedUnder: [IdempotencyKey: LocalProcessor.Entry] = [:]
-      for entry in ledger where movedUnder[entry.key] == nil { movedUnder[entry.key] = entry }
+      var movedUnder: [IdempotencyKey: [LocalProcessor.Entry]] = [:]
+      for entry in ledger { movedUnder[entry.key, default: []].append(entry) }
       for intent in closedByCheckpoint {
         open.removeValue(forKey: intent.key)
         intents[intent.key] = intent
-        guard let moved = movedUnder[intent.key] else { continue }
+        // Its outcome is a movement of its kind under its key that no journaled
+        // outcome claims: a journal cut back reuses keys, so the key may also
+        // name an earlier movement, already settled or undone.
+        let outcome = movedUnder[intent.key]?.first { (entry: LocalProcessor.Entry) -> Bool in
+          guard entry.kind.rawValue == intent.kind.rawValue else { return false }
+          let claimed = entry.kind == .charge ? settles[entry.reference] != nil : undos[entry.reference] != nil
+          return !claimed
+        }
+        guard let moved = outcome else { continue }
         closedIntents[moved.reference] = intent
         switch intent.kind {
         case .charge:

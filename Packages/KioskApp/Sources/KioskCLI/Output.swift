@@ -91,6 +91,8 @@ struct ReconciliationOutput: Encodable {
   var key: String
   var resolution: String
   var reference: String?
+  /// For an intent abandoned because its key had moved money before: that movement.
+  var usedBy: String?
 
   init(_ item: Reconciliation) {
     reconciled = item.intent.kind.rawValue
@@ -102,12 +104,19 @@ struct ReconciliationOutput: Encodable {
       resolution = "completed"
       self.reference = reference
     case .abandoned: resolution = "abandoned"
+    case .keyUsedBefore(let reference):
+      resolution = "abandoned"
+      usedBy = reference
     }
   }
 
   var line: String {
     let what = "\(reconciled) of \(amount) for tab #\(tab) (key \(key))"
-    return reference.map { "reconciled: \(what): the processor moved it as \($0); completed" }
-      ?? "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
+    if let reference { return "reconciled: \(what): the processor moved it as \(reference); completed" }
+    if let usedBy {
+      return "reconciled: \(what): the key moved \(usedBy) before this intent (refunded since, or of another "
+        + "amount), not this payment; abandoned, nothing moved"
+    }
+    return "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
   }
 }

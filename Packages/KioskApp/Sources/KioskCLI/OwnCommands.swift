@@ -91,6 +91,10 @@ enum OwnCommands {
           + "(repair a copy)")
     }
     let report = try DurableJournal.repair(path: options.journalPath, lockWait: options.lockWait)
+    // A later day's opening checkpoint is restated only by a checkpoint after it.
+    let restated =
+      report.lost.contains { $0.sequence == 1 && $0.record == .checkpoint }
+      && (try? DurableJournal.read(path: options.journalPath))?.lastCheckpoint != nil
     var ledger: RepairOutput.LedgerRepair?
     var restored: [String]?
     if FileManager.default.fileExists(atPath: options.ledgerPath) {
@@ -117,6 +121,9 @@ enum OwnCommands {
       keptRecords: report.keptRecords, cutBytes: report.droppedBytes, backup: report.backupPath,
       lost: report.lost.map { lost in
         switch lost.record {
+        case .checkpoint where lost.sequence == 1 && restated:
+          "record 1 (the day's opening checkpoint; a checkpoint after it holds the state, but the link to the day "
+            + "before is gone: 'kiosk verify --all' reports it)"
         case .checkpoint where lost.sequence == 1:
           "record 1 (the day's opening checkpoint, which nothing before it restates; restore the journal from a "
             + "backup)"

@@ -59,3 +59,17 @@ private func settle(intent amount: Decimal, kind: PaymentIntent.Kind = .charge, 
   let audit = PaymentAudit(ledger: charged, records: records)
   #expect(audit.agrees, "\(audit.mismatches)")
 }
+
+/// An intent resolved by a checkpoint after its outcome was lost takes the
+/// movement of its own kind under its key that no outcome claims: a refund
+/// intent under a settled charge's key (a key used again, then abandoned) is
+/// no undo of that charge.
+@Test func anIntentClosedByACheckpointTakesNoMovementAnotherOutcomeClaims() {
+  let refundIntent = PaymentIntent(
+    kind: .refund, key: chargeKey, tab: settledTab, amount: settledReceipt.total, charge: "ch_t_1")
+  let audit = PaymentAudit(
+    ledger: charged, records: settle(intent: settledReceipt.total) + [.paymentIntent(refundIntent)],
+    closedByCheckpoint: [refundIntent])
+  #expect(audit.agrees, "\(audit.mismatches)")
+  #expect(audit.undoneTotal == 0 && audit.settledTotal == settledReceipt.total)
+}

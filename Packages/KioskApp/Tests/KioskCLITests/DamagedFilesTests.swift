@@ -425,3 +425,62 @@ private func flip(_ path: String, at offset: Int) {
       "\(command): \(refused.errors)")
   }
 }
+
+/// A backup of the journal restored while the ledger keeps a charge made since:
+/// the settle adopts the charge under its old key, and the undo that follows
+/// meets that key again, finds it used and abandons it before refunding under a
+/// fresh one. Then a record is lost and repaired (the abandonment, or the
+/// settle), with a checkpoint after it: the audit still pairs every movement
+/// with its own outcome, and agrees.
+@Test(arguments: [(recordLost: 11, what: "the abandonment"), (recordLost: 7, what: "the adopted settle")])
+func aReusedKeyAndALostRecordAfterARestoredBackupStillAudit(recordLost: Int, what: String) throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("open", "Bob").status == 0)
+  #expect(try kiosk("add", "2", "espresso").status == 0)
+  let backup = journal.bytes
+  for _ in 1...4 { #expect(try kiosk("restock", "milk", "1").status == 0) }
+  #expect(try kiosk("settle", "1").status == 0)  // its intent is record 10
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  #expect(try kiosk("settle", "1").status == 0)  // adopts the charge: records 6 and 7
+  #expect(try kiosk("settle", "2", environment: ["KIOSK_PROCESSOR_FAULT": "decline"]).status == 65)
+  let undo = try kiosk("undo")  // record 10 takes the charge's key again: abandoned as record 11
+  #expect(undo.status == 0, "\(undo.errors)")
+  #expect(try kiosk("restock", "milk", "1", environment: ["KIOSK_CHECKPOINT_EVERY": "1"]).status == 0)
+  let abandoned = frames(of: journal.bytes)[10]
+  #expect(
+    String(decoding: journal.bytes[(abandoned.offset + 17)...].prefix(40), as: UTF8.self).contains("paymentAbandoned"),
+    "record 11 is the abandonment")
+  damage(journal) { frames in frames[recordLost - 1].offset }
+  #expect(try kiosk("repair").status == 0)
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0, "\(what): \(reconcile.output)\(reconcile.errors)")
+  #expect(try kiosk("verify").status == 0, "\(what)")
+}
+
+/// The same loss with a checkpoint after it: the day opens from that one, and
+/// repair and `verify --all` say that only the link to the day before is gone.
+@Test func aLostOpeningCheckpointRestatedLaterOpensAndOnlyItsLinkIsReported() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("close-day").status == 0)
+  // Enough records after the opening checkpoint for a writer to write another.
+  let opens = (1...40).map { "open Guest \($0)" }.joined(separator: "\n") + "\nopen Cy\n"
+  #expect(try kiosk("shell", input: opens, environment: ["KIOSK_CHECKPOINT_EVERY": "1"]).status == 0)
+  #expect(frames(of: journal.bytes).dropFirst().contains { $0.type == 2 }, "a checkpoint after record 1")
+  damage(journal) { frames in frames[0].offset }
+  let repair = try kiosk("repair")
+  #expect(repair.status == 0, "\(repair.errors)")
+  #expect(repair.output.contains("a checkpoint after it holds the state"), "\(repair.output)")
+  let board = try kiosk("board")
+  #expect(board.status == 0 && board.output.contains("Cy"), "\(board.output)\(board.errors)")
+  let verifyAll = try kiosk("verify", "--all")
+  #expect(verifyAll.status == 74, "\(verifyAll.output)")
+  #expect(
+    (verifyAll.output + verifyAll.errors).contains("record 1, its opening checkpoint, was lost to damage"),
+    "\(verifyAll.output)\(verifyAll.errors)")
+}

@@ -44,6 +44,11 @@ import Testing
     #expect(refused.errors.contains("already closed and archived"), "\(command): \(refused.errors)")
     #expect(journal.bytes.isEmpty, "\(command) wrote into the emptied journal")
   }
+  // With its ledger moved away too, the refused open leaves no new ledger behind.
+  try FileManager.default.removeItem(atPath: journal.path + ".processor")
+  #expect(try kiosk("open", "Cy").status == 74)
+  #expect(!FileManager.default.fileExists(atPath: journal.path + ".processor"), "a ledger was left behind")
+  #expect(journal.bytes.isEmpty)
 }
 
 @Test func anotherTillsLedgerBesideAJournalThatTookMoneyIsRefused() throws {
@@ -151,4 +156,43 @@ import Testing
       String(decoding: ledger, as: UTF8.self).components(separatedBy: #""kind":"charge""#).count - 1 == 2,
       "\(way): Ada and Bob charged once each")
   }
+}
+
+/// A backup restored from before a settle that was then undone: the next
+/// settle's first key is the old charge's, and a crash between its intent and
+/// the abandonment of that used key leaves the intent open. The next writer
+/// finds a charge under the key, refunded since: not this tab's payment, so the
+/// intent is abandoned and the tab stays open, to be charged for real. (The
+/// audit still names the charge and refund of the stretch the backup lost.)
+@Test func anOpenIntentWhoseKeyNamesAChargeRefundedSinceIsAbandonedNotSettled() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledgerPath = journal.path + ".processor"
+  #expect(try kiosk("open", "Ada").status == 0)
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  let backup = journal.bytes
+  #expect(try kiosk("settle", "1").status == 0)  // intent at record 4
+  #expect(try kiosk("undo").status == 0)  // refunded
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  let ledgerBefore = try #require(FileManager.default.contents(atPath: ledgerPath))
+  #expect(try kiosk("settle", "1").status == 0)
+  // The crash: the journal ends with the settle's first intent (record 4, the old charge's key), the ledger as before.
+  let firstIntent = frames(of: journal.bytes)[3]
+  _ = FileManager.default.createFile(
+    atPath: journal.path, contents: journal.bytes.prefix(firstIntent.payload.upperBound))
+  _ = FileManager.default.createFile(atPath: ledgerPath, contents: ledgerBefore)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+
+  let next = try kiosk("restock", "milk", "1")
+  #expect(next.status == 0, "\(next.errors)")
+  #expect(next.errors.contains("before this intent (refunded since, or of another amount)"), "\(next.errors)")
+  #expect(try kiosk("board").output.contains("#1 Ada"), "the tab is still open")
+  let settle = try kiosk("settle", "1")
+  #expect(settle.status == 0, "\(settle.errors)")
+  // The tab is charged anew; the audit names only the movements of the journal's lost stretch.
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.output.hasPrefix("processor: 2 charges (9.00), 1 refunds (4.50)"), "\(reconcile.output)")
+  let mismatches = reconcile.output.split(separator: "\n").filter { $0.hasPrefix("mismatch: charge") }
+  #expect(mismatches.count == 1 && mismatches[0].contains("_4_t1) settles 0 tabs"), "\(reconcile.output)")
 }

@@ -85,7 +85,9 @@ public enum CustomerName {
     guard !trimmed.isEmpty else { throw .empty }
     guard trimmed.count <= maxCharacters else { throw .tooLong(characters: trimmed.count) }
     guard trimmed.utf8.count <= maxBytes else { throw .tooManyBytes(trimmed.utf8.count) }
-    if let bad = trimmed.unicodeScalars.first(where: isControl) { throw .controlCharacter(bad.value) }
+    if let bad = trimmed.unicodeScalars.first(where: isControl) ?? strayTag(in: trimmed) {
+      throw .controlCharacter(bad.value)
+    }
     guard trimmed.unicodeScalars.contains(where: isVisible) else { throw .invisible }
     return trimmed
   }
@@ -101,6 +103,22 @@ public enum CustomerName {
     case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
     default: return false
     }
+  }
+
+  /// The first tag character outside a subdivision flag (U+1F3F4, at most
+  /// seven tags, the cancel tag U+E007F: `gbsct` for Scotland): tags print as
+  /// nothing, so anywhere else they would carry text no one sees.
+  private static func strayTag(in text: String) -> Unicode.Scalar? {
+    var tagsLeft = 0  // tags the current flag may still take, its cancel tag included
+    for scalar in text.unicodeScalars {
+      guard (0xE0020...0xE007F).contains(scalar.value) else {
+        tagsLeft = scalar == "\u{1F3F4}" ? 8 : 0
+        continue
+      }
+      guard tagsLeft > 0, scalar == "\u{E007F}" || tagsLeft > 1 else { return scalar }
+      tagsLeft = scalar == "\u{E007F}" ? 0 : tagsLeft - 1
+    }
+    return nil
   }
 
   /// A scalar that can change what is printed around a name: a control
