@@ -490,8 +490,15 @@ public final class KioskShell {
       case (_, .unknown):
         try journal(.paymentAbandoned(key: intent.key, reason: "the processor has no record of the key"))
         reconciled.append(Reconciliation(intent: intent, resolution: .abandoned))
-      case (.charge, .refunded), (.refund, .charged):
-        throw KioskShellError.keyMismatch(intent.key)
+      case (.charge, .refunded(let reference, _, _)), (.refund, .charged(let reference, _)):
+        // A movement of the other kind under the intent's key was made before
+        // it (a journal cut back reuses keys, and a crash came before the used
+        // key was abandoned): nothing moved for this intent.
+        try journal(
+          .paymentAbandoned(
+            key: intent.key,
+            reason: "the processor already used this key for \(reference), not this intent's payment; not reused"))
+        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
       }
     }
   }
@@ -614,17 +621,16 @@ public struct Reconciliation: Equatable, Sendable {
     case completed(reference: String)
     /// The processor had no record of the key: nothing moved, and the intent was closed.
     case abandoned
-    /// The key had moved money before this intent (`reference`: refunded since,
-    /// or of another amount; a journal cut back reuses keys): not this intent's
-    /// payment, so nothing moved for it, and the intent was closed.
+    /// The key had moved money before this intent (`reference`: a charge
+    /// refunded since or of another amount, or a movement of the other kind; a
+    /// journal cut back reuses keys): not this intent's payment, so nothing
+    /// moved for it, and the intent was closed.
     case keyUsedBefore(reference: String)
   }
 }
 
 /// Errors of the shell itself.
 public enum KioskShellError: Error, Equatable, CustomStringConvertible {
-  /// The processor used an intent's key for the other kind of movement.
-  case keyMismatch(IdempotencyKey)
   /// A thousand candidate keys in a row were already used at the processor.
   case noFreshKey
   /// The processor moved the money under `key`, but its outcome could not be journaled.
@@ -687,7 +693,6 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
         + "journal's keys since '\(journal)' began its day: the journal is older than the ledger (a backup restored "
         + "over a later day, or an archive put back as the live journal?) or the ledger is another till's; writing "
         + "could charge tabs twice: restore the newest live journal, or this till's ledger"
-    case .keyMismatch(let key): "the processor used key '\(key)' for the other kind of payment; reconcile by hand"
     case .ledgerMissing(let path):
       "the journal records payments but the processor ledger '\(path)' was missing or empty (or its header torn); "
         + "restore it from a backup, or pass --processor with its path"

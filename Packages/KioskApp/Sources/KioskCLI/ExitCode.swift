@@ -56,7 +56,7 @@ struct KioskFailure: Error, Equatable {
     case let error as RestockError: self.init(error)
     case let error as KioskShellError:
       switch error {
-      case .keyMismatch, .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab,
+      case .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab,
         .amountNotJournalable:
         self.init(code: .domain, message: error.description)
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)

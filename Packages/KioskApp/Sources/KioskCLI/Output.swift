@@ -114,8 +114,8 @@ struct ReconciliationOutput: Encodable {
     let what = "\(reconciled) of \(amount) for tab #\(tab) (key \(key))"
     if let reference { return "reconciled: \(what): the processor moved it as \(reference); completed" }
     if let usedBy {
-      return "reconciled: \(what): the key moved \(usedBy) before this intent (refunded since, or of another "
-        + "amount), not this payment; abandoned, nothing moved"
+      return "reconciled: \(what): the key moved \(usedBy) before this intent, not this payment; abandoned, "
+        + "nothing moved"
     }
     return "reconciled: \(what): the processor has no record of it; abandoned, nothing moved"
   }

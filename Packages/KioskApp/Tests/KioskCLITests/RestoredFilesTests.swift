@@ -159,12 +159,16 @@ import Testing
 }
 
 /// A backup restored from before a settle that was then undone: the next
-/// settle's first key is the old charge's, and a crash between its intent and
-/// the abandonment of that used key leaves the intent open. The next writer
-/// finds a charge under the key, refunded since: not this tab's payment, so the
-/// intent is abandoned and the tab stays open, to be charged for real. (The
-/// audit still names the charge and refund of the stretch the backup lost.)
-@Test func anOpenIntentWhoseKeyNamesAChargeRefundedSinceIsAbandonedNotSettled() throws {
+/// settle's first key is the old charge's (record 4) and its second the old
+/// refund's (record 6), and a crash between either intent and the abandonment
+/// of its used key leaves the intent open. The next writer finds under the key
+/// a charge refunded since, or a refund: not this tab's payment, so the intent
+/// is abandoned and the tab stays open, to be charged for real (before, the
+/// first settled the tab with the refunded charge, and the second froze the
+/// till). The audit still names the charge and refund of the stretch the
+/// backup lost.
+@Test(arguments: [4, 6])
+func anOpenIntentWhoseKeyMovedMoneyBeforeIsAbandonedNotSettled(crashAfterRecord: Int) throws {
   let journal = try TemporaryJournal()
   let kiosk = KioskBinary(journal: journal.path)
   let ledgerPath = journal.path + ".processor"
@@ -177,16 +181,17 @@ import Testing
   for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
   let ledgerBefore = try #require(FileManager.default.contents(atPath: ledgerPath))
   #expect(try kiosk("settle", "1").status == 0)
-  // The crash: the journal ends with the settle's first intent (record 4, the old charge's key), the ledger as before.
-  let firstIntent = frames(of: journal.bytes)[3]
-  _ = FileManager.default.createFile(
-    atPath: journal.path, contents: journal.bytes.prefix(firstIntent.payload.upperBound))
+  // The crash: the journal ends with one of the settle's intents under a used key, the ledger as before.
+  let intent = frames(of: journal.bytes)[crashAfterRecord - 1]
+  #expect(
+    String(decoding: journal.bytes[intent.payload].prefix(20), as: UTF8.self).hasPrefix(#"{"paymentIntent""#))
+  _ = FileManager.default.createFile(atPath: journal.path, contents: journal.bytes.prefix(intent.payload.upperBound))
   _ = FileManager.default.createFile(atPath: ledgerPath, contents: ledgerBefore)
   for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
 
   let next = try kiosk("restock", "milk", "1")
   #expect(next.status == 0, "\(next.errors)")
-  #expect(next.errors.contains("before this intent (refunded since, or of another amount)"), "\(next.errors)")
+  #expect(next.errors.contains("before this intent, not this payment; abandoned"), "\(next.errors)")
   #expect(try kiosk("board").output.contains("#1 Ada"), "the tab is still open")
   let settle = try kiosk("settle", "1")
   #expect(settle.status == 0, "\(settle.errors)")

@@ -105,19 +105,43 @@ public enum CustomerName {
     }
   }
 
-  /// The first tag character outside a subdivision flag (U+1F3F4, at most
-  /// seven tags, the cancel tag U+E007F: `gbsct` for Scotland): tags print as
-  /// nothing, so anywhere else they would carry text no one sees.
+  /// The first tag character outside a subdivision flag: U+1F3F4, then one
+  /// to seven tag letters or digits (`gbsct` for Scotland), then the cancel tag
+  /// U+E007F. Tags print as nothing, so anywhere else (or any other tag) they
+  /// would carry text no one sees; a flag left without its cancel tag is
+  /// refused at its first tag.
   private static func strayTag(in text: String) -> Unicode.Scalar? {
-    var tagsLeft = 0  // tags the current flag may still take, its cancel tag included
-    for scalar in text.unicodeScalars {
-      guard (0xE0020...0xE007F).contains(scalar.value) else {
-        tagsLeft = scalar == "\u{1F3F4}" ? 8 : 0
-        continue
-      }
-      guard tagsLeft > 0, scalar == "\u{E007F}" || tagsLeft > 1 else { return scalar }
-      tagsLeft = scalar == "\u{E007F}" ? 0 : tagsLeft - 1
+    enum Reading {
+      case text
+      case blackFlag
+      case tags(first: Unicode.Scalar, count: Int)
     }
+    func isTag(_ scalar: Unicode.Scalar) -> Bool { (0xE0000...0xE007F).contains(scalar.value) }
+    func isTagLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+      (0xE0061...0xE007A).contains(scalar.value) || (0xE0030...0xE0039).contains(scalar.value)
+    }
+    var reading = Reading.text
+    for scalar in text.unicodeScalars {
+      switch reading {
+      case .text, .blackFlag:
+        if case .blackFlag = reading, isTagLetterOrDigit(scalar) {
+          reading = .tags(first: scalar, count: 1)
+        } else if isTag(scalar) {
+          return scalar
+        } else {
+          reading = scalar == "\u{1F3F4}" ? .blackFlag : .text
+        }
+      case .tags(let first, let count):
+        if scalar == "\u{E007F}" {
+          reading = .text
+        } else if isTagLetterOrDigit(scalar), count < 7 {
+          reading = .tags(first: first, count: count + 1)
+        } else {
+          return isTag(scalar) ? scalar : first
+        }
+      }
+    }
+    if case .tags(let first, _) = reading { return first }
     return nil
   }
 

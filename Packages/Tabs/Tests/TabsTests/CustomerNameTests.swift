@@ -13,6 +13,9 @@ import Testing
   ("\u{E007F}Ada", .controlCharacter(0xE007F)),
   ("🏴\u{E0067}\u{E007F}\u{E0067}", .controlCharacter(0xE0067)),
   ("🏴" + String(repeating: "\u{E0061}", count: 8) + "\u{E007F}", .controlCharacter(0xE0061)),
+  ("Ada🏴\u{E0050}\u{E0057}\u{E007F}", .controlCharacter(0xE0050)),  // capitals are no subdivision
+  ("Ada🏴\u{E0067}\u{E0062}", .controlCharacter(0xE0067)),  // no cancel tag
+  ("Ada🏴\u{E007F}", .controlCharacter(0xE007F)),
   ("\u{200D}", .invisible),
   ("\u{200D}\u{301}\u{301}", .invisible),
   (String(repeating: "a", count: 65), .tooLong(characters: 65)),
