@@ -130,7 +130,14 @@ extension KioskShell {
   /// write is refused: the undo stack is its to pop.
   public func startUndo() throws -> (effect: EffectID?, undone: Undone?) {
     try refuseWhileAnyInFlight()
-    try prepareToWrite()
+    // An undo whose refund's answer was lost (exit 75) is completed on the way
+    // in when the processor made it: that is the undo asked for again, so it is
+    // the one reported, and nothing more is undone.
+    if let completed = try prepareToWrite().last(where: { $0.intent.kind == .refund && $0.undone != nil }),
+      case .completed(let reference) = completed.resolution, let record = completed.undone
+    {
+      return (nil, Undone(record: record, refund: reference))
+    }
     switch history.plan {
     case .nothing: return (nil, nil)
     case .revert(let entry):

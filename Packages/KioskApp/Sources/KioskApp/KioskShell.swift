@@ -42,6 +42,9 @@ public final class KioskShell {
   @ObservationIgnored public internal(set) var openIntents: [PaymentIntent]
   /// What reconciliation resolved since the shell opened, oldest first.
   @ObservationIgnored public private(set) var reconciled: [Reconciliation] = []
+  /// How many of `reconciled` came before the command now running: the rest
+  /// were resolved on its way in (when the till opened, or before it ran).
+  @ObservationIgnored private var reconciledBeforeCommand = 0
   /// The processor's movements settles and undos took as their outcomes since
   /// the shell opened, instead of moving money again, oldest first.
   @ObservationIgnored public internal(set) var adoptions: [Adoption] = []
@@ -317,11 +320,14 @@ public final class KioskShell {
 
   /// What runs before any command that writes: a checkpoint when one is due,
   /// then reconciliation of open intents.
-  func prepareToWrite() throws {
+  @discardableResult
+  func prepareToWrite() throws -> ArraySlice<Reconciliation> {
     if isTornDown { throw KioskShellError.tornDown }
     try refuseWhileRefundInFlight()
     try checkpointIfDue()
     try reconcileOpenIntents()
+    defer { reconciledBeforeCommand = reconciled.count }
+    return reconciled[reconciledBeforeCommand...]
   }
 
   /// Runs `command`, journals the entry's record, and pushes the entry on the
@@ -484,9 +490,20 @@ public final class KioskShell {
         let settlement = try world.settlement(for: intent.tab)
         _ = try commit { world in world.applyCharge(settlement, reference: reference, key: intent.key) }
         reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
+      case (.refund, .refunded(let reference, let charge, let amount))
+      where charge != intent.charge || amount != intent.amount:
+        // A refund of another charge (or amount) under the intent's key was
+        // made before it, under a reused key: nothing moved for this intent.
+        try journal(
+          .paymentAbandoned(
+            key: intent.key,
+            reason: "the processor already used this key for \(reference), not this intent's refund; not reused"))
+        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
       case (.refund, .refunded(let reference, _, _)):
+        let undone = history.last?.record
         try completeUndo(refund: reference, key: intent.key)
-        reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
+        reconciled.append(
+          Reconciliation(intent: intent, resolution: .completed(reference: reference), undone: undone))
       case (_, .unknown):
         try journal(.paymentAbandoned(key: intent.key, reason: "the processor has no record of the key"))
         reconciled.append(Reconciliation(intent: intent, resolution: .abandoned))
@@ -614,6 +631,15 @@ public struct Reconciliation: Equatable, Sendable {
   public var intent: PaymentIntent
   /// What became of it.
   public var resolution: Resolution
+  /// For a refund completed: the record its undo reverted (the settle).
+  public var undone: KioskRecord?
+
+  /// A resolution of `intent`.
+  public init(intent: PaymentIntent, resolution: Resolution, undone: KioskRecord? = nil) {
+    self.intent = intent
+    self.resolution = resolution
+    self.undone = undone
+  }
 
   /// How an intent was resolved.
   public enum Resolution: Equatable, Sendable {

@@ -87,3 +87,24 @@ func aBadNetworkOrDeadlineIsAUsageError(name: String, value: String, message: St
   #expect(next.output.hasPrefix("undid: settle tab #1"))
   #expect(try kiosk("reconcile").status == 0)
 }
+
+/// An undo whose refund's answer came too late (exit 75), asked for again:
+/// the refund the processor made is the undo asked for, completed on the way
+/// in and reported; nothing more is undone (before, the next tab back was
+/// refunded too).
+@Test func anUndoRetriedAfterItsAnswerWasLateUndoesOnce() throws {
+  let (_, kiosk) = try adaWithALatte()
+  #expect(try kiosk("open", "Bob").status == 0)
+  #expect(try kiosk("add", "2", "espresso").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  #expect(try kiosk("settle", "2").status == 0)
+  let late = try kiosk("undo", environment: ["KIOSK_PROCESSOR_NETWORK": "slow:1"])
+  #expect(late.status == 75, "\(late.errors)")
+  let again = try kiosk("undo")
+  #expect(again.status == 0, "\(again.errors)")
+  #expect(again.output.contains("tab #2"), "\(again.output)")
+  let board = try kiosk("board").output
+  #expect(board.hasPrefix("#2 Bob: Espresso — 3.00\nsettled: 1 tab, 4.50"), "only Bob's tab is back: \(board)")
+  let reconcile = try kiosk("reconcile")
+  #expect(reconcile.status == 0 && reconcile.output.contains("1 refunds (3.00)"), "\(reconcile.output)")
+}

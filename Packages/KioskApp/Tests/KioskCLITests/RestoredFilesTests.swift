@@ -201,3 +201,45 @@ func anOpenIntentWhoseKeyMovedMoneyBeforeIsAbandonedNotSettled(crashAfterRecord:
   let mismatches = reconcile.output.split(separator: "\n").filter { $0.hasPrefix("mismatch: charge") }
   #expect(mismatches.count == 1 && mismatches[0].contains("_4_t1) settles 0 tabs"), "\(reconcile.output)")
 }
+
+/// After a restored backup, an undo's refund intent can get the key of an
+/// older undo's refund of another charge; a crash before that used key is
+/// abandoned leaves the intent open. The next writer finds under the key a
+/// refund of another charge and amount: not this undo's, so the intent is
+/// abandoned and the tab stays settled (before, the undo was completed with the
+/// other refund: the tab reopened while its charge was never refunded).
+@Test func anOpenRefundIntentWhoseKeyNamesAnotherChargesRefundIsAbandoned() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let ledgerPath = journal.path + ".processor"
+  for command in [["open", "Ada"], ["open", "Bob"], ["add", "1", "latte"], ["add", "2", "latte"]] {
+    #expect(try kiosk.run(["--journal", journal.path] + command).status == 0)
+  }
+  let backup = journal.bytes
+  #expect(try kiosk("settle", "1").status == 0)  // intent 6: ch_1 of 4.50
+  #expect(try kiosk("settle", "2", environment: ["KIOSK_PROCESSOR_FAULT": "decline"]).status == 65)
+  #expect(try kiosk("undo").status == 0)  // refund intent 10: re_2 of ch_1
+  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  #expect(try kiosk("add", "1", "latte").status == 0)
+  #expect(try kiosk("add", "2", "latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)  // a fresh key: ch_3 of 9.00
+  let ledgerBefore = try #require(FileManager.default.contents(atPath: ledgerPath))
+  #expect(try kiosk("undo").status == 0)  // its first refund intent (record 10) takes re_2's key
+  let intent = frames(of: journal.bytes)[9]
+  #expect(
+    String(decoding: journal.bytes[intent.payload].prefix(60), as: UTF8.self).contains(#""paymentIntent""#))
+  _ = FileManager.default.createFile(atPath: journal.path, contents: journal.bytes.prefix(intent.payload.upperBound))
+  _ = FileManager.default.createFile(atPath: ledgerPath, contents: ledgerBefore)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+
+  let next = try kiosk("restock", "milk", "1")
+  #expect(next.status == 0, "\(next.errors)")
+  #expect(next.errors.contains("before this intent, not this payment; abandoned"), "\(next.errors)")
+  let board = try kiosk("board").output
+  #expect(board.hasPrefix("#2 Bob: Latte, Latte — 9.00\nsettled: 1 tab, 9.00"), "Ada's stays settled: \(board)")
+  #expect(try kiosk("undo").output.contains("restock"))
+  let undo = try kiosk("undo")  // the settle's own undo, under a fresh key
+  #expect(undo.status == 0, "\(undo.errors)")
+  #expect(undo.output.contains("tab #1"), "\(undo.output)")
+}

@@ -105,44 +105,33 @@ public enum CustomerName {
     }
   }
 
-  /// The first tag character outside a subdivision flag: U+1F3F4, then one
-  /// to seven tag letters or digits (`gbsct` for Scotland), then the cancel tag
-  /// U+E007F. Tags print as nothing, so anywhere else (or any other tag) they
-  /// would carry text no one sees; a flag left without its cancel tag is
-  /// refused at its first tag.
+  /// The subdivision flags Unicode recommends for display (England, Scotland,
+  /// Wales): the only ones a name may hold, so no tag carries text no one sees.
+  static let subdivisionFlags: Set<String> = ["gbeng", "gbsct", "gbwls"]
+
+  /// The first tag character outside a recommended subdivision flag (U+1F3F4,
+  /// the tags of `gbeng`, `gbsct` or `gbwls`, the cancel tag U+E007F). Tags
+  /// print as nothing, so any other use of them would carry hidden text.
   private static func strayTag(in text: String) -> Unicode.Scalar? {
-    enum Reading {
-      case text
-      case blackFlag
-      case tags(first: Unicode.Scalar, count: Int)
-    }
-    func isTag(_ scalar: Unicode.Scalar) -> Bool { (0xE0000...0xE007F).contains(scalar.value) }
-    func isTagLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
-      (0xE0061...0xE007A).contains(scalar.value) || (0xE0030...0xE0039).contains(scalar.value)
-    }
-    var reading = Reading.text
+    var previous: Unicode.Scalar?
+    var tags: [Unicode.Scalar] = []  // the tags read after a black flag, before its cancel tag
     for scalar in text.unicodeScalars {
-      switch reading {
-      case .text, .blackFlag:
-        if case .blackFlag = reading, isTagLetterOrDigit(scalar) {
-          reading = .tags(first: scalar, count: 1)
-        } else if isTag(scalar) {
-          return scalar
-        } else {
-          reading = scalar == "\u{1F3F4}" ? .blackFlag : .text
-        }
-      case .tags(let first, let count):
-        if scalar == "\u{E007F}" {
-          reading = .text
-        } else if isTagLetterOrDigit(scalar), count < 7 {
-          reading = .tags(first: first, count: count + 1)
-        } else {
-          return isTag(scalar) ? scalar : first
-        }
+      defer { previous = scalar }
+      let isTag = (0xE0000...0xE007F).contains(scalar.value)
+      if tags.isEmpty {
+        guard isTag else { continue }
+        guard previous == "\u{1F3F4}", scalar != "\u{E007F}" else { return scalar }
+        tags = [scalar]
+      } else if scalar == "\u{E007F}" {
+        let name = String(String.UnicodeScalarView(tags.compactMap { Unicode.Scalar($0.value - 0xE0000) }))
+        guard subdivisionFlags.contains(name) else { return tags[0] }
+        tags = []
+      } else {
+        guard isTag, tags.count < 5 else { return tags[0] }
+        tags.append(scalar)
       }
     }
-    if case .tags(let first, _) = reading { return first }
-    return nil
+    return tags.first
   }
 
   /// A scalar that can change what is printed around a name: a control

@@ -13,6 +13,7 @@ import Testing
   ("\u{E007F}Ada", .controlCharacter(0xE007F)),
   ("🏴\u{E0067}\u{E007F}\u{E0067}", .controlCharacter(0xE0067)),
   ("🏴" + String(repeating: "\u{E0061}", count: 8) + "\u{E007F}", .controlCharacter(0xE0061)),
+  ("Ada🏴\u{E0070}\u{E0061}\u{E0079}\u{E007F}", .controlCharacter(0xE0070)),  // "pay": no flag Unicode recommends
   ("Ada🏴\u{E0050}\u{E0057}\u{E007F}", .controlCharacter(0xE0050)),  // capitals are no subdivision
   ("Ada🏴\u{E0067}\u{E0062}", .controlCharacter(0xE0067)),  // no cancel tag
   ("Ada🏴\u{E007F}", .controlCharacter(0xE007F)),
@@ -31,7 +32,9 @@ func aNameThatCouldBreakALineOrPrintAsNothingIsRefused(name: String, refusal: Cu
   #expect(try CustomerName.validated("Zoë") == "Zoë")
   // A zero-width non-joiner (Persian) and a subdivision flag's tag characters are parts of names.
   #expect(try CustomerName.validated("علی\u{200C}رضا") == "علی\u{200C}رضا")
-  #expect(try CustomerName.validated("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} Fan").hasSuffix(" Fan"))
+  for flag in ["\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}", "\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}"] {
+    #expect(try CustomerName.validated("🏴\(flag)\u{E007F} Fan").hasSuffix(" Fan"))
+  }
   #expect(try CustomerName.validated(String(repeating: "a", count: 64)).count == 64)
 }
 
