@@ -158,6 +158,24 @@ import Testing
   }
 }
 
+/// Puts `bytes` back as the journal, as a restored backup would be, without the
+/// files derived from the journal it replaces.
+private func restore(_ bytes: Data, as journal: TemporaryJournal) {
+  _ = FileManager.default.createFile(atPath: journal.path, contents: bytes)
+  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+}
+
+/// A crash right after record `sequence`, a payment intent: the journal ends
+/// with it, and the ledger is `ledger`, as it stood before the intent's command.
+private func crash(after sequence: Int, of journal: TemporaryJournal, ledger: Data) {
+  let intent = frames(of: journal.bytes)[sequence - 1]
+  #expect(
+    String(decoding: journal.bytes[intent.payload].prefix(20), as: UTF8.self).hasPrefix(#"{"paymentIntent""#),
+    "record \(sequence) is an intent")
+  restore(journal.bytes.prefix(intent.payload.upperBound), as: journal)
+  _ = FileManager.default.createFile(atPath: journal.path + ".processor", contents: ledger)
+}
+
 /// A backup restored from before a settle that was then undone: the next
 /// settle's first key is the old charge's (record 4) and its second the old
 /// refund's (record 6), and a crash between either intent and the abandonment
@@ -177,17 +195,11 @@ func anOpenIntentWhoseKeyMovedMoneyBeforeIsAbandonedNotSettled(crashAfterRecord:
   let backup = journal.bytes
   #expect(try kiosk("settle", "1").status == 0)  // intent at record 4
   #expect(try kiosk("undo").status == 0)  // refunded
-  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
-  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  restore(backup, as: journal)
   let ledgerBefore = try #require(FileManager.default.contents(atPath: ledgerPath))
   #expect(try kiosk("settle", "1").status == 0)
   // The crash: the journal ends with one of the settle's intents under a used key, the ledger as before.
-  let intent = frames(of: journal.bytes)[crashAfterRecord - 1]
-  #expect(
-    String(decoding: journal.bytes[intent.payload].prefix(20), as: UTF8.self).hasPrefix(#"{"paymentIntent""#))
-  _ = FileManager.default.createFile(atPath: journal.path, contents: journal.bytes.prefix(intent.payload.upperBound))
-  _ = FileManager.default.createFile(atPath: ledgerPath, contents: ledgerBefore)
-  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  crash(after: crashAfterRecord, of: journal, ledger: ledgerBefore)
 
   let next = try kiosk("restock", "milk", "1")
   #expect(next.status == 0, "\(next.errors)")
@@ -219,19 +231,13 @@ func anOpenIntentWhoseKeyMovedMoneyBeforeIsAbandonedNotSettled(crashAfterRecord:
   #expect(try kiosk("settle", "1").status == 0)  // intent 6: ch_1 of 4.50
   #expect(try kiosk("settle", "2", environment: ["KIOSK_PROCESSOR_FAULT": "decline"]).status == 65)
   #expect(try kiosk("undo").status == 0)  // refund intent 10: re_2 of ch_1
-  _ = FileManager.default.createFile(atPath: journal.path, contents: backup)
-  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  restore(backup, as: journal)
   #expect(try kiosk("add", "1", "latte").status == 0)
   #expect(try kiosk("add", "2", "latte").status == 0)
   #expect(try kiosk("settle", "1").status == 0)  // a fresh key: ch_3 of 9.00
   let ledgerBefore = try #require(FileManager.default.contents(atPath: ledgerPath))
   #expect(try kiosk("undo").status == 0)  // its first refund intent (record 10) takes re_2's key
-  let intent = frames(of: journal.bytes)[9]
-  #expect(
-    String(decoding: journal.bytes[intent.payload].prefix(60), as: UTF8.self).contains(#""paymentIntent""#))
-  _ = FileManager.default.createFile(atPath: journal.path, contents: journal.bytes.prefix(intent.payload.upperBound))
-  _ = FileManager.default.createFile(atPath: ledgerPath, contents: ledgerBefore)
-  for derived in [".settled", ".checkpoints"] { try? FileManager.default.removeItem(atPath: journal.path + derived) }
+  crash(after: 10, of: journal, ledger: ledgerBefore)
 
   let next = try kiosk("restock", "milk", "1")
   #expect(next.status == 0, "\(next.errors)")
