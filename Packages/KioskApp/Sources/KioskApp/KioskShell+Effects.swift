@@ -133,7 +133,9 @@ extension KioskShell {
     // An undo whose refund's answer was lost (exit 75) is completed on the way
     // in when the processor made it: that is the undo asked for again, so it is
     // the one reported, and nothing more is undone.
-    if let completed = try prepareToWrite().last(where: { $0.intent.kind == .refund && $0.undone != nil }),
+    let before = reconciledBeforeCommand
+    try prepareToWrite()
+    if let completed = reconciled[before...].last(where: { $0.intent.kind == .refund && $0.undone != nil }),
       case .completed(let reference) = completed.resolution, let record = completed.undone
     {
       return (nil, Undone(record: record, refund: reference))

@@ -42,9 +42,9 @@ public final class KioskShell {
   @ObservationIgnored public internal(set) var openIntents: [PaymentIntent]
   /// What reconciliation resolved since the shell opened, oldest first.
   @ObservationIgnored public private(set) var reconciled: [Reconciliation] = []
-  /// How many of `reconciled` came before the command now running: the rest
-  /// were resolved on its way in (when the till opened, or before it ran).
-  @ObservationIgnored private var reconciledBeforeCommand = 0
+  /// How many of `reconciled` came before the command now running: those
+  /// after were resolved on its way in (when the till opened, or before it ran).
+  @ObservationIgnored var reconciledBeforeCommand = 0
   /// The processor's movements settles and undos took as their outcomes since
   /// the shell opened, instead of moving money again, oldest first.
   @ObservationIgnored public internal(set) var adoptions: [Adoption] = []
@@ -320,14 +320,12 @@ public final class KioskShell {
 
   /// What runs before any command that writes: a checkpoint when one is due,
   /// then reconciliation of open intents.
-  @discardableResult
-  func prepareToWrite() throws -> ArraySlice<Reconciliation> {
+  func prepareToWrite() throws {
     if isTornDown { throw KioskShellError.tornDown }
     try refuseWhileRefundInFlight()
     try checkpointIfDue()
     try reconcileOpenIntents()
-    defer { reconciledBeforeCommand = reconciled.count }
-    return reconciled[reconciledBeforeCommand...]
+    reconciledBeforeCommand = reconciled.count
   }
 
   /// Runs `command`, journals the entry's record, and pushes the entry on the
