@@ -475,28 +475,17 @@ public final class KioskShell {
       switch (intent.kind, status) {
       case (.charge, .charged(let reference, let amount))
       where amount != intent.amount || world.processor.ledger.refund(ofCharge: reference) != nil:
-        // The key moved money before this intent, for another amount or for a
-        // charge refunded since (a journal cut back past both reuses keys):
-        // that charge is not this tab's payment, so the intent is abandoned
-        // and the tab stays open, as a fresh intent's used key would be.
-        try journal(
-          .paymentAbandoned(
-            key: intent.key,
-            reason: "the processor already used this key for \(reference), not this intent's charge; not reused"))
-        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
+        // A charge of another amount, or one refunded since: not this tab's
+        // payment, so the tab stays open, as a fresh intent's used key would.
+        try abandon(intent, keyUsedFor: reference)
       case (.charge, .charged(let reference, _)):
         let settlement = try world.settlement(for: intent.tab)
         _ = try commit { world in world.applyCharge(settlement, reference: reference, key: intent.key) }
         reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
       case (.refund, .refunded(let reference, let charge, let amount))
       where charge != intent.charge || amount != intent.amount:
-        // A refund of another charge (or amount) under the intent's key was
-        // made before it, under a reused key: nothing moved for this intent.
-        try journal(
-          .paymentAbandoned(
-            key: intent.key,
-            reason: "the processor already used this key for \(reference), not this intent's refund; not reused"))
-        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
+        // A refund of another charge or amount: the tab stays settled.
+        try abandon(intent, keyUsedFor: reference)
       case (.refund, .refunded(let reference, _, _)):
         let undone = history.last?.record
         try completeUndo(refund: reference, key: intent.key)
@@ -506,16 +495,21 @@ public final class KioskShell {
         try journal(.paymentAbandoned(key: intent.key, reason: "the processor has no record of the key"))
         reconciled.append(Reconciliation(intent: intent, resolution: .abandoned))
       case (.charge, .refunded(let reference, _, _)), (.refund, .charged(let reference, _)):
-        // A movement of the other kind under the intent's key was made before
-        // it (a journal cut back reuses keys, and a crash came before the used
-        // key was abandoned): nothing moved for this intent.
-        try journal(
-          .paymentAbandoned(
-            key: intent.key,
-            reason: "the processor already used this key for \(reference), not this intent's payment; not reused"))
-        reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
+        // A movement of the other kind.
+        try abandon(intent, keyUsedFor: reference)
       }
     }
+  }
+
+  /// Abandons `intent`, whose key had moved `reference` before it: a journal
+  /// cut back (a restored backup) reuses keys, and a crash came before the
+  /// used key was abandoned as a fresh intent's is. Nothing moved for it.
+  private func abandon(_ intent: PaymentIntent, keyUsedFor reference: String) throws {
+    try journal(
+      .paymentAbandoned(
+        key: intent.key,
+        reason: "the processor already used this key for \(reference), not this intent's payment; not reused"))
+    reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
   }
 
   // MARK: Reads
