@@ -105,14 +105,10 @@ extension KioskCheckpoint {
   /// minor units below `CanonicalMoney.limit`, as a menu of whole cents and
   /// sums of its prices always are.
   var canonicalHolds: Bool {
+    // The undo history's records hold what a journaled record holds (`amountWithoutCanonicalForm`).
+    guard undo.allSatisfy({ $0.record.amountWithoutCanonicalForm == nil }) else { return false }
     var amounts = state.menu.items.values.map(\.price) + [state.tabs.settled.total] + openIntents.map(\.amount)
     for entry in undo {
-      switch entry.record {
-      case .settled(let receipt): amounts.append(receipt.total)
-      case .paymentIntent(let intent): amounts.append(intent.amount)
-      case .initialized(let menu, _): amounts += menu.items.values.map(\.price)
-      default: break
-      }
       if case .reopen(_, _, let total, _) = entry.step { amounts.append(total) }
     }
     return amounts.allSatisfy { KioskRecord.minorUnits($0) != nil }
