@@ -103,10 +103,12 @@ docs: setup ## Build, then fail on an undocumented public symbol of the framewor
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh
 
-domain: linkgen ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld] [USES=Menu,Stock].
+domain: linkgen ## Add a domain, then rebuild and rewrite the access map: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld] [USES=Menu,Stock].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }
 	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
+	@$(MAKE) --no-print-directory map
 
-remove-domain: linkgen ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
+remove-domain: linkgen ## Undo make domain (and its access map lines): make remove-domain NAME=Loyalty (refused while anything uses it).
 	@test -n "$(NAME)" || { echo "error: make remove-domain needs NAME=..., e.g. make remove-domain NAME=Loyalty"; exit 2; }
 	@$(LINKGEN) remove-domain $(NAME)
+	@$(MAKE) --no-print-directory map

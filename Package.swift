@@ -262,7 +262,7 @@ let package = Package(
       name: "LinkGenCoreTests",
       dependencies: ["LinkGenCore"],
       path: "tools/LinkGen/Tests/LinkGenCoreTests",
-      exclude: ["Golden"]
+      exclude: ["Golden", "Corpus"]
     ),
   ],
   swiftLanguageModes: [.v6]

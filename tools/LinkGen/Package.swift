@@ -32,7 +32,7 @@ let package = Package(
     .testTarget(
       name: "LinkGenCoreTests",
       dependencies: ["LinkGenCore"],
-      exclude: ["Golden"]
+      exclude: ["Golden", "Corpus"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -46,3 +46,34 @@ private func symbol(
   #expect(text.contains("- **ShopWorld** (Shop): Payment: `LiveGateway` (Live); Stock: slice; Tabs: slice"))
   #expect(!text.contains("closeTab"), "a member with no capability in its where clause is not on the map")
 }
+
+@Test func aDumpsSystemLibrariesGiveTheirModuleMapsUnderTheRoot() throws {
+  let dump = """
+    {"name": "Shop", "targets": [
+      {"name": "CLibPQ", "type": "system", "path": "Packages/HeadOffice/Sources/CLibPQ", "pkgConfig": "libpq"},
+      {"name": "CZip", "type": "system"},
+      {"name": "HeadOffice", "type": "regular", "path": "Packages/HeadOffice/Sources/HeadOffice"}
+    ]}
+    """
+  let libraries = SystemLibraries.libraries(inDump: Data(dump.utf8), root: URL(fileURLWithPath: "/repo"))
+  #expect(
+    libraries == [
+      SystemLibraries.Library(
+        name: "CLibPQ", moduleMap: URL(fileURLWithPath: "/repo/Packages/HeadOffice/Sources/CLibPQ/module.modulemap"),
+        pkgConfig: "libpq"),
+      SystemLibraries.Library(
+        name: "CZip", moduleMap: URL(fileURLWithPath: "/repo/Sources/CZip/module.modulemap"), pkgConfig: nil),
+    ])
+  #expect(SystemLibraries.libraries(inDump: Data("not json".utf8), root: URL(fileURLWithPath: "/repo")).isEmpty)
+}
+
+/// This repository's head office imports libpq through a system library: its
+/// flags carry the module map and pkg-config's header folder, so the map reads it.
+@Test func thisRepositorysSystemLibrariesGiveTheirModuleMapsAndHeaderFolders() throws {
+  let flags = SystemLibraries(root: thisRepository).clangFlags()
+  let moduleMap = thisRepository.appendingPathComponent("Packages/HeadOffice/Sources/CLibPQ/module.modulemap").path
+  #expect(flags.contains("-fmodule-map-file=\(moduleMap)"), "\(flags)")
+  let (status, cflags) = try Toolchain.runForOutput("pkg-config", ["--cflags", "libpq"])
+  #expect(status == 0)
+  for flag in cflags.split(whereSeparator: \.isWhitespace) { #expect(flags.contains(String(flag)), "\(flag)") }
+}

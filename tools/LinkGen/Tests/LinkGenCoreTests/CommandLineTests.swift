@@ -111,19 +111,37 @@ func builtLinkGen() throws -> URL {
       """)
 }
 
-@Test func initRefusesAFrameworkFolderThatIsNotTheFrameworkAndWritesNothing() throws {
+@Test func initRefusesAFrameworkFolderThatIsNotTheRepositoryAndWritesNothing() throws {
   let root = try TemporaryRoot()
   let folder = root.url.appendingPathComponent("Shop")
   let (status, _, errors) = runLinkGen(["init", "--root", folder.path, "--framework", root.url.path])
   #expect(status == .failure)
-  #expect(errors.contains("'--framework': '\(root.url.standardizedFileURL.path)' is not the Service Linker framework"))
-  #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("codegen.yaml").path))
+  #expect(errors.contains("'--framework': '\(root.url.standardizedFileURL.path)' is not the Service Linker repository"))
+  #expect(!FileManager.default.fileExists(atPath: folder.path))
 }
 
-@Test func initFindsTheFrameworkOfTheRepositoryLinkGenWasBuiltFrom() throws {
-  let folder = try StarterScaffolder.frameworkFolder(nil)
-  #expect(folder.lastPathComponent == "ServiceLinker")
-  #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Sources/FeatureKit").path))
+@Test func initRefusesTheFrameworkPackageAloneNamingTheRepositoryRoot() throws {
+  let root = try TemporaryRoot()
+  let framework = thisRepository.appendingPathComponent("Packages/ServiceLinker").path
+  let (status, _, errors) = runLinkGen([
+    "init", "--root", root.url.appendingPathComponent("Shop").path, "--framework", framework,
+  ])
+  #expect(status == .failure)
+  #expect(
+    errors.contains(
+      "that is the framework package alone: pass the repository's root, '\(thisRepository.standardizedFileURL.path)'"),
+    "\(errors)")
+}
+
+@Test func initFindsTheRepositoryLinkGenWasBuiltFrom() throws {
+  guard case .folder(let folder) = try StarterDependency.locate(folder: nil) else {
+    Issue.record("not a folder")
+    return
+  }
+  #expect(folder.standardizedFileURL == thisRepository.standardizedFileURL)
+  #expect(
+    FileManager.default.fileExists(
+      atPath: folder.appendingPathComponent("Packages/ServiceLinker/Sources/FeatureKit").path))
 }
 
 /// Every `make <target>` that linkgen's or the framework's messages tell a
@@ -141,7 +159,7 @@ func builtLinkGen() throws -> URL {
       let name = line[..<colon]
       return name.allSatisfy { $0.isLetter || $0 == "-" } ? String(name) : nil
     })
-  let repository = try StarterScaffolder.frameworkFolder(nil).deletingLastPathComponent().deletingLastPathComponent()
+  let repository = thisRepository
   var mentioned: Set<String> = []
   for sources in ["tools/LinkGen/Sources", "Packages/ServiceLinker/Sources"] {
     let base = repository.appendingPathComponent(sources)

@@ -119,7 +119,8 @@ public struct LinkGenCommand {
     "symbol-graphs": """
     OVERVIEW: Write the public symbol graphs of built modules into <dir>/<module>/, with
     `swift symbolgraph-extract` run as `map` runs it (the host's target, the built
-    modules, and the module maps SwiftPM wrote for the C targets it built, so a module
+    modules, the module maps SwiftPM wrote for the C targets it built, and the root
+    package's system libraries with their pkg-config header folders, so a module
     importing one is read). `make docs` checks their doc comments. Build first.
 
     USAGE: linkgen symbol-graphs <module>... --output <dir> [--modules <dir>] [--root <dir>]
@@ -136,18 +137,25 @@ public struct LinkGenCommand {
     an umbrella Package.swift, the domain packages, Generated/, and linkgen.mk (a Makefile
     fragment; a Makefile that includes it when there is none). All or nothing.
 
-    The starter depends on the Service Linker framework (Packages/ServiceLinker) by
-    path and ships one feature on it (Counting, in Packages/App/Sources/AppFeatures),
-    with timed work, a TestStore test, a scenario and its recording, a replay
-    executable, and `make record` / `make replay`.
+    The starter depends on the Service Linker repository, from a git URL at a tag
+    (--url, --version) or from a folder (--framework, written relative to the starter):
+    nothing machine-specific is written. Its Makefile builds linkgen from that
+    dependency, so `make test` works with nothing on PATH. It ships one feature on the
+    framework (Counting, in Packages/App/Sources/AppFeatures), with timed work, a
+    TestStore test, a scenario and its recording, a replay executable, and
+    `make record` / `make replay`.
 
-    USAGE: linkgen init [--root <dir>] [--name <package>] [--framework <dir>]
+    USAGE: linkgen init [--url <git-url> --version <tag> | --framework <dir>] [--root <dir>] [--name <package>]
 
     OPTIONS:
+      --url <git-url>     The Service Linker repository's git URL (file://, https://, ssh://);
+                          init checks with 'git ls-remote' that it has the tag
+      --version <tag>     A semantic version tag of it (1.2.0 or v1.2.0): the starter
+                          depends on it with 'from:'
+      --framework <dir>   The Service Linker repository's folder on this machine, for local
+                          work (default: the repository this linkgen was built from)
       --root <dir>        The folder (default: the current one)
       --name <package>    The umbrella package's name (default: the folder's, or Starter)
-      --framework <dir>   The framework package's folder (default: the Packages/ServiceLinker
-                          of the repository this linkgen was built from)
       -h, --help          Show help information
     """,
     "map": """
@@ -210,7 +218,7 @@ public struct LinkGenCommand {
           return .usage
         }
         return try symbolGraphs(of: options.positional, workspace, modules: options.modules, output: output)
-      case "init": return try initialize(root: options.root ?? ".", name: options.name, framework: options.framework)
+      case "init": return try initialize(root: options.root ?? ".", name: options.name, options: options)
       default:
         guard options.positional.count == 1 else {
           standardError("error: \(command) takes exactly one domain name")
@@ -321,13 +329,18 @@ public struct LinkGenCommand {
   private func map(_ workspace: Workspace, modules: String?, output: String?) throws -> Status {
     let manifest = try workspace.loadManifest()
     let extractor = SymbolGraphExtractor(
-      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build', or 'make map'"))
-    // Domains, worlds' modules, and every library of the repository: code that is
-    // neither a domain nor a world's module may still read and write slices.
+      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build', or 'make map'"),
+      root: workspace.root)
+    // Domains, worlds' modules, and every Swift library of the repository: code that is
+    // neither a domain nor a world's module may still read and write slices. C
+    // modules (a C target, a system library) have no Swift symbols to read.
+    let layout = SourceModules(root: workspace.root)
+    let cModules = Set(layout.modules.filter { !$0.isSwift }.map(\.name))
     let names = Set(
       manifest.domains.map(\.name) + manifest.worlds.map(\.module)
-        + SourceModules(root: workspace.root).modules.filter { !$0.isExecutable && !$0.isTest }.map(\.name)
+        + layout.modules.filter { !$0.isExecutable && !$0.isTest && $0.isSwift }.map(\.name)
     )
+    .subtracting(cModules)
     .sorted()
     var graphs: [SymbolGraph] = []
     var missing: [String] = []
@@ -361,7 +374,7 @@ public struct LinkGenCommand {
     -> Status
   {
     let extractor = SymbolGraphExtractor(
-      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build'"))
+      modulesFolder: try builtModules(workspace, modules, buildHint: "'swift build'"), root: workspace.root)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
       throw LinkGenError("'--output' names '\(output)', which is not a folder")
@@ -400,16 +413,23 @@ public struct LinkGenCommand {
     return "\(path.map { "'\($0)': " } ?? "")\((underlying ?? error).localizedDescription)"
   }
 
-  private func initialize(root: String, name: String?, framework: String?) throws -> Status {
+  private func initialize(root: String, name: String?, options: Options) throws -> Status {
     let folder = URL(fileURLWithPath: root).standardizedFileURL
     let fallback = folder.lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "_" }
     let packageName =
       name ?? (SwiftIdentifier.problem(with: fallback) == nil && !fallback.isEmpty ? fallback : "Starter")
-    let frameworkFolder = try StarterScaffolder.frameworkFolder(framework)
-    let written = try StarterScaffolder(root: folder, name: packageName, framework: frameworkFolder).write()
+    let dependency: StarterDependency
+    switch (options.url, options.framework) {
+    case (.some, .some): throw LinkGenError("'--url' and '--framework' both name the framework; give one")
+    case (.some(let url), nil): dependency = try StarterDependency.parse(url: url, version: options.version)
+    case (nil, let framework):
+      if options.version != nil { throw LinkGenError("'--version' goes with '--url'; a folder has no tag to take") }
+      dependency = try StarterDependency.locate(folder: framework)
+    }
+    let written = try StarterScaffolder(root: folder, name: packageName, dependency: dependency).write()
     standardOutput(
       "linkgen: started '\(packageName)' in \(folder.path): \(written.count) files; "
-        + "next: make test (with LINKGEN set to this linkgen), then 'linkgen new-domain NAME' to grow it")
+        + "next: make test (it builds linkgen from the dependency), then 'make domain NAME=…' to grow it")
     return .success
   }
 
@@ -445,6 +465,8 @@ struct Options {
   var name: String?
   var worlds: [String] = []
   var framework: String?
+  var url: String?
+  var version: String?
   var uses: [String] = []
   var force = false
 
@@ -460,6 +482,8 @@ struct Options {
       case "--root": root = try Self.value(for: argument, from: &remaining)
       case "--name" where allowsName: name = try Self.value(for: argument, from: &remaining)
       case "--framework" where allowsName: framework = try Self.value(for: argument, from: &remaining)
+      case "--url" where allowsName: url = try Self.value(for: argument, from: &remaining)
+      case "--version" where allowsName: version = try Self.value(for: argument, from: &remaining)
       case "--modules" where allowsMapOptions: modules = try Self.value(for: argument, from: &remaining)
       case "--output" where allowsMapOptions: output = try Self.value(for: argument, from: &remaining)
       case "--world" where allowsKind: worlds = try Self.list(for: argument, from: &remaining, adding: worlds)

@@ -43,12 +43,17 @@ struct SymbolGraphExtractor {
   /// modules (`.build/debug/Name.build/module.modulemap`): a Swift module that
   /// imports a C target is read only when the C module can be found too.
   let cModuleMaps: [URL]
+  /// Clang flags that find the root package's system libraries (their module
+  /// maps and header folders): a Swift module that imports one, even through
+  /// another module, is read only with them.
+  let systemLibraryFlags: [String]
   /// The host's target triple, or why it could not be had: found once for
   /// every module extracted, and a failure is each module's.
   let target: Result<String, any Error>
 
-  /// An extractor for the modules in `modulesFolder`.
-  init(modulesFolder: URL) {
+  /// An extractor for the modules in `modulesFolder`, built from the package at `root`.
+  init(modulesFolder: URL, root: URL) {
+    systemLibraryFlags = SystemLibraries(root: root).clangFlags()
     self.modulesFolder = modulesFolder
     let buildFolder = modulesFolder.deletingLastPathComponent()
     let folders = (try? FileManager.default.contentsOfDirectory(atPath: buildFolder.path)) ?? []
@@ -83,7 +88,8 @@ struct SymbolGraphExtractor {
       [
         "symbolgraph-extract", "-module-name", module, "-target", try target.get(), "-I", modulesFolder.path,
         "-output-dir", output.path, "-minimum-access-level", minimumAccess, "-skip-synthesized-members",
-      ] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] })
+      ] + cModuleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0.path)"] }
+        + systemLibraryFlags.flatMap { ["-Xcc", $0] })
     guard status == 0 else {
       let reason = text.split(separator: "\n").first { $0.contains("error:") }.map {
         String($0[$0.range(of: "error:")!.upperBound...]).trimmingCharacters(in: .whitespaces)

@@ -6,36 +6,21 @@ import Foundation
 public struct StarterScaffolder {
   let root: URL
   let name: String
-  let framework: URL
+  let dependency: StarterDependency
 
   /// A scaffolder for the folder `root`; `name` is the umbrella package's name,
-  /// `framework` the Service Linker framework's package folder the starter depends on.
-  public init(root: URL, name: String, framework: URL) {
+  /// `dependency` the Service Linker repository the starter depends on.
+  public init(root: URL, name: String, dependency: StarterDependency) {
     self.root = root
     self.name = name
-    self.framework = framework
-  }
-
-  /// The framework's folder: `given`, or the `Packages/ServiceLinker` of the
-  /// repository this linkgen was built from. Refused unless it holds the framework's manifest.
-  public static func frameworkFolder(_ given: String?) throws -> URL {
-    let folder =
-      given.map { URL(fileURLWithPath: $0).standardizedFileURL }
-      ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Packages/ServiceLinker").standardizedFileURL
-    let manifest = folder.appendingPathComponent("Package.swift")
-    guard let text = try? String(contentsOf: manifest, encoding: .utf8), text.contains("name: \"ServiceLinker\"") else {
-      throw LinkGenError(
-        "'--framework': '\(folder.path)' is not the Service Linker framework (no Package.swift named 'ServiceLinker'); "
-          + "pass the Packages/ServiceLinker folder of the Service Linker repository")
-    }
-    return folder
+    self.dependency = dependency
   }
 
   /// Writes the starter; returns the paths it wrote, relative to the root, sorted.
   public func write() throws -> [String] {
     if let problem = SwiftIdentifier.problem(with: name) { throw LinkGenError("'--name': \(problem)") }
+    // Asked before anything is made: a tag the URL lacks leaves no folder behind.
+    try dependency.requireTag()
     let manager = FileManager.default
     try manager.createDirectory(at: root, withIntermediateDirectories: true)
     let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk", "Tests"].filter {
@@ -46,7 +31,7 @@ public struct StarterScaffolder {
         "'\(root.path)' already holds \(taken.joined(separator: ", ")); linkgen init starts a repository in an empty folder "
           + "(to add a domain to one, use 'linkgen new-domain')")
     }
-    let templates = StarterTemplates(name: name, framework: framework.path)
+    let templates = StarterTemplates(name: name, dependency: dependency, root: root.standardizedFileURL)
     var files: [String: String] = [
       "codegen.yaml": templates.manifest,
       "Package.swift": templates.rootPackage,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The text of `linkgen init`'s starter repository: one state domain
 /// (`Counter`), one service (`Greeter`, with a stateful and a stateless link,
 /// and a generated `GreeterTesting` library), two worlds (`AppWorld`, in the
@@ -9,8 +11,17 @@
 struct StarterTemplates {
   /// The umbrella package's name.
   let name: String
-  /// The framework package's folder, which the starter depends on by path.
-  let framework: String
+  /// The Service Linker repository the starter depends on.
+  let dependency: StarterDependency
+  /// The starter's folder: a path dependency is written relative to it.
+  let root: URL
+
+  /// The dependency as the umbrella `Package.swift` declares it.
+  var rootDeclaration: String { dependency.declaration(root: root, manifestFolder: root) }
+  /// The dependency as `Packages/App/Package.swift` declares it.
+  var appDeclaration: String {
+    dependency.declaration(root: root, manifestFolder: root.appendingPathComponent("Packages/App"))
+  }
 
   static let state = DomainTemplates(name: "Counter", kind: .state)
   static let service = DomainTemplates(name: "Greeter", kind: .service)
@@ -71,18 +82,18 @@ struct StarterTemplates {
       // linkgen:domains-end (`linkgen new-domain` lists new domains above this line)
     ]
 
-    /// The Service Linker framework: its features, store, test store, scenarios,
-    /// canonical JSON and replay server. A path here; an adopter whose framework
-    /// is published would use `.package(url:from:)` instead.
-    let serviceLinker = "\#(framework)"
+    /// The Service Linker repository: the framework's libraries (features, store,
+    /// test store, scenarios, canonical JSON, replay server) and linkgen, which
+    /// `make` builds from it.
+    let serviceLinker: Package.Dependency = \#(rootDeclaration)
 
-    /// A product of the framework.
-    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "ServiceLinker") }
+    /// A product of the Service Linker repository.
+    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "\#(dependency.identity)") }
 
     let package = Package(
       name: "\#(name)",
       platforms: [.macOS(.v15)],
-      dependencies: [.package(path: serviceLinker)],
+      dependencies: [serviceLinker],
       targets: domainPackages.flatMap { domain -> [Target] in
         let testing: [Target.Dependency] = domain.testing ? [.target(name: "\(domain.name)Testing")] : []
         return [
@@ -147,15 +158,15 @@ struct StarterTemplates {
       // linkgen:AppTestWorld-domains-end
     ]
 
-    /// A product of the Service Linker framework.
-    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "ServiceLinker") }
+    /// A product of the Service Linker repository.
+    func framework(_ name: String) -> Target.Dependency { .product(name: name, package: "\#(dependency.identity)") }
 
     let package = Package(
       name: "App",
       platforms: [.macOS(.v15)],
       products: [.library(name: "App", targets: ["App"]), .executable(name: "app-replay", targets: ["app-replay"])],
       dependencies: Set(domains + testDomains).sorted().map { .package(path: "../\($0)") }
-        + [.package(path: "\#(framework)")],
+        + [\#(appDeclaration)],
       targets: [
         .target(name: "App", dependencies: domains.map { .product(name: $0, package: $0) }),
         .testTarget(name: "AppTests", dependencies: ["App"] + testDomains.map { .product(name: $0, package: $0) }),
@@ -241,19 +252,27 @@ struct StarterTemplates {
   var makefileFragment: String {
     """
     # linkgen.mk: the Service Linker targets; `include linkgen.mk` from your Makefile.
-    # LINKGEN is the linkgen binary (build it with `swift build --product linkgen`
-    # in the linkgen package, or put it on PATH).
-    LINKGEN ?= linkgen
     SWIFT ?= swift
-    # The Service Linker framework's folder: its replay lane runs `make replay`.
-    SERVICE_LINKER ?= \(framework)
+    # linkgen is built from the Service Linker dependency in Package.swift, at the
+    # version it resolves to; LINKGEN=/path/to/linkgen (or LINKGEN=linkgen, from PATH)
+    # runs another instead.
+    ifeq ($(origin LINKGEN),undefined)
+    LINKGEN := .build/debug/linkgen
+    LINKGEN_TOOL := linkgen-tool
+    endif
+    # The framework's folder in that dependency: its replay lane runs `make replay`.
+    SERVICE_LINKER ?= \(dependency.frameworkFolder(root: root))
 
-    .PHONY: generate check build test domain remove-domain record replay map
+    .PHONY: generate check build test domain remove-domain record replay map linkgen-tool
 
-    generate: ## Write Generated/ from codegen.yaml.
+    linkgen-tool: ## Build linkgen from the Service Linker dependency (every target that runs linkgen does this first).
+    \t@mkdir -p .build
+    \t@$(SWIFT) build --product linkgen > .build/linkgen-build.log 2>&1 || { cat .build/linkgen-build.log; exit 1; }
+
+    generate: $(LINKGEN_TOOL) ## Write Generated/ from codegen.yaml.
     \t$(LINKGEN) generate
 
-    check: ## Fail when Generated/ is stale or a world is named outside its composition root.
+    check: $(LINKGEN_TOOL) ## Fail when Generated/ is stale or a world is named outside its composition root.
     \t$(LINKGEN) check
 
     build: ## Build every package and its tests, or one package alone on its own manifest: make build PKG=Loans.
@@ -262,11 +281,13 @@ struct StarterTemplates {
     test: check ## Every test.
     \t$(SWIFT) test
 
-    domain: ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld,AppTestWorld:Fake] [USES=Counter].
+    domain: $(LINKGEN_TOOL) ## Add a domain: make domain NAME=Loyalty [KIND=state|service] [WORLD=AppWorld,AppTestWorld:Fake] [USES=Counter].
     \t$(LINKGEN) new-domain $(NAME) --kind $(or $(KIND),state) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
+    \t@if [ -f docs/access-map.md ]; then $(MAKE) --no-print-directory map; fi
 
-    remove-domain: ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
+    remove-domain: $(LINKGEN_TOOL) ## Undo make domain: make remove-domain NAME=Loyalty (refused while anything uses it).
     \t$(LINKGEN) remove-domain $(NAME)
+    \t@if [ -f docs/access-map.md ]; then $(MAKE) --no-print-directory map; fi
 
     record: ## Run every scenario and (re)write its recording under Tests/Recordings/ (review the diff).
     \tRECORD_SCENARIOS=1 $(SWIFT) test --filter AppFeaturesTests
@@ -275,9 +296,8 @@ struct StarterTemplates {
     \t$(SWIFT) build --product app-replay
     \tpython3 $(SERVICE_LINKER)/Tools/replay_lane.py --server .build/debug/app-replay --recordings Tests/Recordings
 
-    map: ## Build, then write docs/access-map.md: who reads and writes each slice.
-    \t$(SWIFT) build
-    \tmkdir -p docs
+    map: $(LINKGEN_TOOL) ## Build, then write docs/access-map.md: who reads and writes each slice.
+    \t$(SWIFT) build --build-tests
     \t$(LINKGEN) map
 
     """

@@ -13,6 +13,8 @@ struct SourceModules {
     var isExecutable: Bool
     /// Whether it is a test module (a folder under the package's `Tests/`).
     var isTest = false
+    /// Whether it holds Swift sources (a C target or a system library's module map holds none).
+    var isSwift = true
 
     /// Its folder, relative to the root: `Packages/<package>/Sources/<name>` or `…/Tests/<name>`.
     var folder: String { "Packages/\(package)/\(isTest ? "Tests" : "Sources")/\(name)" }
@@ -38,10 +40,22 @@ struct SourceModules {
           var isFolder: ObjCBool = false
           guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
           let isExecutable = manager.fileExists(atPath: folder.appendingPathComponent("main.swift").path)
-          modules.append(Module(package: package, name: name, isExecutable: isExecutable, isTest: kind == "Tests"))
+          modules.append(
+            Module(
+              package: package, name: name, isExecutable: isExecutable, isTest: kind == "Tests",
+              isSwift: Self.holdsSwift(folder)))
         }
       }
     }
     self.modules = modules
+  }
+
+  /// Whether any file under `folder` is a `.swift` file.
+  private static func holdsSwift(_ folder: URL) -> Bool {
+    guard let files = FileManager.default.enumerator(atPath: folder.path) else { return false }
+    while let file = files.nextObject() as? String {
+      if file.hasSuffix(".swift") { return true }
+    }
+    return false
   }
 }
