@@ -184,7 +184,15 @@ let package = Package(
     ),
     // The head office's side: the chain's report and its verification (docs/head-office.md).
     .executableTarget(
-      name: "KioskHQ", dependencies: ["KioskApp", "HeadOffice"], path: "Packages/KioskApp/Sources/KioskHQ"),
+      name: "KioskHQ", dependencies: ["KioskApp", "KioskReports", "HeadOffice"],
+      path: "Packages/KioskApp/Sources/KioskHQ"),
+    // The chain's report as a manager reads it: text in columns, JSON, and a page of charts.
+    .target(
+      name: "KioskReports", dependencies: ["KioskApp", "HeadOffice"], path: "Packages/KioskApp/Sources/KioskReports",
+      swiftSettings: paymentFeatures),
+    .testTarget(
+      name: "KioskReportsTests", dependencies: ["KioskReports", "HeadOffice"],
+      path: "Packages/KioskApp/Tests/KioskReportsTests", swiftSettings: paymentFeatures),
     .executableTarget(
       name: "KioskReplayServer",
       dependencies: ["FeatureKit", "KioskFeatures"],
@@ -220,7 +228,10 @@ let package = Package(
     // The benchmarks, built in release by `make bench`.
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer", "CSQLite"]
+      dependencies: [
+        "KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer", "CSQLite", "KioskReports",
+        "_ServiceLinkerTestSupport",
+      ]
         + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",
       swiftSettings: paymentFeatures

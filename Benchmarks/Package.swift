@@ -19,7 +19,7 @@ let package = Package(
   products: [.executable(name: "kiosk-bench", targets: ["Benchmarks"])],
   dependencies: domains.map { .package(path: "../Packages/\($0)") } + [
     .package(path: "../Packages/KioskApp"), .package(path: "../tools/LinkGen"),
-    .package(path: "../Packages/HeadOffice"),
+    .package(path: "../Packages/HeadOffice"), .package(path: "../Packages/ServiceLinker"),
   ],
   targets: [
     .executableTarget(
@@ -29,6 +29,8 @@ let package = Package(
         .product(name: "JournalIO", package: "Journal"),
         .product(name: "HeadOffice", package: "HeadOffice"),
         .product(name: "PostgresTestServer", package: "HeadOffice"), "CSQLite",
+        .product(name: "KioskReports", package: "KioskApp"),
+        .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
       ],
       swiftSettings: features
     ),

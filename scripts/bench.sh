@@ -24,7 +24,7 @@ bench=.build/release/kiosk-bench
 } > "$tmp/report.md"
 
 echo "bench: timing (access, snapshots, journal, linkgen)" >&2
-"$bench" --manifest codegen.yaml --linkgen .build/release/linkgen >> "$tmp/report.md"
+"$bench" --manifest codegen.yaml --linkgen .build/release/linkgen --report-screenshot docs/images/chain-report.png >> "$tmp/report.md"
 
 # Group commit against SQLite once more on a tmpfs, as issue 25 measured it:
 # there a sync costs almost nothing, so each side's own work per commit shows.

@@ -32,6 +32,7 @@ let package = Package(
     .library(name: "KioskFeatures", targets: ["KioskFeatures"]),
     .executable(name: "kiosk-replay", targets: ["KioskReplayServer"]),
     .executable(name: "kiosk-hq", targets: ["KioskHQ"]),
+    .library(name: "KioskReports", targets: ["KioskReports"]),
   ],
   dependencies: domains.map { .package(path: "../\($0)") } + [.package(path: "../ServiceLinker")],
   targets: [
@@ -88,7 +89,14 @@ let package = Package(
       swiftSettings: features),
     // The head office's side: the chain's report and its verification (docs/head-office.md).
     .executableTarget(
-      name: "KioskHQ", dependencies: ["KioskApp", .product(name: "HeadOffice", package: "HeadOffice")]),
+      name: "KioskHQ", dependencies: ["KioskApp", "KioskReports", .product(name: "HeadOffice", package: "HeadOffice")]),
+    // The chain's report as a manager reads it: text in columns, JSON, and a page of charts.
+    .target(
+      name: "KioskReports", dependencies: ["KioskApp", .product(name: "HeadOffice", package: "HeadOffice")],
+      swiftSettings: features),
+    .testTarget(
+      name: "KioskReportsTests",
+      dependencies: ["KioskReports", .product(name: "HeadOffice", package: "HeadOffice")], swiftSettings: features),
     .testTarget(
       name: "KioskCLITests",
       dependencies: [

@@ -9,7 +9,9 @@ import Foundation
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
 //   kiosk-bench --head-office RECORDS                  (a day shipped to the head office against COPY)
-//   kiosk-bench --chain TILLS --days D --per-day R     (TILLS tills synced at once; the chain report checked)
+//   kiosk-bench --chain TILLS --days D --per-day R [--report-screenshot PNG]
+//                                                      (TILLS tills synced at once; the chain report checked,
+//                                                      its page timed in headless Chromium, and saved as PNG)
 //   kiosk-bench --group-commit BATCHES                 (the journal's group commit against SQLite, alone)
 //   kiosk-bench --linkgen-commands PATH                (the linkgen commands' table alone, for any linkgen build)
 
@@ -70,7 +72,7 @@ if let tills = option("--chain").flatMap(Int.init) {
   print(
     try ChainBenchmark.run(
       tills: tills, days: Int(option("--days") ?? "30") ?? 30,
-      recordsPerDay: Int(option("--per-day") ?? "1000") ?? 1_000
+      recordsPerDay: Int(option("--per-day") ?? "1000") ?? 1_000, screenshot: option("--report-screenshot")
     ))
   exit(0)
 }
@@ -119,7 +121,10 @@ print("## The head office: shipping a day\n")
 if FileManager.default.fileExists(atPath: "/usr/bin/psql") {
   print(try HeadOfficeBenchmark.run(records: smoke ? 1_000 : 200_000, rounds: smoke ? 1 : 3))
   print("\n## The head office: a chain of tills synced at once\n")
-  print(try ChainBenchmark.run(tills: smoke ? 2 : 10, days: smoke ? 2 : 30, recordsPerDay: smoke ? 30 : 1_000))
+  print(
+    try ChainBenchmark.run(
+      tills: smoke ? 2 : 10, days: smoke ? 2 : 30, recordsPerDay: smoke ? 30 : 1_000,
+      screenshot: option("--report-screenshot")))
 } else {
   print("PostgreSQL is not installed (`make setup`); skipped.")
 }

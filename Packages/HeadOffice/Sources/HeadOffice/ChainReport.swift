@@ -49,17 +49,20 @@ public struct ChainReport: Equatable, Sendable {
     }
   }
 
-  /// One ingredient's units across the chain: at the close of the day asked
-  /// for, or, for every day, at each till's latest close.
+  /// One ingredient's units across the chain, at the opening and the close of
+  /// the same days: the day asked for, or, for every day, each till's latest day.
   public struct StockLine: Equatable, Sendable {
     /// The ingredient's name.
     public var ingredient: String
+    /// Units at those days' openings, summed over the tills.
+    public var opening: Int
     /// Units at those closes, summed over the tills.
     public var closing: Int
 
-    /// An ingredient's units at close.
-    public init(ingredient: String, closing: Int) {
+    /// An ingredient's units at opening and at close.
+    public init(ingredient: String, opening: Int, closing: Int) {
       self.ingredient = ingredient
+      self.opening = opening
       self.closing = closing
     }
   }
@@ -97,7 +100,8 @@ public struct DayMismatch: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension PostgresHeadOffice {
-  /// The chain's report: every till's days, and sales by item, for day `day` or every day.
+  /// The chain's report: every till's days, sales by item, and stock at opening
+  /// and close, for day `day` or every day.
   public mutating func chainReport(day: Int? = nil) throws(HeadOfficeError) -> ChainReport {
     let filter = day.map { "WHERE day = \($0)" } ?? ""
     let tills = try rows(
@@ -109,7 +113,7 @@ extension PostgresHeadOffice {
       day.map { "WHERE day = \($0)" }
       ?? "WHERE (till, day) IN (SELECT till, max(day) FROM kiosk_days GROUP BY till)"
     let stock = try rows(
-      "SELECT ingredient, sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient COLLATE \"C\""
+      "SELECT ingredient, sum(opening), sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient COLLATE \"C\""
     )
     return ChainReport(
       tills: tills.map { row in
@@ -123,7 +127,10 @@ extension PostgresHeadOffice {
           item: Int(row[0] ?? "") ?? 0, name: row[1] ?? "", count: Int(row[2] ?? "") ?? 0,
           total: Decimal(string: row[3] ?? "") ?? 0)
       },
-      stock: stock.map { row in ChainReport.StockLine(ingredient: row[0] ?? "", closing: Int(row[1] ?? "") ?? 0) })
+      stock: stock.map { row in
+        ChainReport.StockLine(
+          ingredient: row[0] ?? "", opening: Int(row[1] ?? "") ?? 0, closing: Int(row[2] ?? "") ?? 0)
+      })
   }
 
   /// Recomputes every shipped day from its rows, in SQL, and lists where it

@@ -1,11 +1,14 @@
 import Foundation
 import HeadOffice
 import KioskApp
+import KioskReports
 
 // `kiosk-hq`: the head office's side of the chain (docs/head-office.md).
 //
-//   kiosk-hq report [DAY]   every till's days, the chain's sales by item and its stock at close
-//                           (for DAY, or every day: stock at each till's latest close)
+//   kiosk-hq report [DAY] [--json | --html FILE]
+//                           every till's days, the chain's sales by item and its stock at opening and
+//                           close (for DAY, or every day: each till's latest day), in lined-up columns;
+//                           --json: the same report as data; --html FILE: a page of charts and tables
 //   kiosk-hq verify         recompute every shipped day from its rows: counts and money in SQL, then
 //                           a replay of its records (digest, totals, sales, stock); list each disagreement
 //
@@ -13,7 +16,8 @@ import KioskApp
 // 0 done (verify: every day agrees), 64 usage, 65 verify found disagreements,
 // 69 the head office did not answer.
 
-let usage = "usage: kiosk-hq report [DAY] | kiosk-hq verify   (the database: $KIOSK_HEAD_OFFICE)"
+let usage =
+  "usage: kiosk-hq report [DAY] [--json | --html FILE] | kiosk-hq verify   (the database: $KIOSK_HEAD_OFFICE)"
 
 func fail(_ message: String, status: Int32) -> Never {
   FileHandle.standardError.write(Data("kiosk-hq: \(message)\n".utf8))
@@ -29,24 +33,16 @@ var office = PostgresHeadOffice(conninfo: conninfo)
 do {
   switch command {
   case "report":
-    guard arguments.count <= 2 else { fail(usage, status: 64) }
-    let day = try arguments.dropFirst().first.map { text throws(HeadOfficeError) -> Int in
-      guard let day = Int(text), day >= 1 else { fail("DAY is a day's number, from 1, not '\(text)'", status: 64) }
-      return day
+    let options = try ReportOptions(Array(arguments.dropFirst()))
+    let report = try office.chainReport(day: options.day)
+    if let page = options.htmlFile {
+      try ReportOptions.write(ChainReportPage(report: report, day: options.day).html, to: page)
+      print("wrote \(page): \(report.tills.count) till days, charged \(money(report.charged))")
+    } else if options.json {
+      print(report.json(day: options.day))
+    } else {
+      for line in report.textLines { print(line) }
     }
-    let report = try office.chainReport(day: day)
-    print("till  day  records  settled tabs  charged  refunded")
-    for line in report.tills {
-      print(
-        "\(line.till)  \(line.day)  \(line.records)  \(line.settledTabs)  \(money(line.charged))  \(money(line.refunded))"
-      )
-    }
-    print(
-      "chain: \(report.tills.count) till days, charged \(money(report.charged)), refunded \(money(report.refunded))")
-    print("item  name  sold  total")
-    for item in report.items { print("\(item.item)  \(item.name)  \(item.count)  \(money(item.total))") }
-    print("ingredient  units at close")
-    for line in report.stock { print("\(line.ingredient)  \(line.closing)") }
   default:
     guard arguments.count == 1 else { fail(usage, status: 64) }
     let mismatches = try office.verify(audit: HeadOfficeSync.audit)
@@ -56,6 +52,10 @@ do {
     }
     print("every shipped day agrees with its records")
   }
-} catch {
+} catch let error as ReportOptions.Refusal {
+  fail(error.message, status: error.status)
+} catch let error as HeadOfficeError {
   fail(error.description, status: error == .notConfigured ? 64 : 69)
+} catch {
+  fail("\(error)", status: 70)
 }

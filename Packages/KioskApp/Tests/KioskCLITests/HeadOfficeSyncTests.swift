@@ -173,12 +173,19 @@ func kioskHQ(_ arguments: [String], server: ThrowawayPostgres, database: String)
   let report = try kioskHQ("report", server: server, database: database)
   #expect(report.status == 0, "\(report.errors)")
   #expect(report.lines.contains("chain: 5 till days, charged 37.50, refunded 0.00"))
-  let items = report.lines.drop { $0 != "item  name  sold  total" }.dropFirst().prefix(2)
-  #expect(Array(items) == ["1  Latte  5  22.50", "4  Espresso  5  15.00"])
+  // In lined-up columns: names to the left, numbers to the right.
+  let items = report.lines.drop { $0 != "item  name      sold  total" }.dropFirst().prefix(2)
+  #expect(Array(items) == ["   1  Latte        5  22.50", "   4  Espresso     5  15.00"], "\(report.lines)")
   #expect(cups > 0)
-  #expect(report.lines.contains("cup  \(cups)"), "the chain's cups at each till's latest close")
   #expect(
-    report.lines.contains("till-1  3  10  2  7.50  0.00") || report.lines.contains { $0.hasPrefix("till-1  3  ") })
+    report.lines.contains { $0.hasPrefix("cup ") && $0.hasSuffix(" \(cups)") },
+    "the chain's cups at each till's latest close")
+  #expect(report.lines.contains { $0.hasPrefix("till-1    3  ") }, "\(report.lines)")
+  let data = try kioskHQ("report", "--json", server: server, database: database)
+  let object = try JSONSerialization.jsonObject(with: Data(data.output.utf8)) as? [String: Any]
+  #expect(object?["charged"] as? String == "37.50")
+  let stock = object?["stock"] as? [[String: Any]]
+  #expect(stock?.first { $0["ingredient"] as? String == "cup" }?["closing"] as? Int == cups)
   let oneDay = try kioskHQ("report", "3", server: server, database: database)
   #expect(oneDay.lines.contains("chain: 1 till days, charged 7.50, refunded 0.00"))
 
