@@ -13,8 +13,9 @@ let package = Package(
     .library(name: "PostgresTestServer", targets: ["PostgresTestServer"]),
   ],
   targets: [
-    // libpq, PostgreSQL's C client; `make setup` installs libpq-dev.
-    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // libpq's header (`make setup` installs libpq-dev); libpq itself is loaded
+    // with dlopen by the first connection (LibPQ.swift), so no binary links it.
+    .systemLibrary(name: "CLibPQ"),
     .target(name: "HeadOffice", dependencies: ["CLibPQ"]),
     .target(name: "HeadOfficeTesting", dependencies: ["HeadOffice"]),
     .target(name: "PostgresTestServer"),

@@ -15,22 +15,31 @@ public final class PostgresConnection {
   }
 
   private let handle: OpaquePointer
+  /// libpq, loaded by the first connection of the process.
+  private let pq: LibPQ
 
-  /// Connects with a libpq connection string (`host=/tmp/pg dbname=hq user=kiosk`).
+  /// Connects with a libpq connection string (`host=/tmp/pg dbname=hq user=kiosk`),
+  /// loading libpq first if this is the process's first connection.
   public init(_ conninfo: String) throws(Failure) {
-    guard let handle = PQconnectdb(conninfo) else { throw Failure(message: "out of memory", state: nil) }
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = Self.oneLine(String(cString: PQerrorMessage(handle)))
-      PQfinish(handle)
+    let pq = try LibPQ.shared.get()
+    guard let handle = pq.connectdb(conninfo) else { throw Failure(message: "out of memory", state: nil) }
+    guard pq.status(handle) == CONNECTION_OK else {
+      let message = Self.oneLine(Self.text(pq.errorMessage(handle)))
+      pq.finish(handle)
       throw Failure(message: message, state: nil)
     }
     self.handle = handle
+    self.pq = pq
   }
 
-  deinit { PQfinish(handle) }
+  deinit { pq.finish(handle) }
+
+  /// Whether this process has loaded libpq: only a connection loads it, so a
+  /// command that never connects never pays for it.
+  public static var libraryIsLoaded: Bool { LibPQ.isLoaded }
 
   /// Whether the connection still stands (a dropped one does not come back).
-  public var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+  public var isOpen: Bool { pq.status(handle) == CONNECTION_OK }
 
   /// Runs `sql` with `parameters` (`$1`, `$2`, … as text; nil is SQL's NULL) and
   /// returns its rows, each a list of column values as text (nil for NULL).
@@ -39,23 +48,23 @@ public final class PostgresConnection {
     let values = parameters.map { $0.map { strdup($0) } ?? nil }
     defer { for value in values { free(value) } }
     let result = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
-      PQexecParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
+      pq.execParams(handle, sql, Int32(pointers.count), nil, pointers.baseAddress, nil, nil, 0)
     }
-    guard let result else { throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil) }
-    defer { PQclear(result) }
-    switch PQresultStatus(result) {
+    guard let result else { throw Failure(message: Self.oneLine(Self.text(pq.errorMessage(handle))), state: nil) }
+    defer { pq.clear(result) }
+    switch pq.resultStatus(result) {
     case PGRES_COMMAND_OK: return []
     case PGRES_TUPLES_OK:
-      let rows = PQntuples(result)
-      let columns = PQnfields(result)
+      let rows = pq.ntuples(result)
+      let columns = pq.nfields(result)
       return (0..<rows).map { row in
         (0..<columns).map { column in
-          PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+          pq.getisnull(result, row, column) == 1 ? nil : Self.text(pq.getvalue(result, row, column))
         }
       }
     default:
-      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-      throw Failure(message: Self.oneLine(String(cString: PQresultErrorMessage(result))), state: state)
+      let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      throw Failure(message: Self.oneLine(Self.text(pq.resultErrorMessage(result))), state: state)
     }
   }
 
@@ -64,13 +73,13 @@ public final class PostgresConnection {
   /// Sent in chunks of about a megabyte; one statement, so inside a transaction
   /// it is all or nothing like any other.
   public func copy(into table: String, rows: some Sequence<[String?]>) throws(Failure) {
-    guard let started = PQexec(handle, "COPY \(table) FROM STDIN") else {
-      throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil)
+    guard let started = pq.exec(handle, "COPY \(table) FROM STDIN") else {
+      throw Failure(message: Self.oneLine(Self.text(pq.errorMessage(handle))), state: nil)
     }
-    let status = PQresultStatus(started)
-    PQclear(started)
+    let status = pq.resultStatus(started)
+    pq.clear(started)
     guard status == PGRES_COPY_IN else {
-      throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil)
+      throw Failure(message: Self.oneLine(Self.text(pq.errorMessage(handle))), state: nil)
     }
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 20)
@@ -80,7 +89,7 @@ public final class PostgresConnection {
       sent =
         sent
         && buffer.withUnsafeBufferPointer { bytes in
-          bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
+          bytes.withMemoryRebound(to: CChar.self) { pq.putCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
         }
       buffer.removeAll(keepingCapacity: true)
     }
@@ -98,17 +107,17 @@ public final class PostgresConnection {
       if buffer.count >= 1 << 20 { flush() }
     }
     flush()
-    let ended = PQputCopyEnd(handle, sent ? nil : "the client could not send every row") == 1
+    let ended = pq.putCopyEnd(handle, sent ? nil : "the client could not send every row") == 1
     var failure: Failure?
-    while let result = PQgetResult(handle) {
-      if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil {
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        failure = Failure(message: Self.oneLine(String(cString: PQresultErrorMessage(result))), state: state)
+    while let result = pq.getResult(handle) {
+      if pq.resultStatus(result) != PGRES_COMMAND_OK, failure == nil {
+        let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        failure = Failure(message: Self.oneLine(Self.text(pq.resultErrorMessage(result))), state: state)
       }
-      PQclear(result)
+      pq.clear(result)
     }
     if let failure { throw failure }
-    guard ended, sent else { throw Failure(message: Self.oneLine(String(cString: PQerrorMessage(handle))), state: nil) }
+    guard ended, sent else { throw Failure(message: Self.oneLine(Self.text(pq.errorMessage(handle))), state: nil) }
   }
 
   /// Appends `bytes` as a value of COPY's text form: a backslash, tab, newline
@@ -130,6 +139,11 @@ public final class PostgresConnection {
       plain = index + 1
     }
     buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
+  }
+
+  /// A C string libpq returned, or "" for none.
+  private static func text(_ characters: UnsafePointer<CChar>?) -> String {
+    characters.map { String(cString: $0) } ?? ""
   }
 
   /// libpq's messages end with a newline and may span lines: one line for ours.
