@@ -13,8 +13,10 @@ BIN := .build/debug
 LINKGEN := $(BIN)/linkgen
 FORMAT_PATHS := Package.swift Packages Tests tools Benchmarks Generated
 KIND ?= state
+RELEASE_PRODUCTS := kiosk kiosk-hq kiosk-replay linkgen
+STATIC_PRODUCTS := kiosk kiosk-hq linkgen
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench docs map record replay
+.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench docs map record replay release
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -99,6 +101,21 @@ map: linkgen ## Build, then write docs/access-map.md (who reads and writes each 
 docs: setup ## Build, then fail on an undocumented public symbol of the framework or a domain; DocC archives in .build/docs.
 	@$(SWIFT) build --build-tests > .build/docs-build.log 2>&1 || { cat .build/docs-build.log; exit 1; }
 	@python3 scripts/docs.py
+
+release: setup ## The shipped binaries (kiosk, kiosk-hq, kiosk-replay, linkgen) in .build/release, the Swift runtime linked in where it can be.
+	@mkdir -p .build
+	@# kiosk-replay links the generated payment mock, which imports Testing, and the
+	@# toolchain has no static Testing: it alone keeps the runtime as shared libraries.
+	@$(SWIFT) build -c release --product kiosk-replay > .build/release-build.log 2>&1 \
+	  || { cat .build/release-build.log; exit 1; }
+	@for product in $(STATIC_PRODUCTS); do \
+	  $(SWIFT) build -c release --static-swift-stdlib --product $$product > .build/release-build.log 2>&1 \
+	    || { cat .build/release-build.log; exit 1; }; \
+	done
+	@for product in $(RELEASE_PRODUCTS); do \
+	  printf 'release: .build/release/%-13s %3d shared libraries\n' "$$product" "$$(ldd .build/release/$$product | wc -l)"; \
+	done
+	@if ldd .build/release/kiosk | grep libpq > /dev/null; then echo "release: error: kiosk links libpq" >&2; exit 1; fi
 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh

@@ -413,6 +413,25 @@ print(f"Ratio: {day_time / fresh_time:.2f}x in time, {day_rss / fresh_rss:.2f}x 
       "where its movements begin in the ledger; a writer reads from there, docs/journal.md, \"The ledger by day\").")
 PY
 
+# Start-up: what one till command costs as a process, on the binaries `make
+# release` ships (the Swift runtime linked statically, libpq loaded by sync alone).
+echo "bench: start-up (make release, then each command as a process)" >&2
+make --no-print-directory release > "$tmp/release.log" 2>&1 || { cat "$tmp/release.log"; exit 1; }
+{
+  echo
+  echo "## Start-up: a till command as a process"
+  echo
+  echo "The \`kiosk\` of \`make release\` ($(ldd .build/release/kiosk | wc -l) entries in \`ldd\`, none of them libpq):"
+  echo "the shared objects the loader initialised (\`LD_DEBUG=libs\`), instructions (callgrind) before \`main\`"
+  echo "and from it on, and wall time against a statically linked Swift hello world and against \`sqlite3\`"
+  echo "inserting one row (WAL, \`synchronous=FULL\`), each also a process."
+  echo
+  python3 scripts/startup_bench.py .build/release/kiosk "$tmp/startup" --pairs 40
+  echo
+  echo "Goals (issue 42): \`kiosk open\` ÷ \`sqlite3\` insert at most 1.3 (4.63 before libpq left the binary"
+  echo "and the runtime was linked in); \`kiosk --version\` ÷ static hello world at most 2."
+} >> "$tmp/report.md"
+
 echo "bench: build times (a clean clone)" >&2
 git clone -q . "$tmp/clone"
 start=$(date +%s.%N)

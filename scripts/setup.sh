@@ -15,6 +15,8 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v psql >/dev/null || missing+=(postgresql-client)
 # SQLite, which the benchmarks compare the journal's group commit with.
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+# sqlite3's shell: the start-up benchmark times one insert as a process against one till command.
+command -v sqlite3 >/dev/null || missing+=(sqlite3)
 command -v python3 >/dev/null || missing+=(python3)
 # A browser for the test that renders the head office's report page (and the
 # bench that times it). Wanted, not needed: where it cannot be installed, that

@@ -17,6 +17,8 @@ struct GlobalOptions: Equatable {
   /// `--all`: `history` and `verify` walk every day's file, not only the
   /// live day's; `board` lists the day's settled tabs too.
   var all = false
+  /// `--version`: print the kiosk's version and the journal format it writes, and nothing else.
+  var version = false
 
   /// The ledger's path, resolved.
   var ledgerPath: String { processorPath ?? journalPath + ".processor" }
@@ -83,11 +85,12 @@ struct ParsedArguments: Equatable {
         return value
       }
       switch name {
-      case "--json", "--help", "-h", "--all":
+      case "--json", "--help", "-h", "--all", "--version":
         guard inlineValue == nil else { throw .usage("'\(name)' takes no value") }
         switch name {
         case "--json": options.json = true
         case "--all": options.all = true
+        case "--version": options.version = true
         default: options.help = true
         }
       case "--journal": options.journalPath = try value()

@@ -16,6 +16,10 @@ struct KioskProgram {
     do {
       let parsed = try ParsedArguments(arguments, environment: environment)
       json = parsed.options.json
+      if parsed.options.version {
+        print(render(VersionOutput(), json: json))
+        return .success
+      }
       guard let name = parsed.words.first else {
         printError(json ? jsonLine(OwnCommands.HelpOutput.missingCommand) : CommandSpec.usageText)
         return .usage
