@@ -67,13 +67,18 @@ private func symbol(
   #expect(SystemLibraries.libraries(inDump: Data("not json".utf8), root: URL(fileURLWithPath: "/repo")).isEmpty)
 }
 
-/// This repository's head office imports libpq through a system library: its
-/// flags carry the module map and pkg-config's header folder, so the map reads it.
+/// This repository's system libraries (libpq's header for the head office,
+/// libyaml, SQLite) give their module maps, and each pkg-config name its header
+/// folders, so the map reads the modules that import them.
 @Test func thisRepositorysSystemLibrariesGiveTheirModuleMapsAndHeaderFolders() throws {
-  let flags = SystemLibraries(root: thisRepository).clangFlags()
+  let libraries = SystemLibraries(root: thisRepository)
+  #expect(Set(libraries.libraries.map(\.name)).isSuperset(of: ["CLibPQ", "CSQLite", "CYaml"]))
+  let flags = libraries.clangFlags()
   let moduleMap = thisRepository.appendingPathComponent("Packages/HeadOffice/Sources/CLibPQ/module.modulemap").path
   #expect(flags.contains("-fmodule-map-file=\(moduleMap)"), "\(flags)")
-  let (status, cflags) = try Toolchain.runForOutput("pkg-config", ["--cflags", "libpq"])
-  #expect(status == 0)
-  for flag in cflags.split(whereSeparator: \.isWhitespace) { #expect(flags.contains(String(flag)), "\(flag)") }
+  for name in libraries.libraries.compactMap(\.pkgConfig) {
+    let (status, cflags) = try Toolchain.runForOutput("pkg-config", ["--cflags", name])
+    #expect(status == 0, "pkg-config \(name)")
+    for flag in cflags.split(whereSeparator: \.isWhitespace) { #expect(flags.contains(String(flag)), "\(flag)") }
+  }
 }
