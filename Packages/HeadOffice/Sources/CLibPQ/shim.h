@@ -29,3 +29,14 @@ typedef __typeof__(PQgetvalue) *PQgetvalueFunction;
 typedef __typeof__(PQputCopyData) *PQputCopyDataFunction;
 typedef __typeof__(PQputCopyEnd) *PQputCopyEndFunction;
 typedef __typeof__(PQgetResult) *PQgetResultFunction;
+// Non-blocking statements with a deadline, and the cancel request sent when it expires.
+typedef __typeof__(PQconnectdbParams) *PQconnectdbParamsFunction;
+typedef __typeof__(PQsetnonblocking) *PQsetnonblockingFunction;
+typedef __typeof__(PQsendQueryParams) *PQsendQueryParamsFunction;
+typedef __typeof__(PQflush) *PQflushFunction;
+typedef __typeof__(PQisBusy) *PQisBusyFunction;
+typedef __typeof__(PQconsumeInput) *PQconsumeInputFunction;
+typedef __typeof__(PQsocket) *PQsocketFunction;
+typedef __typeof__(PQgetCancel) *PQgetCancelFunction;
+typedef __typeof__(PQcancel) *PQcancelFunction;
+typedef __typeof__(PQfreeCancel) *PQfreeCancelFunction;

@@ -25,6 +25,16 @@ struct LibPQ: @unchecked Sendable {
   let putCopyData: PQputCopyDataFunction
   let putCopyEnd: PQputCopyEndFunction
   let getResult: PQgetResultFunction
+  let connectdbParams: PQconnectdbParamsFunction
+  let setnonblocking: PQsetnonblockingFunction
+  let sendQueryParams: PQsendQueryParamsFunction
+  let flush: PQflushFunction
+  let isBusy: PQisBusyFunction
+  let consumeInput: PQconsumeInputFunction
+  let socket: PQsocketFunction
+  let getCancel: PQgetCancelFunction
+  let cancel: PQcancelFunction
+  let freeCancel: PQfreeCancelFunction
 
   /// The library names tried, in order: the ABI this code was written for, then the development link.
   static let names = ["libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"]
@@ -74,7 +84,17 @@ struct LibPQ: @unchecked Sendable {
         getvalue: function("PQgetvalue", as: PQgetvalueFunction.self),
         putCopyData: function("PQputCopyData", as: PQputCopyDataFunction.self),
         putCopyEnd: function("PQputCopyEnd", as: PQputCopyEndFunction.self),
-        getResult: function("PQgetResult", as: PQgetResultFunction.self))
+        getResult: function("PQgetResult", as: PQgetResultFunction.self),
+        connectdbParams: function("PQconnectdbParams", as: PQconnectdbParamsFunction.self),
+        setnonblocking: function("PQsetnonblocking", as: PQsetnonblockingFunction.self),
+        sendQueryParams: function("PQsendQueryParams", as: PQsendQueryParamsFunction.self),
+        flush: function("PQflush", as: PQflushFunction.self),
+        isBusy: function("PQisBusy", as: PQisBusyFunction.self),
+        consumeInput: function("PQconsumeInput", as: PQconsumeInputFunction.self),
+        socket: function("PQsocket", as: PQsocketFunction.self),
+        getCancel: function("PQgetCancel", as: PQgetCancelFunction.self),
+        cancel: function("PQcancel", as: PQcancelFunction.self),
+        freeCancel: function("PQfreeCancel", as: PQfreeCancelFunction.self))
       if let library { return .success(library) }
       reasons.append("\(name) lacks \(missing.joined(separator: ", "))")
       dlclose(handle)
@@ -95,16 +115,24 @@ extension LibPQ {
     resultStatus: PQresultStatusFunction?, resultErrorMessage: PQresultErrorMessageFunction?,
     resultErrorField: PQresultErrorFieldFunction?, clear: PQclearFunction?, ntuples: PQntuplesFunction?,
     nfields: PQnfieldsFunction?, getisnull: PQgetisnullFunction?, getvalue: PQgetvalueFunction?,
-    putCopyData: PQputCopyDataFunction?, putCopyEnd: PQputCopyEndFunction?, getResult: PQgetResultFunction?
+    putCopyData: PQputCopyDataFunction?, putCopyEnd: PQputCopyEndFunction?, getResult: PQgetResultFunction?,
+    connectdbParams: PQconnectdbParamsFunction?, setnonblocking: PQsetnonblockingFunction?,
+    sendQueryParams: PQsendQueryParamsFunction?, flush: PQflushFunction?, isBusy: PQisBusyFunction?,
+    consumeInput: PQconsumeInputFunction?, socket: PQsocketFunction?, getCancel: PQgetCancelFunction?,
+    cancel: PQcancelFunction?, freeCancel: PQfreeCancelFunction?
   ) {
     guard let connectdb, let status, let errorMessage, let finish, let execParams, let exec, let resultStatus,
       let resultErrorMessage, let resultErrorField, let clear, let ntuples, let nfields, let getisnull, let getvalue,
-      let putCopyData, let putCopyEnd, let getResult
+      let putCopyData, let putCopyEnd, let getResult, let connectdbParams, let setnonblocking, let sendQueryParams,
+      let flush, let isBusy, let consumeInput, let socket, let getCancel, let cancel, let freeCancel
     else { return nil }
     self.init(
       connectdb: connectdb, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
       exec: exec, resultStatus: resultStatus, resultErrorMessage: resultErrorMessage,
       resultErrorField: resultErrorField, clear: clear, ntuples: ntuples, nfields: nfields, getisnull: getisnull,
-      getvalue: getvalue, putCopyData: putCopyData, putCopyEnd: putCopyEnd, getResult: getResult)
+      getvalue: getvalue, putCopyData: putCopyData, putCopyEnd: putCopyEnd, getResult: getResult,
+      connectdbParams: connectdbParams, setnonblocking: setnonblocking, sendQueryParams: sendQueryParams, flush: flush,
+      isBusy: isBusy, consumeInput: consumeInput, socket: socket, getCancel: getCancel, cancel: cancel,
+      freeCancel: freeCancel)
   }
 }

@@ -12,17 +12,19 @@ import Foundation
 public struct PostgresHeadOffice: HeadOfficeService {
   /// The libpq connection string; nil when no head office is configured.
   public let conninfo: String?
-  /// Seconds to wait for a connection, by default.
-  static let connectTimeoutSeconds = 10
   /// Seconds a statement, or a wait for a lock, may take before the server gives it up.
   static let statementTimeoutSeconds = 120
   /// Rows per `INSERT`: libpq takes at most 65,535 parameters in a statement.
   static let rowsPerInsert = 1_000
+  /// How long each statement may go unanswered before it is cancelled and the request fails.
+  public let deadlines: PostgresConnection.Deadlines
   private var connection: PostgresConnection?
 
-  /// A head office reached with `conninfo` (nil: none is configured, and every request says so).
-  public init(conninfo: String?) {
+  /// A head office reached with `conninfo` (nil: none is configured, and every request says so),
+  /// each statement bounded by `deadlines`.
+  public init(conninfo: String?, deadlines: PostgresConnection.Deadlines = .standard) {
     self.conninfo = conninfo
+    self.deadlines = deadlines
   }
 
   /// Stores `day` once; see `HeadOfficeService`.
@@ -57,7 +59,8 @@ public struct PostgresHeadOffice: HeadOfficeService {
       return try body(first)
     } catch {
       let failed = failure(error, on: first)
-      guard reused, case .unreachable = failed else { throw failed }
+      // A deadline that expired is not tried again: the till must not wait twice as long.
+      guard reused, !error.timedOut, case .unreachable = failed else { throw failed }
     }
     let fresh = try connected()
     do {
@@ -140,12 +143,12 @@ public struct PostgresHeadOffice: HeadOfficeService {
     if let connection, connection.isOpen { return connection }
     connection = nil
     guard let conninfo else { throw .notConfigured }
-    // A head office that does not answer must not hold the till: libpq waits
-    // this long to connect unless the connection string or $PGCONNECT_TIMEOUT says otherwise.
-    setenv("PGCONNECT_TIMEOUT", String(Self.connectTimeoutSeconds), 0)
+    // A head office that does not answer must not hold the till: the connection
+    // waits `PostgresConnection.Deadlines.connectionDefaults`' connect_timeout
+    // unless the connection string says otherwise, and each statement `deadlines`.
     let opened: PostgresConnection
     do {
-      opened = try PostgresConnection(conninfo)
+      opened = try PostgresConnection(conninfo, deadlines: deadlines)
     } catch {
       throw .unreachable(error.message)
     }

@@ -8,8 +8,9 @@ public struct HeadOfficeWorld: ~Copyable {
   /// The head office's database link, kept in the world (it holds the connection).
   public var headOfficeDatabase: PostgresHeadOffice
 
-  /// A world reaching the head office with the libpq connection string `conninfo`.
-  public init(conninfo: String?) {
-    headOfficeDatabase = PostgresHeadOffice(conninfo: conninfo)
+  /// A world reaching the head office with the libpq connection string `conninfo`,
+  /// each statement bounded by `deadlines`.
+  public init(conninfo: String?, deadlines: PostgresConnection.Deadlines = .standard) {
+    headOfficeDatabase = PostgresHeadOffice(conninfo: conninfo, deadlines: deadlines)
   }
 }

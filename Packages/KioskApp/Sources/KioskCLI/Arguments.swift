@@ -30,6 +30,8 @@ struct GlobalOptions: Equatable {
   var till: String?
   /// The head office's libpq connection string (`$KIOSK_HEAD_OFFICE`), for `sync`.
   var headOffice: String?
+  /// Seconds a statement to the head office may go unanswered (`$KIOSK_HEAD_OFFICE_DEADLINE`), for `sync`.
+  var headOfficeDeadline: String?
 
   /// The defaults, then the environment.
   init(environment: [String: String] = [:]) {
@@ -37,6 +39,7 @@ struct GlobalOptions: Equatable {
     if let path = environment["KIOSK_PROCESSOR"], !path.isEmpty { processorPath = path }
     if let name = environment["KIOSK_TILL"], !name.isEmpty { till = name }
     if let conninfo = environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty { headOffice = conninfo }
+    headOfficeDeadline = environment["KIOSK_HEAD_OFFICE_DEADLINE"]
     if let text = environment["KIOSK_CHECKPOINT_EVERY"], text.allSatisfy({ $0.isASCII && $0.isNumber }),
       let interval = Int(text), interval >= 1
     {

@@ -60,7 +60,12 @@ enum SyncCommand {
     else {
       throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
     }
-    var world = HeadOfficeWorld(conninfo: conninfo)
+    guard let deadlines = PostgresConnection.Deadlines.environment(options.headOfficeDeadline) else {
+      throw KioskFailure.usage(
+        "KIOSK_HEAD_OFFICE_DEADLINE is the seconds a statement may take, from 0.1 to 3600, not "
+          + (options.headOfficeDeadline ?? "").debugDescription)
+    }
+    var world = HeadOfficeWorld(conninfo: conninfo, deadlines: deadlines)
     let summary: HeadOfficeSync.Summary
     do {
       summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)

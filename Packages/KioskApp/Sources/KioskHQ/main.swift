@@ -29,7 +29,13 @@ guard let command = arguments.first, ["report", "verify"].contains(command) else
 guard let conninfo = ProcessInfo.processInfo.environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty else {
   fail("the head office's connection string goes in $KIOSK_HEAD_OFFICE", status: 64)
 }
-var office = PostgresHeadOffice(conninfo: conninfo)
+let deadlineText = ProcessInfo.processInfo.environment["KIOSK_HEAD_OFFICE_DEADLINE"]
+guard let deadlines = PostgresConnection.Deadlines.environment(deadlineText) else {
+  fail(
+    "KIOSK_HEAD_OFFICE_DEADLINE is the seconds a statement may take, from 0.1 to 3600, not "
+      + (deadlineText ?? "").debugDescription, status: 64)
+}
+var office = PostgresHeadOffice(conninfo: conninfo, deadlines: deadlines)
 do {
   switch command {
   case "report":
