@@ -105,7 +105,8 @@ extension PostgresHeadOffice {
   public mutating func chainReport(day: Int? = nil) throws(HeadOfficeError) -> ChainReport {
     let filter = day.map { "WHERE day = \($0)" } ?? ""
     let tills = try rows(
-      "SELECT till, day, charged, refunded, settled_tabs, record_count FROM kiosk_days \(filter) ORDER BY till, day")
+      "SELECT till, day, charged, refunded, settled_tabs, record_count FROM kiosk_days \(filter) "
+        + "ORDER BY till COLLATE \"C\", day")
     let items = try rows(
       "SELECT item, (array_agg(name ORDER BY day DESC))[1], sum(count), sum(total) FROM kiosk_sales \(filter) "
         + "GROUP BY item ORDER BY item")

@@ -25,9 +25,11 @@ struct ReportOptions {
         guard let file = remaining.popFirst(), !file.isEmpty, !file.hasPrefix("-") else {
           throw Refusal(message: "--html needs the page's file name", status: 64)
         }
+        guard htmlFile == nil else { throw Refusal(message: "--html once: one page at a time", status: 64) }
         htmlFile = file
       case "--day":
         guard let text = remaining.popFirst() else { throw Refusal(message: "--day needs a day's number", status: 64) }
+        guard day == nil else { throw Refusal(message: "one DAY at most, not '\(text)' too", status: 64) }
         day = try Self.day(text)
       default:
         guard !argument.hasPrefix("-") else { throw Refusal(message: "unknown option '\(argument)'", status: 64) }
@@ -39,7 +41,7 @@ struct ReportOptions {
   }
 
   private static func day(_ text: String) throws(Refusal) -> Int {
-    guard let day = Int(text), day >= 1 else {
+    guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let day = Int(text), day >= 1 else {
       throw Refusal(message: "DAY is a day's number, from 1, not '\(text)'", status: 64)
     }
     return day
@@ -53,9 +55,17 @@ struct ReportOptions {
     do {
       try Data(text.utf8).write(to: destination, options: .atomic)
     } catch {
-      let reason = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
-      throw Refusal(
-        message: "could not write '\(path)': \(reason ?? (error as NSError).localizedDescription)", status: 73)
+      var isFolder: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      let parent = destination.deletingLastPathComponent().path
+      let reason =
+        exists && isFolder.boolValue
+        ? "it is a folder"
+        : !FileManager.default.fileExists(atPath: parent)
+          ? "there is no folder '\(parent)'"
+          : ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
+            ?? "it could not be written here"
+      throw Refusal(message: "could not write '\(path)': \(reason)", status: 73)
     }
   }
 }

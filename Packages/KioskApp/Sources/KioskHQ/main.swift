@@ -14,7 +14,7 @@ import KioskReports
 //
 // The database is `$KIOSK_HEAD_OFFICE` (a libpq connection string). Exit status:
 // 0 done (verify: every day agrees), 64 usage, 65 verify found disagreements,
-// 69 the head office did not answer.
+// 69 the head office did not answer, 70 an internal error, 73 the page could not be written.
 
 let usage =
   "usage: kiosk-hq report [DAY] [--json | --html FILE] | kiosk-hq verify   (the database: $KIOSK_HEAD_OFFICE)"

@@ -24,12 +24,11 @@ struct ChainCharts {
     }
   }
 
-  /// Every day from the first to the last the report holds: a day no till
-  /// shipped (set aside at every till) still has its place.
-  var days: [Int] {
-    guard let first = report.tills.map(\.day).min(), let last = report.tills.map(\.day).max() else { return [] }
-    return Array(first...last)
-  }
+  /// The days the report holds, in order: a day some till shipped has its
+  /// place in every till's row (an empty box where that till's is missing).
+  /// Only days present: the page grows with the report, not with the span of
+  /// day numbers (days 1 and 100,000 are two places, not 100,000).
+  var days: [Int] { Set(report.tills.map(\.day)).sorted() }
 
   /// The tills, in the report's order.
   var tills: [String] {
@@ -49,7 +48,7 @@ struct ChainCharts {
     for (row, till) in tills.enumerated() {
       let base = 10 + Double(row) * rowHeight + barSpace
       let total = report.tills.filter { $0.till == till }.reduce(Decimal(0)) { $0 + $1.charged }
-      parts.append(SVGText(kind: "name", text: till, x: left - 12, y: base - 24, anchor: "end").markup)
+      parts.append(SVGText(kind: "name", text: Self.shortened(till), x: left - 12, y: base - 24, anchor: "end").markup)
       parts.append(SVGText(kind: "value", text: money(total), x: left - 12, y: base - 6, anchor: "end").markup)
       parts.append(baseline(from: left, to: right, at: base))
       for (index, day) in days.enumerated() {
@@ -82,14 +81,15 @@ struct ChainCharts {
   /// The chain's money each day: charged and refunded side by side, the
   /// charged figure standing above its bar.
   var chainDays: Chart {
-    let (left, right, plotTop, plotHeight) = (70.0, 950.0, 90.0, 200.0)
+    let (left, right, plotTop, plotHeight) = (96.0, 950.0, 90.0, 200.0)
     let totals = days.map { day in
       report.tills.filter { $0.day == day }.reduce((charged: Decimal(0), refunded: Decimal(0))) {
         ($0.charged + $1.charged, $0.refunded + $1.refunded)
       }
     }
-    let top = max(totals.map { Markup.magnitude($0.charged) }.max() ?? 0, 0.01)
-    let peak = totals.map(\.charged).max() ?? 0
+    // One scale for both series: a day that refunded more than it charged stays inside the chart.
+    let top = max(totals.map { max(Markup.magnitude($0.charged), Markup.magnitude($0.refunded)) }.max() ?? 0, 0.01)
+    let peak = totals.map { max($0.charged, $0.refunded) }.max() ?? 0
     let slot = (right - left) / Double(max(days.count, 1))
     let base = plotTop + plotHeight
     var parts = [
@@ -120,10 +120,14 @@ struct ChainCharts {
           series: "refunded", label: "day \(day)", value: money(refunded), title: "\(money(refunded)) refunded",
           x: x + width, y: base - refundedHeight, width: width, height: refundedHeight
         ).markup)
-      parts.append(
-        SVGText(
-          kind: "value", text: money(charged), x: x + width / 2 + 4, y: base - chargedHeight - 4, rotation: -90
-        ).markup)
+      // A figure stands above its bar while there is room for it; past that the
+      // bars' titles and the table below carry the figures.
+      if slot >= 16 {
+        parts.append(
+          SVGText(
+            kind: "value", text: money(charged), x: x + width / 2 + 4, y: base - chargedHeight - 4, rotation: -90
+          ).markup)
+      }
     }
     parts += dayLabels(left: left, slot: slot, y: base + 18)
     return Chart(
@@ -139,7 +143,8 @@ struct ChainCharts {
     for (row, item) in report.items.enumerated() {
       let y = 10 + Double(row) * rowHeight
       let width = barMax * max(Markup.magnitude(item.total), 0) / top
-      parts.append(SVGText(kind: "name", text: item.name, x: left - 12, y: y + 15, anchor: "end").markup)
+      parts.append(
+        SVGText(kind: "name", text: Self.shortened(item.name), x: left - 12, y: y + 15, anchor: "end").markup)
       parts.append(
         SVGBar(
           series: "sales", label: item.name, value: money(item.total),
@@ -162,7 +167,8 @@ struct ChainCharts {
     var parts: [String] = []
     for (row, line) in report.stock.enumerated() {
       let y = 10 + Double(row) * rowHeight
-      parts.append(SVGText(kind: "name", text: line.ingredient, x: left - 12, y: y + 17, anchor: "end").markup)
+      parts.append(
+        SVGText(kind: "name", text: Self.shortened(line.ingredient), x: left - 12, y: y + 17, anchor: "end").markup)
       for (offset, series, units, words) in [
         (0.0, "opening", line.opening, "at opening"), (14.0, "closing", line.closing, "at close"),
       ] {
@@ -178,6 +184,12 @@ struct ChainCharts {
     return Chart(
       id: "stock", title: "Stock at close against opening", width: 960,
       height: 20 + Double(report.stock.count) * rowHeight, parts: parts)
+  }
+
+  /// A name as a chart's label shows it: at most 22 characters, then an
+  /// ellipsis (the bar's title and the table give it whole).
+  static func shortened(_ name: String) -> String {
+    name.count <= 22 ? name : String(name.prefix(21)) + "…"
   }
 
   /// A chart's zero line.

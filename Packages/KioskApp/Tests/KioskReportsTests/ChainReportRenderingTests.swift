@@ -140,3 +140,44 @@ func bars(in html: String, chart: String) throws -> [(series: String, label: Str
   #expect(html.contains("The head office holds no day 4 yet."))
   #expect(!html.contains("<svg"))
 }
+
+@Test func aDayThatRefundedMoreThanItChargedStaysInsideTheChart() throws {
+  let report = ChainReport(
+    tills: [.init(till: "north", day: 5, charged: 5, refunded: 20, settledTabs: 1, records: 9)], items: [])
+  let html = ChainReportPage(report: report, day: 5).html
+  let refunded = try #require(
+    html.firstMatch(of: /class="bar refunded" data-label="day 5" data-value="20.00" x="[0-9.]+" y="([0-9.-]+)"/))
+  #expect((Double(String(refunded.1)) ?? -1) >= 0, "the refunded bar starts inside the chart")
+  #expect(html.contains(">20.00</text>"), "the scale's top is the larger of the two")
+}
+
+@Test func thePageGrowsWithTheDaysHeldNotWithTheSpanOfTheirNumbers() throws {
+  let report = ChainReport(
+    tills: [
+      .init(till: "north", day: 1, charged: 5, refunded: 0, settledTabs: 1, records: 9),
+      .init(till: "north", day: 100_000, charged: 7, refunded: 0, settledTabs: 1, records: 9),
+    ], items: [])
+  let html = ChainReportPage(report: report, day: nil).html
+  #expect(try bars(in: html, chart: "till-days").count == 2)
+  #expect(try bars(in: html, chart: "chain-days").count == 4)
+  #expect(html.utf8.count < 20_000, "\(html.utf8.count) bytes")
+}
+
+@Test func aLongNameIsShortenedOnTheChartAndWholeInItsTitleAndTable() {
+  let name = "The Very Long Name Of A Seasonal Drink"
+  var report = chain
+  report.items[0].name = name
+  let html = ChainReportPage(report: report, day: nil).html
+  #expect(html.contains(">The Very Long Name Of…</text>"))
+  #expect(html.contains("data-label=\"\(name)\"") && html.contains("<th scope=\"row\">\(name)</th>"))
+}
+
+@Test func manyDaysDropTheFiguresAboveTheBarsButKeepThemInTitlesAndTable() throws {
+  let lines = (1...365).map {
+    ChainReport.TillLine(till: "north", day: $0, charged: Decimal($0), refunded: 0, settledTabs: 1, records: 3)
+  }
+  let html = ChainReportPage(report: ChainReport(tills: lines, items: []), day: nil).html
+  #expect(try bars(in: html, chart: "chain-days").count == 730)
+  #expect(!html.contains("rotate(-90"), "no room for a figure above a bar a few units wide")
+  #expect(html.contains("data-label=\"day 365\" data-value=\"365.00\""))
+}

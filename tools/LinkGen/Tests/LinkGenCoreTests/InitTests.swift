@@ -37,7 +37,8 @@ func bareRepository(in root: TemporaryRoot, named name: String, tags: [String]) 
   for manifest in [package, app] {
     #expect(manifest.contains(".product(name: name, package: \"service-linker\")"), "the identity, in lower case")
   }
-  #expect(makefile.contains("SERVICE_LINKER ?= .build/checkouts/service-linker/Packages/ServiceLinker"))
+  // SwiftPM checks the URL out under its last component as written, capitals kept.
+  #expect(makefile.contains("SERVICE_LINKER ?= .build/checkouts/Service-Linker/Packages/ServiceLinker"))
   #expect(makefile.contains("LINKGEN := .build/debug/linkgen") && makefile.contains("--product linkgen"))
   // Nothing names this machine: not the starter's folder, not this checkout.
   for file in ["Package.swift", "Packages/App/Package.swift", "linkgen.mk", "Makefile", "codegen.yaml"] {
@@ -143,4 +144,48 @@ func initRefusesABadURLOrVersionWithOneLineAndWritesNothing(arguments: [String],
       from: URL(fileURLWithPath: base), to: URL(fileURLWithPath: destination))
     #expect(path == expected, "\(base) → \(destination)")
   }
+}
+
+@Test func aDomainNamedLikeADependencysModuleIsRefusedBeforeAnythingIsWritten() throws {
+  let root = try TemporaryRoot()
+  try root.write("codegen.yaml", commentedManifest)
+  try root.write(
+    "Package.swift",
+    """
+    // swift-tools-version: 6.2
+    import PackageDescription
+    let package = Package(name: "Shop", dependencies: [.package(path: "Vendor")], targets: [])
+
+    """)
+  try root.write(
+    "Vendor/Package.swift",
+    """
+    // swift-tools-version: 6.2
+    import PackageDescription
+    let package = Package(name: "Vendor", targets: [.target(name: "Stock"), .target(name: "LedgerTests")])
+
+    """)
+  let before = root.contents()
+  for (name, module) in [("Stock", "Stock"), ("Ledger", "LedgerTests")] {
+    let (status, _, errors) = root.run(["new-domain", name])
+    #expect(status == .failure)
+    #expect(
+      errors.contains("'\(module)' is already a module of the package 'vendor' this repository depends on"),
+      "\(errors)")
+  }
+  #expect(root.contents().keys.sorted() == before.keys.sorted(), "nothing written")
+  #expect(!root.run(["new-domain", "Shelves"]).2.contains("already a module"), "another name is not refused so")
+}
+
+@Test func aFrameworkFolderThroughASymbolicLinkIsNamedAsItsTarget() throws {
+  let root = try TemporaryRoot()
+  let link = root.url.appendingPathComponent("sl-link")
+  try FileManager.default.createSymbolicLink(at: link, withDestinationURL: thisRepository)
+  let folder = root.url.appendingPathComponent("Shop")
+  let (status, _, errors) = runLinkGen(["init", "--root", folder.path, "--framework", link.path])
+  #expect(status == .success, "\(errors)")
+  let package = try String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8)
+  let identity = thisRepository.resolvingSymlinksInPath().lastPathComponent.lowercased()
+  #expect(package.contains("package: \"\(identity)\")"), "the identity SwiftPM gives the path written")
+  #expect(!package.contains("sl-link"))
 }

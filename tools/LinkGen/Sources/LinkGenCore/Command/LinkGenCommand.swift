@@ -239,7 +239,7 @@ public struct LinkGenCommand {
       standardError(error.rendered(file: workspace.displayPath))
       return .failure
     } catch {
-      standardError("error: \(error)")
+      standardError("error: \(Self.reason(for: error))")
       return .failure
     }
   }

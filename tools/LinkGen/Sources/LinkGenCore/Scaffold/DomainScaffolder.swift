@@ -33,6 +33,7 @@ public struct DomainScaffolder {
       throw LinkGenError("'\(name)' is the name of a world (in module \(world.module)); choose another name")
     }
     if uses.contains(name) { throw LinkGenError("'--uses': a domain cannot use itself ('\(name)')") }
+    if let problem = DependencyModules(root: workspace.root).problem(with: name) { throw LinkGenError(problem) }
     let templates = DomainTemplates(name: name, kind: kind, uses: uses)
 
     var newManifest = try ManifestEditor.addingDomain(named: name, entry: templates.manifestEntry, to: oldManifest)

@@ -22,9 +22,19 @@ public enum StarterDependency: Equatable, Sendable {
       let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
       last = String(trimmed.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? Substring(trimmed))
     case .folder(let folder):
-      last = folder.lastPathComponent
+      // Resolved as `relativePath` resolves it: the path written is the link's target.
+      last = folder.resolvingSymlinksInPath().lastPathComponent
     }
     return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
+  }
+
+  /// The folder SwiftPM checks a URL out into, under `.build/checkouts`: the URL's
+  /// last component without `.git`, its case kept (the identity is lower case).
+  var checkoutName: String {
+    guard case .url(let url, _) = self else { return identity }
+    let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+    let last = String(trimmed.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? Substring(trimmed))
+    return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
   }
 
   /// The `.package(…)` declaration, for a manifest in `manifestFolder` of the starter rooted at `root`.
@@ -41,7 +51,7 @@ public enum StarterDependency: Equatable, Sendable {
   /// the starter's Makefile sees it from `root`: in SwiftPM's checkout for a URL.
   func frameworkFolder(root: URL) -> String {
     switch self {
-    case .url: return ".build/checkouts/\(identity)/Packages/ServiceLinker"
+    case .url: return ".build/checkouts/\(checkoutName)/Packages/ServiceLinker"
     case .folder(let folder): return Self.relativePath(from: root, to: folder) + "/Packages/ServiceLinker"
     }
   }
@@ -86,6 +96,7 @@ public enum StarterDependency: Equatable, Sendable {
   /// `linkgen` (the framework package alone does not: the starter builds linkgen
   /// from its dependency).
   public static func locate(folder given: String?) throws -> StarterDependency {
+    if given?.isEmpty == true { throw LinkGenError("'--framework' needs a folder, not an empty name") }
     let folder =
       given.map { URL(fileURLWithPath: $0).standardizedFileURL }
       ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -109,9 +120,15 @@ public enum StarterDependency: Equatable, Sendable {
   /// `init` refuses before it writes anything when it cannot be fetched.
   func requireTag() throws {
     guard case .url(let url, let version) = self else { return }
-    let (status, text) = try Toolchain.run("git", ["ls-remote", "--tags", "--refs", url])
+    // No prompt may wait at the terminal (a password, a host key), and a server
+    // that never answers is given up after a while.
+    let (status, text) = try Toolchain.run(
+      "git", ["ls-remote", "--tags", "--refs", url],
+      environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_SSH_COMMAND": "ssh -o BatchMode=yes -o ConnectTimeout=15"],
+      deadline: .seconds(60))
     guard status == 0 else {
-      let reason = text.split(separator: "\n").last.map(String.init) ?? "git ls-remote failed"
+      let lines = text.split(separator: "\n").map(String.init)
+      let reason = lines.first { $0.hasPrefix("fatal:") } ?? lines.last ?? "git ls-remote failed"
       throw LinkGenError("'--url': could not list the tags of '\(url)': \(reason)")
     }
     let tags = Set(text.split(separator: "\n").compactMap { $0.split(separator: "refs/tags/").last.map(String.init) })

@@ -22,9 +22,23 @@ public struct StarterScaffolder {
     // Asked before anything is made: a tag the URL lacks leaves no folder behind.
     try dependency.requireTag()
     let manager = FileManager.default
-    try manager.createDirectory(at: root, withIntermediateDirectories: true)
+    // The topmost folder this init makes, if any: a failure removes it, so no
+    // empty folders are left behind. A name counts as there even as a dangling link.
+    let isThere = { (url: URL) in (try? manager.attributesOfItem(atPath: url.path)) != nil }
+    var madeFolder: URL?
+    var probe = root.standardizedFileURL
+    while !isThere(probe), probe.path != "/" {
+      madeFolder = probe
+      probe = probe.deletingLastPathComponent()
+    }
+    do {
+      try manager.createDirectory(at: root, withIntermediateDirectories: true)
+    } catch {
+      if let madeFolder { try? manager.removeItem(at: madeFolder) }
+      throw LinkGenError("'--root': \(LinkGenCommand.reason(for: error))")
+    }
     let taken = ["codegen.yaml", "Package.swift", "Packages", Generator.outputFolder, "linkgen.mk", "Tests"].filter {
-      manager.fileExists(atPath: root.appendingPathComponent($0).path)
+      isThere(root.appendingPathComponent($0))
     }
     guard taken.isEmpty else {
       throw LinkGenError(
@@ -72,8 +86,13 @@ public struct StarterScaffolder {
       let summary = try GeneratedTree(root: root).apply(Generator.files(for: manifest))
       return (files.keys + summary.written).sorted()
     } catch {
-      for url in created { try? manager.removeItem(at: url) }
-      throw (error as? LinkGenError) ?? LinkGenError("init failed and was rolled back: \(error)")
+      if let madeFolder {
+        try? manager.removeItem(at: madeFolder)
+      } else {
+        for url in created { try? manager.removeItem(at: url) }
+      }
+      throw (error as? LinkGenError)
+        ?? LinkGenError("init failed and was rolled back: \(LinkGenCommand.reason(for: error))")
     }
   }
 }
