@@ -30,6 +30,17 @@ struct ChainCharts {
   /// day numbers (days 1 and 100,000 are two places, not 100,000).
   var days: [Int] { Set(report.tills.map(\.day)).sorted() }
 
+  /// The chain's money on each of `days`, in the same order: what the till days
+  /// of that day charged and refunded, and how many tills they were.
+  var dailyTotals: [(tills: Int, charged: Decimal, refunded: Decimal)] {
+    var totals: [Int: (tills: Int, charged: Decimal, refunded: Decimal)] = [:]
+    for line in report.tills {
+      let sum = totals[line.day] ?? (0, 0, 0)
+      totals[line.day] = (sum.tills + 1, sum.charged + line.charged, sum.refunded + line.refunded)
+    }
+    return days.map { totals[$0] ?? (0, 0, 0) }
+  }
+
   /// The tills, in the report's order.
   var tills: [String] {
     var seen: Set<String> = []
@@ -82,11 +93,7 @@ struct ChainCharts {
   /// charged figure standing above its bar.
   var chainDays: Chart {
     let (left, right, plotTop, plotHeight) = (96.0, 950.0, 90.0, 200.0)
-    let totals = days.map { day in
-      report.tills.filter { $0.day == day }.reduce((charged: Decimal(0), refunded: Decimal(0))) {
-        ($0.charged + $1.charged, $0.refunded + $1.refunded)
-      }
-    }
+    let totals = dailyTotals
     // One scale for both series: a day that refunded more than it charged stays inside the chart.
     let top = max(totals.map { max(Markup.magnitude($0.charged), Markup.magnitude($0.refunded)) }.max() ?? 0, 0.01)
     let peak = totals.map { max($0.charged, $0.refunded) }.max() ?? 0
@@ -105,7 +112,7 @@ struct ChainCharts {
       SVGText(kind: "axis", text: "refunded", x: left + 94, y: 13).markup,
     ]
     for (index, day) in days.enumerated() {
-      let (charged, refunded) = totals[index]
+      let (charged, refunded) = (totals[index].charged, totals[index].refunded)
       let width = slot * 0.38
       let x = left + Double(index) * slot + slot * 0.1
       let chargedHeight = plotHeight * max(Markup.magnitude(charged), 0) / top

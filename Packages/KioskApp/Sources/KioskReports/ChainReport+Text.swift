@@ -7,19 +7,29 @@ extension ChainReport {
   /// in lined-up columns, money as the till formats it.
   public var textLines: [String] {
     let days = TextTable(
-      headings: ["till", "day", "records", "settled tabs", "charged", "refunded"],
-      alignments: [.left, .right, .right, .right, .right, .right],
-      rows: tills.map {
-        [$0.till, "\($0.day)", "\($0.records)", "\($0.settledTabs)", money($0.charged), money($0.refunded)]
-      })
+      headings: TillLine.headings, alignments: [.left, .right, .right, .right, .right, .right],
+      rows: tills.map(\.cells))
     let sales = TextTable(
       headings: ["item", "name", "sold", "total"], alignments: [.right, .left, .right, .right],
       rows: items.map { ["\($0.item)", $0.name, "\($0.count)", money($0.total)] })
     let stock = TextTable(
-      headings: ["ingredient", "opening", "close"], alignments: [.left, .right, .right],
-      rows: self.stock.map { [$0.ingredient, "\($0.opening)", "\($0.closing)"] })
+      headings: StockLine.headings, alignments: [.left, .right, .right], rows: self.stock.map(\.cells))
     return days.lines
       + ["chain: \(tills.count) till days, charged \(money(charged)), refunded \(money(refunded))", ""]
       + sales.lines + [""] + stock.lines
   }
+}
+
+extension ChainReport.TillLine {
+  /// The columns of a till's day, as the text report and the page's table head them.
+  static let headings = ["till", "day", "records", "settled tabs", "charged", "refunded"]
+  /// Its cells, money as the till prints it.
+  var cells: [String] { [till, "\(day)", "\(records)", "\(settledTabs)", money(charged), money(refunded)] }
+}
+
+extension ChainReport.StockLine {
+  /// The columns of an ingredient's line.
+  static let headings = ["ingredient", "opening", "close"]
+  /// Its cells.
+  var cells: [String] { [ingredient, "\(opening)", "\(closing)"] }
 }

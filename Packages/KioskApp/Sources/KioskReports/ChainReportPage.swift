@@ -37,7 +37,7 @@ public struct ChainReportPage: Sendable {
       sections.append("<p class=\"empty\">The head office holds no day\(day.map { " \($0)" } ?? "") yet.</p>")
     } else {
       sections.append(section(charts.tillDays, table: tillDaysTable))
-      sections.append(section(charts.chainDays, table: chainDaysTable(days: charts.days)))
+      sections.append(section(charts.chainDays, table: chainDaysTable(charts)))
       sections.append(section(charts.items, table: itemsTable))
       sections.append(section(charts.stock, table: stockTable))
     }
@@ -86,22 +86,15 @@ public struct ChainReportPage: Sendable {
 
   private var tillDaysTable: String {
     table(
-      caption: "Each till's days", headings: ["till", "day", "records", "settled tabs", "charged", "refunded"],
-      numeric: [1, 2, 3, 4, 5],
-      rows: report.tills.map {
-        [$0.till, "\($0.day)", "\($0.records)", "\($0.settledTabs)", money($0.charged), money($0.refunded)]
-      })
+      caption: "Each till's days", headings: ChainReport.TillLine.headings, numeric: [1, 2, 3, 4, 5],
+      rows: report.tills.map(\.cells))
   }
 
-  private func chainDaysTable(days: [Int]) -> String {
+  private func chainDaysTable(_ charts: ChainCharts) -> String {
     table(
       caption: "The chain's money per day", headings: ["day", "tills", "charged", "refunded"], numeric: [1, 2, 3],
-      rows: days.map { day in
-        let lines = report.tills.filter { $0.day == day }
-        return [
-          "\(day)", "\(lines.count)", money(lines.reduce(0) { $0 + $1.charged }),
-          money(lines.reduce(0) { $0 + $1.refunded }),
-        ]
+      rows: zip(charts.days, charts.dailyTotals).map { day, total in
+        ["\(day)", "\(total.tills)", money(total.charged), money(total.refunded)]
       })
   }
 
@@ -113,8 +106,8 @@ public struct ChainReportPage: Sendable {
 
   private var stockTable: String {
     table(
-      caption: "Stock by ingredient", headings: ["ingredient", "opening", "close"], numeric: [1, 2],
-      rows: report.stock.map { [$0.ingredient, "\($0.opening)", "\($0.closing)"] })
+      caption: "Stock by ingredient", headings: ChainReport.StockLine.headings, numeric: [1, 2],
+      rows: report.stock.map(\.cells))
   }
 
   /// The page's CSS: system fonts, colours a colour-blind reader tells apart (blue, orange, grey).

@@ -24,21 +24,7 @@ struct SystemLibraries {
   /// at `root`; none when it has no manifest or the dump fails (the map then
   /// names each module it could not read, as before).
   init(root: URL) {
-    guard FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) else {
-      libraries = []
-      return
-    }
-    // A scratch path of its own: the dump then waits for no build holding the
-    // root's `.build` lock (`make map` runs inside no build, but the map's test does).
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-dump-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let run = try? Toolchain.runForOutput(
-      "swift", ["package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"])
-    guard let (status, output) = run, status == 0 else {
-      libraries = []
-      return
-    }
-    libraries = Self.libraries(inDump: Data(output.utf8), root: root)
+    libraries = PackageDump.json(of: root).map { Self.libraries(inDump: $0, root: root) } ?? []
   }
 
   /// The system targets of a `dump-package` JSON text, with paths made absolute under `root`.

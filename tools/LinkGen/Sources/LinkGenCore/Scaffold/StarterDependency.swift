@@ -16,23 +16,23 @@ public enum StarterDependency: Equatable, Sendable {
   /// of every `.product(name:package:)`: the last component of the URL or
   /// path, without `.git`, in lower case.
   public var identity: String {
-    let last: String
     switch self {
-    case .url(let url, _):
-      let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-      last = String(trimmed.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? Substring(trimmed))
-    case .folder(let folder):
-      // Resolved as `relativePath` resolves it: the path written is the link's target.
-      last = folder.resolvingSymlinksInPath().lastPathComponent
+    case .url(let url, _): Self.checkoutName(of: url).lowercased()
+    // Resolved as `relativePath` resolves it: the path written is the link's target.
+    case .folder(let folder): Self.checkoutName(of: folder.resolvingSymlinksInPath().lastPathComponent).lowercased()
     }
-    return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
   }
 
   /// The folder SwiftPM checks a URL out into, under `.build/checkouts`: the URL's
   /// last component without `.git`, its case kept (the identity is lower case).
   var checkoutName: String {
     guard case .url(let url, _) = self else { return identity }
-    let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+    return Self.checkoutName(of: url)
+  }
+
+  /// A URL's or path's last component (after the last `/` or `:`), without `.git`, case kept.
+  static func checkoutName(of location: String) -> String {
+    let trimmed = location.hasSuffix("/") ? String(location.dropLast()) : location
     let last = String(trimmed.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? Substring(trimmed))
     return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
   }

@@ -50,17 +50,9 @@ struct DependencyModules {
     var dependencies: [Dependency]?
   }
 
-  /// `swift package dump-package` of the package in `folder`, with a scratch path
-  /// of its own (no build's lock is waited for, and nothing is left in the folder).
+  /// The manifest in `folder`, decoded.
   private static func dump(_ folder: URL) -> Dump? {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("linkgen-deps-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    guard
-      let (status, output) = try? Toolchain.runForOutput(
-        "swift", ["package", "--package-path", folder.path, "--scratch-path", scratch.path, "dump-package"]),
-      status == 0
-    else { return nil }
-    return try? JSONDecoder().decode(Dump.self, from: Data(output.utf8))
+    PackageDump.json(of: folder).flatMap { try? JSONDecoder().decode(Dump.self, from: $0) }
   }
 
   /// Each dependency of the root: its identity and the folder holding its manifest.
@@ -73,9 +65,7 @@ struct DependencyModules {
       }
       for remote in dependency.sourceControl ?? [] {
         let location = remote.location.local?.first ?? remote.location.remote?.first?.urlString ?? ""
-        var last = String(location.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "")
-        if last.hasSuffix(".git") { last.removeLast(4) }
-        let checkout = root.appendingPathComponent(".build/checkouts/\(last)")
+        let checkout = root.appendingPathComponent(".build/checkouts/\(StarterDependency.checkoutName(of: location))")
         if FileManager.default.fileExists(atPath: checkout.appendingPathComponent("Package.swift").path) {
           folders.append((remote.identity, checkout))
         }
