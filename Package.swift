@@ -70,6 +70,9 @@ let testingLibraries: [Target] = domainPackages.filter(\.testing).map(\.name).ma
 let frameworkTargets: [Target] = [
   .target(name: "CanonicalJSON", path: "Packages/ServiceLinker/Sources/CanonicalJSON"),
   .target(name: "FeatureKit", dependencies: ["CanonicalJSON"], path: "Packages/ServiceLinker/Sources/FeatureKit"),
+  .target(
+    name: "DurableStore", dependencies: ["FeatureKit", "CanonicalJSON", "Journal"],
+    path: "Packages/ServiceLinker/Sources/DurableStore"),
   .target(name: "VirtualTime", path: "Packages/ServiceLinker/Sources/VirtualTime"),
   .target(
     name: "FeatureTesting", dependencies: ["FeatureKit", "VirtualTime"],
@@ -91,6 +94,10 @@ let frameworkTargets: [Target] = [
   .testTarget(
     name: "AdoptionTests", dependencies: ["_ServiceLinkerTestSupport"],
     path: "Packages/ServiceLinker/Tests/AdoptionTests"),
+  .testTarget(
+    name: "DurableStoreTests",
+    dependencies: ["DurableStore", "FeatureKit", "CanonicalJSON", "VirtualTime", "_ServiceLinkerTestSupport", "Journal"],
+    path: "Packages/ServiceLinker/Tests/DurableStoreTests"),
   .testTarget(
     name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],
     path: "Packages/ServiceLinker/Tests/VirtualTimeTests"),
@@ -128,6 +135,7 @@ let package = Package(
     // fails when Packages/ServiceLinker or tools/LinkGen has a product this list lacks.
     .library(name: "CanonicalJSON", targets: ["CanonicalJSON"]),
     .library(name: "FeatureKit", targets: ["FeatureKit"]),
+    .library(name: "DurableStore", targets: ["DurableStore"]),
     .library(name: "VirtualTime", targets: ["VirtualTime"]),
     .library(name: "FeatureTesting", targets: ["FeatureTesting"]),
     .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),

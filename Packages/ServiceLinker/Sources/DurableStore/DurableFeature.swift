@@ -1,0 +1,105 @@
+import CanonicalJSON
+import FeatureKit
+
+/// A feature a `DurableStore` runs over a journal: a `FeatureModel` that also
+/// says which of its steps ask a service outside the process for something
+/// (a charge, a message), how that service is asked, and how it is asked
+/// again after a crash.
+///
+/// What the app supplies is policy: the requests a step makes, how one is
+/// performed, how the service is asked what became of one (`reconcile`), what
+/// to feed back when one is given up, and the inverse undo steps. What the
+/// store guarantees is in docs/durable-store.md.
+public protocol DurableFeature: FeatureModel {
+  /// A request to a service outside the process, journaled as an intent
+  /// before it runs and closed by an outcome after it.
+  associatedtype Request: CanonicalCodable & Equatable & Sendable
+
+  /// The requests `action`'s step makes of outside services, given the state
+  /// after it and what it did. Must depend on nothing else: replay computes
+  /// them again and refuses a journal whose intents differ.
+  static func requests(after action: Action, state: State, result: StepResult<Effect, Outcome>) -> [Request]
+
+  /// Performs `request` once. `key` is the intent's idempotency key: the same
+  /// for every attempt and every process that performs it. Returns the action
+  /// to feed back into the step (nil for none). Throwing counts as an attempt
+  /// that may or may not have reached the service.
+  static func perform(_ request: Request, key: IntentKey, environment: Environment) async throws -> Action?
+
+  /// Asks the service what became of `request` sent under `key`, after a
+  /// crash or a failed attempt: whether it was done, never reached it, or
+  /// must be given up. Throwing counts as "not known": the store asks again
+  /// after the policy's backoff, within its attempts.
+  static func reconcile(_ request: Request, key: IntentKey, environment: Environment) async throws
+    -> Reconciliation<Action>
+
+  /// The action fed back when `request` is given up (`reason` says why), or nil for none.
+  static func abandoned(_ request: Request, reason: String) -> Action?
+
+  /// The step that undoes `action` when it was stepped from `before`, or nil
+  /// when it cannot be undone. `undo` journals and steps it. None by default.
+  static func inverse(of action: Action, before: State) -> Action?
+
+  /// The work to start again when a store opens on `state` (a timer that was
+  /// running when the process ended). None by default.
+  static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>]
+
+  /// How long an attempt may take and how often a request is tried.
+  static var effectPolicy: EffectPolicy { get }
+}
+
+extension DurableFeature {
+  /// Nothing can be undone.
+  public static func inverse(of action: Action, before: State) -> Action? { nil }
+
+  /// No work to start again.
+  public static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>] { [] }
+
+  /// The default policy: three attempts of 30 s each, one second apart, doubling.
+  public static var effectPolicy: EffectPolicy { EffectPolicy() }
+}
+
+/// What a service says became of a request sent before a crash or a failed attempt.
+public enum Reconciliation<Action: Sendable>: Sendable {
+  /// The service did it: the intent is closed and `feedBack` is stepped (nil for nothing).
+  case completed(feedBack: Action?)
+  /// The service never got it: the store performs it again, under the same key.
+  case notPerformed
+  /// It must not be tried again (`reason`): the intent is closed as abandoned
+  /// and the feature's `abandoned(_:reason:)` action is stepped.
+  case abandon(reason: String)
+}
+
+/// An intent's idempotency key: the journal's salt, the sequence number of
+/// the record that opened it and the request's place in that record. Unique
+/// across every journal and period of a store, and the same after a crash.
+public struct IntentKey: Hashable, Sendable, CustomStringConvertible, Comparable {
+  /// The key's text, `<salt in hex>-<sequence>-<index>`.
+  public let text: String
+
+  /// The key of request `index` of record `sequence` in the journal salted `salt`.
+  public init(salt: UInt64, sequence: UInt64, index: Int) {
+    text = "\(String(salt, radix: 16))-\(sequence)-\(index)"
+  }
+
+  /// A key read back from a journal.
+  public init(text: String) { self.text = text }
+
+  public var description: String { text }
+
+  public static func < (lhs: IntentKey, rhs: IntentKey) -> Bool { lhs.text < rhs.text }
+}
+
+/// An outside request journaled and not yet closed by an outcome.
+public struct Intent<Request: Sendable & Equatable>: Sendable, Equatable {
+  /// The idempotency key every attempt carries.
+  public let key: IntentKey
+  /// What the service is asked.
+  public let request: Request
+
+  /// An intent.
+  public init(key: IntentKey, request: Request) {
+    self.key = key
+    self.request = request
+  }
+}

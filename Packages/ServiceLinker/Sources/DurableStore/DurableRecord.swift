@@ -1,0 +1,87 @@
+import CanonicalJSON
+import FeatureKit
+
+/// One record of a durable store's journal: a step, with the intents it
+/// opened. Its payload is canonical JSON, so the same record is the same bytes.
+struct DurableRecord<Model: DurableFeature> {
+  /// What made the step.
+  enum Kind: Equatable {
+    /// The app sent the action.
+    case sent
+    /// Asynchronous work named `task` fed the action back.
+    case fedBack(task: String)
+    /// `undo` stepped the action, the inverse on top of the undo stack.
+    case undone
+    /// The intent `key` closed: performed (the action is what its service's
+    /// answer fed back, if anything) or, with `abandoned`, given up.
+    case outcome(key: IntentKey, abandoned: String?)
+  }
+
+  /// What made the step.
+  var kind: Kind
+  /// The action stepped; nil for an outcome that feeds nothing back.
+  var action: Model.Action?
+  /// The intents the step opened, in order.
+  var intents: [Intent<Model.Request>]
+
+  /// The record's payload.
+  var bytes: [UInt8] {
+    var members: [String: JSONValue] = [
+      "action": action?.canonical ?? .null,
+      "intents": .array(intents.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) }),
+    ]
+    switch kind {
+    case .sent: members["kind"] = .string("send")
+    case .fedBack(let task):
+      members["kind"] = .string("fed")
+      members["task"] = .string(task)
+    case .undone: members["kind"] = .string("undo")
+    case .outcome(let key, let abandoned):
+      members["kind"] = .string("outcome")
+      members["key"] = .string(key.text)
+      members["abandoned"] = abandoned.map(JSONValue.string) ?? .null
+    }
+    return Array(JSONValue.object(members).compactText.utf8)
+  }
+
+  /// A record read back from its payload.
+  init(bytes: some Sequence<UInt8>) throws(CanonicalError) {
+    let cursor = JSONCursor(try JSONValue.parse(bytes), path: "record")
+    _ = try cursor.object(keys: ["kind", "action", "intents", "task", "key", "abandoned"])
+    let kindName = try cursor.field("kind").string()
+    switch kindName {
+    case "send": kind = .sent
+    case "fed": kind = .fedBack(task: try cursor.field("task").string())
+    case "undo": kind = .undone
+    case "outcome":
+      let abandoned = try cursor.optionalField("abandoned").flatMap { cursor throws(CanonicalError) in
+        cursor.value == .null ? nil : try cursor.string()
+      }
+      kind = .outcome(key: IntentKey(text: try cursor.field("key").string()), abandoned: abandoned)
+    default: throw cursor.fail("unknown record kind '\(kindName)'")
+    }
+    let actionCursor = try cursor.field("action")
+    action = actionCursor.value == .null ? nil : try Model.Action(canonical: actionCursor)
+    intents = try Self.intents(cursor.field("intents"))
+  }
+
+  /// A record.
+  init(kind: Kind, action: Model.Action?, intents: [Intent<Model.Request>]) {
+    self.kind = kind
+    self.action = action
+    self.intents = intents
+  }
+
+  /// Intents read back from `cursor`, an array of `{"key", "request"}`.
+  static func intents(_ cursor: JSONCursor) throws(CanonicalError) -> [Intent<Model.Request>] {
+    var intents: [Intent<Model.Request>] = []
+    for item in try cursor.array() {
+      _ = try item.object(keys: ["key", "request"])
+      intents.append(
+        Intent(
+          key: IntentKey(text: try item.field("key").string()),
+          request: try Model.Request(canonical: item.field("request"))))
+    }
+    return intents
+  }
+}

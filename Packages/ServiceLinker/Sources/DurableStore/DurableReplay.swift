@@ -1,0 +1,50 @@
+import FeatureKit
+import Journal
+
+/// Rebuilds a store's ledger from what opening (or reading) its journal
+/// found: from the last checkpoint, each record after it is applied with the
+/// live store's code, and checked against what the journal says it did.
+enum DurableReplay {
+  /// The ledger `recovery` holds, starting from `initial` when it has no checkpoint.
+  static func ledger<Model: DurableFeature>(
+    of model: Model.Type, from recovery: JournalRecovery, salt: UInt64, initial: Model.State
+  ) throws(DurableStoreError) -> DurableLedger<Model> {
+    var ledger = DurableLedger<Model>(state: initial)
+    var start = 0
+    if let checkpoint = recovery.lastCheckpoint {
+      do { ledger = try DurableLedger<Model>(checkpoint: recovery.payload(checkpoint)) } catch {
+        throw .replay(sequence: recovery.sequence(checkpoint), reason: error.description)
+      }
+      start = checkpoint + 1
+    }
+    for index in start..<recovery.count {
+      let sequence = recovery.sequence(index)
+      if recovery.isCheckpoint(index) { continue }
+      guard recovery.lost(index) == nil else {
+        throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
+      }
+      let record: DurableRecord<Model>
+      do { record = try DurableRecord<Model>(bytes: recovery.payload(index)) } catch {
+        throw .replay(sequence: sequence, reason: error.description)
+      }
+      switch record.kind {
+      case .undone:
+        guard let top = ledger.undo.last, top == record.action else {
+          throw .replay(sequence: sequence, reason: "it undoes a step the undo stack does not hold")
+        }
+      case .outcome(let key, _):
+        guard ledger.open.contains(where: { $0.key == key }) else {
+          throw .replay(sequence: sequence, reason: "it closes intent \(key), which is not open")
+        }
+      case .sent, .fedBack: break
+      }
+      let applied = ledger.apply(record.kind, record.action, sequence: sequence, salt: salt)
+      guard applied.intents == record.intents else {
+        throw .replay(
+          sequence: sequence,
+          reason: "the step opens \(applied.intents.count) intent(s) now, not the \(record.intents.count) journaled")
+      }
+    }
+    return ledger
+  }
+}

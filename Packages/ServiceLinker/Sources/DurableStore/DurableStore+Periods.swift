@@ -1,0 +1,121 @@
+import FeatureKit
+import Journal
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension DurableStore {
+  /// Writes a checkpoint now: the next open starts reading there.
+  public func checkpoint() throws(DurableStoreError) {
+    try checkRunning()
+    try guarded { () throws(DurableStoreError) in
+      try seam(.beforeCheckpoint)
+      do throws(JournalError) { try journal.appendCheckpoint(ledger.checkpointBytes) } catch { throw .journal(error) }
+    }
+  }
+
+  /// Writes a checkpoint when the journal has grown `checkpointBytes` past the
+  /// last one. A failure is kept in `lastError`: the step before it is acknowledged.
+  func checkpointIfDue() {
+    let since = journal.size - (journal.lastCheckpoint?.end ?? JournalFormat.headerSize)
+    guard since >= options.checkpointBytes else { return }
+    do { try checkpoint() } catch { lastError = error }
+  }
+
+  /// Closes the current period (a day, a month) into a read-only archive at
+  /// `archivePath`, and goes on in a new journal at `path` that starts from a
+  /// checkpoint of the same state, intents and undo stack.
+  ///
+  /// The new journal is written whole beside the current one (`<path>.next`)
+  /// before the current one is renamed into the archive, and renamed into
+  /// place last: a crash between those leaves files that `open` puts right.
+  public func closePeriod(into archivePath: String) throws(DurableStoreError) {
+    try checkRunning()
+    guard archivePath != path, access(archivePath, F_OK) != 0 else { throw .archiveExists(path: archivePath) }
+    let nextPath = DurablePeriods.nextPath(of: path)
+    DurablePeriods.remove(nextPath)
+    var next = ledger
+    next.period += 1
+    var nextJournal = try writeNextPeriod(next, at: nextPath)
+    try guarded { () throws(DurableStoreError) in
+      try seam(.periodNextWritten)
+      do throws(JournalError) { try journal.rename(to: archivePath) } catch { throw .journal(error) }
+      chmod(archivePath, 0o444)
+      try seam(.periodArchived)
+      do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
+    }
+    journal = nextJournal
+    ledger = next
+  }
+
+  /// Closes the current journal with a checkpoint of the period's end, and
+  /// writes the next period's journal at `nextPath`, starting from `next`.
+  private func writeNextPeriod(_ next: DurableLedger<Model>, at nextPath: String) throws(DurableStoreError)
+    -> DurableJournal
+  {
+    do throws(JournalError) {
+      try journal.appendCheckpoint(ledger.checkpointBytes)
+      var nextJournal = try DurableJournal(path: nextPath, lockWait: options.lockWait)
+      try nextJournal.appendCheckpoint(next.checkpointBytes)
+      return nextJournal
+    } catch {
+      failed = true
+      throw .journal(error)
+    }
+  }
+
+  /// What the journal at `path` holds, read without its lock and without
+  /// writing: a reader beside a running store, or an archive.
+  public nonisolated static func read(at path: String, initial: Model.State) throws(DurableStoreError)
+    -> DurableSnapshot<Model>
+  {
+    let recovery: JournalRecovery
+    do { recovery = try DurableJournal.read(path: path) } catch { throw .journal(error) }
+    let ledger = try DurableReplay.ledger(of: Model.self, from: recovery, salt: recovery.salt, initial: initial)
+    let last = recovery.count == 0 ? recovery.firstSequence - 1 : recovery.sequence(recovery.count - 1)
+    return DurableSnapshot(state: ledger.state, openIntents: ledger.open, period: ledger.period, lastSequence: last)
+  }
+}
+
+/// A durable store's journal as a reader found it.
+public struct DurableSnapshot<Model: DurableFeature>: Sendable {
+  /// The state after its last record.
+  public let state: Model.State
+  /// Intents journaled and not closed.
+  public let openIntents: [Intent<Model.Request>]
+  /// How many periods were closed before this journal's.
+  public let period: Int
+  /// The sequence number of its last record (0 when it has none).
+  public let lastSequence: UInt64
+}
+
+/// The files of a period close.
+enum DurablePeriods {
+  /// Where the next period's journal is written before it takes `path`'s place.
+  static func nextPath(of path: String) -> String { path + ".next" }
+
+  /// Puts right a close a crash interrupted: with the journal renamed into
+  /// its archive and the next one not yet in its place, the next one takes
+  /// it; with the journal still in place, the half-written next one goes.
+  static func finishInterruptedClose(of path: String) throws(DurableStoreError) {
+    let nextPath = nextPath(of: path)
+    guard access(nextPath, F_OK) == 0 else { return }
+    if access(path, F_OK) == 0 {
+      remove(nextPath)
+      return
+    }
+    do {
+      var next = try DurableJournal(path: nextPath)
+      try next.rename(to: path)
+    } catch { throw .journal(error) }
+  }
+
+  /// Removes a journal and its checkpoint index.
+  static func remove(_ path: String) {
+    unlink(path)
+    unlink(path + ".checkpoints")
+  }
+}

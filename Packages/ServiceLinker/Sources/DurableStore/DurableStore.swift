@@ -1,0 +1,229 @@
+import FeatureKit
+import Journal
+
+/// Runs a feature over a write-ahead journal, so that what it acknowledged
+/// survives the process: every step's record is synced before `send`
+/// returns, an outside request is journaled as an intent (with its
+/// idempotency key) before it runs and closed by an outcome after, and
+/// opening replays the journal from its last checkpoint and asks each open
+/// intent's service what became of it (`DurableFeature.reconcile`).
+///
+/// The state never leaves the main actor. Asynchronous work (the feature's
+/// `tasks`, and outside requests) runs off it and feeds its action back as
+/// a journaled step. The journal's lock is held until the store is released.
+/// Its guarantees, and what stays the app's policy, are in docs/durable-store.md.
+@MainActor
+public final class DurableStore<Model: DurableFeature> {
+  /// The journal's path.
+  public let path: String
+  /// What the feature's work and requests run on.
+  public let environment: Model.Environment
+  /// The clock deadlines, backoffs and the feature's timers run on.
+  public let clock: any Clock<Duration>
+  /// Called after every journaled step, sent, fed back, undone or closing an intent.
+  public var onStep: ((DurableStep<Model>) -> Void)?
+  /// Where a crash seam stopped the store, if one did.
+  public private(set) var stoppedAt: CrashPoint?
+  /// The last error a step the app did not send met (work fed back, an outcome, a checkpoint).
+  public internal(set) var lastError: DurableStoreError?
+
+  var ledger: DurableLedger<Model>
+  var journal: DurableJournal
+  let options: DurableStoreOptions
+  var failed = false
+  private var work: [String: (generation: Int, task: Task<Void, Never>)] = [:]
+  private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
+  private var generation = 0
+
+  /// The state after the last acknowledged step.
+  public var state: Model.State { ledger.state }
+  /// Intents journaled and not yet closed, in the order they were opened.
+  public var openIntents: [Intent<Model.Request>] { ledger.open }
+  /// Whether `undo` has a step to undo.
+  public var canUndo: Bool { !ledger.undo.isEmpty }
+  /// How many periods were closed before the current one.
+  public var period: Int { ledger.period }
+  /// The ids of the feature's work in flight, sorted.
+  public var inFlight: [String] { work.keys.sorted() }
+
+  private init(
+    path: String, journal: consuming DurableJournal, ledger: DurableLedger<Model>, environment: Model.Environment,
+    clock: any Clock<Duration>, options: DurableStoreOptions
+  ) {
+    self.path = path
+    self.journal = journal
+    self.ledger = ledger
+    self.environment = environment
+    self.clock = clock
+    self.options = options
+  }
+
+  /// Opens the store whose journal is at `path`, creating it (at `initial`)
+  /// when missing. Finishes a period close a crash interrupted, replays the
+  /// journal from its last checkpoint, starts asking the service of each
+  /// open intent what became of it, and starts the work the feature resumes.
+  public static func open(
+    at path: String, initial: Model.State, environment: Model.Environment,
+    clock: any Clock<Duration> = ContinuousClock(), options: DurableStoreOptions = DurableStoreOptions()
+  ) throws(DurableStoreError) -> DurableStore<Model> {
+    try DurablePeriods.finishInterruptedClose(of: path)
+    let journal: DurableJournal
+    do { journal = try DurableJournal(path: path, lockWait: options.lockWait) } catch { throw .journal(error) }
+    let ledger = try DurableReplay.ledger(
+      of: Model.self, from: journal.recovery, salt: journal.salt, initial: initial)
+    let store = DurableStore(
+      path: path, journal: journal, ledger: ledger, environment: environment, clock: clock, options: options)
+    for intent in ledger.open { store.run(intent, recovering: true) }
+    for task in Model.resumedTasks(state: ledger.state, environment: environment) { store.start(task) }
+    return store
+  }
+
+  /// Steps `action`, syncs its record, starts what it asked for, and returns
+  /// what the step did. Throws, and acknowledges nothing, when the record
+  /// could not be synced; the store then refuses every later step.
+  @discardableResult
+  public func send(_ action: Model.Action) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome> {
+    // A sent step always has an action, so it always has a result.
+    try commit(.sent, action).result!
+  }
+
+  /// Steps the inverse of the last step that can be undone, journaled as an
+  /// undo; nil when there is none.
+  @discardableResult
+  public func undo() throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
+    guard let inverse = ledger.undo.last else { return nil }
+    return try commit(.undone, inverse).result
+  }
+
+  /// Journals one step of `kind`, then starts its intents and work.
+  @discardableResult
+  func commit(_ kind: DurableRecord<Model>.Kind, _ action: Model.Action?) throws(DurableStoreError) -> DurableStep<
+    Model
+  > {
+    try checkRunning()
+    let sequence = journal.lastSequence + 1
+    // From here the state in memory is ahead of the journal until the record
+    // is synced; if it cannot be, the store refuses everything (`failedEarlier`).
+    let applied = ledger.apply(kind, action, sequence: sequence, salt: journal.salt)
+    let record = DurableRecord<Model>(kind: kind, action: action, intents: applied.intents)
+    try guarded { () throws(DurableStoreError) in
+      try seam(.beforeRecord)
+      do throws(JournalError) { try journal.append(record.bytes) } catch { throw .journal(error) }
+      try seam(.afterRecord)
+    }
+    for intent in applied.intents { run(intent, recovering: false) }
+    if let action, let result = applied.result {
+      for task in Model.tasks(after: action, state: ledger.state, result: result, environment: environment) {
+        start(task)
+      }
+    }
+    let step = DurableStep<Model>(action: action, result: applied.result, intents: applied.intents, sequence: sequence)
+    onStep?(step)
+    checkpointIfDue()
+    return step
+  }
+
+  /// Refuses work once a seam stopped the store or a write failed.
+  func checkRunning() throws(DurableStoreError) {
+    if let stoppedAt { throw .stopped(at: stoppedAt) }
+    if failed { throw .failedEarlier }
+  }
+
+  /// Calls the crash seam at `point`; a throwing seam stops the store.
+  func seam(_ point: CrashPoint) throws(DurableStoreError) {
+    do { try options.crashSeam?(point) } catch { throw .stopped(at: point) }
+  }
+
+  /// Runs `body`, which writes to the journal; on error stops the store or marks it failed.
+  func guarded(_ body: () throws(DurableStoreError) -> Void) throws(DurableStoreError) {
+    do { try body() } catch {
+      if case .stopped(let point) = error { stop(at: point) } else { failed = true }
+      throw error
+    }
+  }
+
+  /// Stops the store as a crash at `point` would: nothing more is written and every piece of work is cancelled.
+  func stop(at point: CrashPoint) {
+    stoppedAt = stoppedAt ?? point
+    for entry in work.values { entry.task.cancel() }
+    for task in intentsInFlight.values { task.cancel() }
+  }
+
+  // MARK: Work
+
+  private func start(_ item: EffectTask<Model.Action>) {
+    work[item.id]?.task.cancel()
+    generation += 1
+    let mine = generation
+    let id = item.id
+    let task = Task(name: id) { [weak self] in
+      let action = await item.operation()
+      await self?.feedBack(action, from: id, generation: mine)
+    }
+    work[id] = (mine, task)
+  }
+
+  private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
+    // Work replaced or cancelled meanwhile feeds nothing back.
+    guard work[id]?.generation == generation else { return }
+    let cancelled = work[id]?.task.isCancelled ?? true
+    work[id] = nil
+    guard let action, !cancelled else { return }
+    do { try commit(.fedBack(task: id), action) } catch { lastError = error }
+  }
+
+  /// Runs `intent` off the main actor (asking its service first when
+  /// `recovering`), then journals its outcome.
+  func run(_ intent: Intent<Model.Request>, recovering: Bool) {
+    let environment = environment
+    let clock = clock
+    let seam = options.crashSeam
+    intentsInFlight[intent.key] = Task(name: "intent \(intent.key)") { [weak self] in
+      let closing: IntentClosing<Model>
+      do {
+        closing = try await IntentRunner<Model>.settle(
+          intent, recovering: recovering, environment: environment, clock: clock, seam: seam)
+      } catch let stopped as StoppedAtSeam {
+        await self?.stop(at: stopped.point)
+        return
+      } catch {
+        return  // Cancelled: the intent stays open, and the next open asks its service.
+      }
+      await self?.close(intent, closing)
+    }
+  }
+
+  private func close(_ intent: Intent<Model.Request>, _ closing: IntentClosing<Model>) {
+    intentsInFlight[intent.key] = nil
+    guard stoppedAt == nil, !failed else { return }
+    do { try commit(.outcome(key: intent.key, abandoned: closing.abandoned), closing.action) } catch {
+      lastError = error
+    }
+  }
+
+  /// Waits until no work and no request is in flight, including what they
+  /// started in turn.
+  public func finish() async {
+    while true {
+      if let (id, entry) = work.first {
+        await entry.task.value
+        if work[id]?.task == entry.task { work[id] = nil }
+      } else if let (key, task) = intentsInFlight.first {
+        await task.value
+        if intentsInFlight[key] == task { intentsInFlight[key] = nil }
+      } else {
+        return
+      }
+    }
+  }
+
+  /// Cancels the work and requests in flight and waits for them to stop.
+  /// A cancelled request's intent stays open: the next open asks its service.
+  public func cancelAll() async {
+    let tasks = work.values.map(\.task) + Array(intentsInFlight.values)
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    work.removeAll()
+    intentsInFlight.removeAll()
+  }
+}

@@ -1,0 +1,28 @@
+import Journal
+
+/// Why a durable store refused to open, to step, or to close a period.
+public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The journal refused: it could not be opened, read, or appended to.
+  case journal(JournalError)
+  /// Record `sequence` does not replay: unreadable, or the feature now does
+  /// something else with it than what the journal holds (`reason`).
+  case replay(sequence: UInt64, reason: String)
+  /// A crash seam stopped the store at `point`: a test's simulated crash.
+  case stopped(at: CrashPoint)
+  /// An earlier append failed: the step it carried was not acknowledged and
+  /// the state in memory may hold it, so the store refuses everything until
+  /// it is opened again from its journal.
+  case failedEarlier
+  /// A period cannot close into `path`: it exists, or is where the journal is.
+  case archiveExists(path: String)
+
+  public var description: String {
+    switch self {
+    case .journal(let error): error.description
+    case .replay(let sequence, let reason): "record \(sequence) does not replay: \(reason)"
+    case .stopped(let point): "stopped at the crash seam \(point)"
+    case .failedEarlier: "an earlier write to the journal failed; open the store again to recover from its journal"
+    case .archiveExists(let path): "cannot close the period into \(path): a file is there"
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import FeatureKit
+
+/// How a durable store keeps its journal: when it checkpoints, how long it
+/// waits for the journal's lock, and where tests stop it.
+public struct DurableStoreOptions: Sendable {
+  /// A checkpoint is written once the journal has grown this many bytes past the last one.
+  public var checkpointBytes: Int
+  /// How long opening waits for another process to release the journal.
+  public var lockWait: Duration
+  /// Called at each `CrashPoint`; a seam that throws stops the store there.
+  /// Nil in production.
+  public var crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
+
+  /// Options: a checkpoint every MiB, a two-second lock wait, no seam.
+  public init(
+    checkpointBytes: Int = 1 << 20, lockWait: Duration = .seconds(2),
+    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+  ) {
+    self.checkpointBytes = checkpointBytes
+    self.lockWait = lockWait
+    self.crashSeam = crashSeam
+  }
+}
+
+/// One step a durable store journaled and ran.
+public struct DurableStep<Model: DurableFeature> {
+  /// The action stepped; nil for an outcome that fed nothing back.
+  public let action: Model.Action?
+  /// What the step did; nil when no action was stepped.
+  public let result: StepResult<Model.Effect, Model.Outcome>?
+  /// The intents it opened.
+  public let intents: [Intent<Model.Request>]
+  /// The journal's sequence number of its record.
+  public let sequence: UInt64
+}

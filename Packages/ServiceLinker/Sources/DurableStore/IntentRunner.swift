@@ -1,0 +1,72 @@
+import FeatureKit
+
+/// How an intent closed: the action its outcome steps, and why it was given up, if it was.
+struct IntentClosing<Model: DurableFeature>: Sendable {
+  /// What the outcome feeds back into the step (nil for nothing).
+  var action: Model.Action?
+  /// Why the request was given up; nil when it was performed.
+  var abandoned: String?
+}
+
+/// A crash seam stopped an intent's run at `point`.
+struct StoppedAtSeam: Error {
+  let point: CrashPoint
+}
+
+/// Performs one intent under `DurableFeature.effectPolicy`, off the main actor.
+enum IntentRunner<Model: DurableFeature> {
+  /// Performs `intent` until it is done or given up: each attempt bounded by
+  /// the policy's deadline; after a failed attempt (and first of all when
+  /// `recovering`), the service is asked what became of it, and it is
+  /// performed again only if it never got there.
+  static func settle(
+    _ intent: Intent<Model.Request>, recovering: Bool, environment: Model.Environment, clock: any Clock<Duration>,
+    seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
+  ) async throws -> IntentClosing<Model> {
+    let policy = Model.effectPolicy
+    let request = intent.request
+    let key = intent.key
+    var backoff = policy.backoff
+    var askFirst = recovering
+    var failure = "no attempt was made"
+    for attempt in 1...policy.attempts {
+      try Task.checkCancellation()
+      if attempt > 1 {
+        try await clock.sleep(for: backoff)
+        backoff *= 2
+      }
+      if askFirst {
+        do {
+          let answer = try await withDeadline(policy.deadline, on: clock) {
+            try await Model.reconcile(request, key: key, environment: environment)
+          }
+          switch answer {
+          case .completed(let action): return IntentClosing(action: action, abandoned: nil)
+          case .abandon(let reason): return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+          case .notPerformed: break
+          }
+        } catch {
+          try Task.checkCancellation()
+          failure = "its service could not say what became of it: \(error)"
+          continue
+        }
+      }
+      do { try seam?(.beforePerform(key)) } catch { throw StoppedAtSeam(point: .beforePerform(key)) }
+      do {
+        let action = try await withDeadline(policy.deadline, on: clock) {
+          try await Model.perform(request, key: key, environment: environment)
+        }
+        do { try seam?(.afterPerform(key)) } catch { throw StoppedAtSeam(point: .afterPerform(key)) }
+        return IntentClosing(action: action, abandoned: nil)
+      } catch let stopped as StoppedAtSeam {
+        throw stopped
+      } catch {
+        try Task.checkCancellation()
+        failure = "\(error)"
+        askFirst = true
+      }
+    }
+    let reason = "given up after \(policy.attempts) attempt(s): \(failure)"
+    return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+  }
+}

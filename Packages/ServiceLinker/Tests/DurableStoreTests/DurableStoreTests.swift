@@ -1,0 +1,263 @@
+import DurableStore
+import Foundation
+import Journal
+import Synchronization
+import Testing
+import VirtualTime
+import _ServiceLinkerTestSupport
+
+/// A store on a journal in a temporary folder, opened again as the next process would.
+@MainActor
+final class Till {
+  let folder: TemporaryDirectory
+  let cards = CardService()
+  let clock = TestClock()
+  var options = DurableStoreOptions()
+  var path: String { folder.path("tea.journal") }
+
+  init() throws { folder = try TemporaryDirectory(prefix: "durable") }
+
+  func open() throws -> DurableStore<Tea> {
+    try DurableStore<Tea>.open(
+      at: path, initial: Tea.State(), environment: Tea.Environment(cards: cards, clock: clock), clock: clock,
+      options: options)
+  }
+
+  /// Stops the store at the first `point` the seam reaches.
+  func stop(at point: @escaping @Sendable (CrashPoint) -> Bool) {
+    options.crashSeam = { (reached: CrashPoint) throws(SimulatedCrash) in
+      if point(reached) { throw SimulatedCrash() }
+    }
+  }
+}
+
+/// Waits until one task sleeps on `clock`: the work a step started has reached its wait.
+func waitForOneSleeper(on clock: TestClock) async {
+  await waitUntil("one task sleeps on the clock") { clock.sleepers.count == 1 }
+}
+
+@MainActor @Suite struct DurableStoreTests {
+  @Test func aStepSendReturnedIsThereWhenTheStoreOpensAgain() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("green"))
+    await store?.finish()
+    store = nil
+    let reopened = try till.open()
+    await reopened.finish()
+    #expect(reopened.state == Tea.State(ordered: ["green"], charged: ["green"]))
+    #expect(till.cards.charges == ["green"])
+  }
+
+  @Test func undoStepsAJournaledInverseThatSurvivesOpeningAgain() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.cancel("mint"))  // refused: nothing to undo
+    try store?.send(.order("mint"))
+    try store?.send(.order("earl grey"))
+    #expect(store?.canUndo == true)
+    try store?.undo()
+    #expect(store?.state.ordered == ["mint"])
+    await store?.finish()
+    store = nil
+    let reopened = try till.open()
+    #expect(reopened.state.ordered == ["mint"])
+    try reopened.undo()
+    #expect(reopened.state.ordered == [])
+    #expect(reopened.canUndo == false)
+    #expect(try reopened.undo() == nil)
+  }
+
+  @Test func anIntentIsJournaledBeforeItsServiceIsCalledAndPerformedOnceAfterACrashThere() async throws {
+    let till = try Till()
+    till.stop { if case .beforePerform = $0 { true } else { false } }
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("oolong"))
+    await store?.finish()
+    #expect(store?.stoppedAt.map { "\($0)".hasPrefix("beforePerform") } == true)
+    #expect(throws: DurableStoreError.self) { try store?.send(.order("sencha")) }
+    store = nil
+    #expect(till.cards.charges == [])
+    let snapshot = try DurableStore<Tea>.read(at: till.path, initial: Tea.State())
+    #expect(snapshot.openIntents.map(\.request) == [Tea.Request(charge: "oolong")])
+
+    till.options.crashSeam = nil
+    let reopened = try till.open()
+    await reopened.finish()
+    #expect(till.cards.charges == ["oolong"])
+    #expect(reopened.state.charged == ["oolong"])
+    #expect(reopened.openIntents.isEmpty)
+  }
+
+  @Test func aCrashAfterTheServiceAnsweredIsReconciledWithoutChargingAgain() async throws {
+    let till = try Till()
+    till.stop { if case .afterPerform = $0 { true } else { false } }
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("rooibos"))
+    await store?.finish()
+    store = nil
+    #expect(till.cards.charges == ["rooibos"])
+
+    till.options.crashSeam = nil
+    let reopened = try till.open()
+    await reopened.finish()
+    #expect(till.cards.charges == ["rooibos"])
+    #expect(reopened.state.charged == ["rooibos"])
+  }
+
+  /// Every crash point a send, a charge and a checkpoint pass through, in
+  /// turn: after opening again, what was acknowledged is there once and
+  /// every order is charged exactly once.
+  @Test func aCrashAtEverySeamLosesNoAcknowledgedStepAndChargesOnce() async throws {
+    for stopAt in 0..<26 {
+      let till = try Till()
+      till.options.checkpointBytes = 1
+      let reached = Mutex(0)
+      till.options.crashSeam = { (_: CrashPoint) throws(SimulatedCrash) in
+        let count = reached.withLock {
+          $0 += 1
+          return $0
+        }
+        if count == stopAt + 1 { throw SimulatedCrash() }
+      }
+      var store: DurableStore<Tea>? = try till.open()
+      var acknowledged: [String] = []
+      for name in ["a", "b", "c"] {
+        do {
+          try store?.send(.order(name))
+          acknowledged.append(name)
+        } catch { break }
+        await store?.finish()
+      }
+      store = nil
+      till.options.crashSeam = nil
+      let reopened = try till.open()
+      await reopened.finish()
+      for name in acknowledged { #expect(reopened.state.ordered.filter { $0 == name }.count == 1, "stop \(stopAt)") }
+      #expect(reopened.state.charged.sorted() == reopened.state.ordered.sorted(), "stop \(stopAt)")
+      #expect(till.cards.charges.sorted() == reopened.state.ordered.sorted(), "stop \(stopAt): charged once each")
+    }
+  }
+
+  @Test func aFailedChargeIsRetriedOnTheTestClockAfterAskingTheService() async throws {
+    let till = try Till()
+    till.cards.failNext(2)
+    let store = try till.open()
+    try store.send(.order("assam"))
+    // Two failures, then backoffs of 1 s and 2 s on the test clock, each
+    // followed by asking the card service before charging again.
+    var steps = 0
+    while !store.openIntents.isEmpty && steps < 100 {
+      await till.clock.advance(by: .milliseconds(500))
+      steps += 1
+    }
+    await store.finish()
+    #expect(till.clock.elapsed >= .seconds(3))
+    #expect(till.cards.charges == ["assam"])
+    #expect(store.state.charged == ["assam"])
+  }
+
+  @Test func aChargeThatNeverAnswersIsGivenUpAtItsDeadlinesAndItsAbandonmentJournaled() async throws {
+    let till = try Till()
+    till.cards.hang(true)
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("pu-erh"))
+    // Three attempts of 5 s, two backoffs of 1 s and 2 s: all on the test clock.
+    await till.clock.run()
+    await store?.finish()
+    #expect(store?.state.refunded == ["pu-erh"])
+    #expect(store?.openIntents.isEmpty == true)
+    store = nil
+    let reopened = try till.open()
+    #expect(reopened.state.refunded == ["pu-erh"])
+    #expect(reopened.openIntents.isEmpty)
+  }
+
+  @Test func workFedBackIsJournaledAndTimersRunOnTheTestClock() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.brew("chai", seconds: 240))
+    await waitForOneSleeper(on: till.clock)
+    await till.clock.advance(by: .seconds(240))
+    await store?.finish()
+    #expect(store?.state.ordered == ["chai"])
+    store = nil
+    #expect(try DurableStore<Tea>.read(at: till.path, initial: Tea.State()).state.ordered == ["chai"])
+  }
+
+  @Test func checkpointsAreTakenBySizeAndOpeningStartsAtTheLast() async throws {
+    let till = try Till()
+    till.options.checkpointBytes = 400
+    var store: DurableStore<Tea>? = try till.open()
+    for index in 0..<40 { try store?.send(.cancel("none \(index)")) }
+    try store?.send(.order("darjeeling"))
+    await store?.finish()
+    let state = store?.state
+    store = nil
+    let journal = try DurableJournal.read(path: till.path)
+    #expect(journal.startedAtCheckpoint)
+    #expect(journal.count < 20)
+    let reopened = try till.open()
+    #expect(reopened.state == state)
+    try reopened.undo()
+    #expect(reopened.state.ordered == [])
+  }
+
+  @Test func aClosedPeriodIsAReadOnlyArchiveAndTheNextGoesOnFromItsState() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("sencha"))
+    await store?.finish()
+    try store?.closePeriod(into: till.folder.path("day-1.journal"))
+    #expect(throws: DurableStoreError.archiveExists(path: till.folder.path("day-1.journal"))) {
+      try store?.closePeriod(into: till.folder.path("day-1.journal"))
+    }
+    try store?.send(.order("genmaicha"))
+    await store?.finish()
+    #expect(store?.period == 1)
+    store = nil
+
+    let archive = try DurableStore<Tea>.read(at: till.folder.path("day-1.journal"), initial: Tea.State())
+    #expect(archive.state.ordered == ["sencha"])
+    #expect(archive.period == 0)
+    let mode = try FileManager.default.attributesOfItem(atPath: till.folder.path("day-1.journal"))[.posixPermissions]
+    #expect(mode as? Int == 0o444)
+    let reopened = try till.open()
+    #expect(reopened.state.ordered == ["sencha", "genmaicha"])
+    #expect(reopened.period == 1)
+  }
+
+  @Test(arguments: [CrashPoint.periodNextWritten, .periodArchived])
+  func aPeriodCloseCutShortIsPutRightOnOpening(_ point: CrashPoint) async throws {
+    let till = try Till()
+    till.stop { $0 == point }
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("kukicha"))
+    await store?.finish()
+    #expect(throws: DurableStoreError.stopped(at: point)) {
+      try store?.closePeriod(into: till.folder.path("day-1.journal"))
+    }
+    store = nil
+    till.options.crashSeam = nil
+    let reopened = try till.open()
+    #expect(reopened.state.ordered == ["kukicha"])
+    #expect(reopened.period == (point == .periodArchived ? 1 : 0))
+    #expect(!FileManager.default.fileExists(atPath: till.path + ".next"))
+  }
+
+  @Test func aReaderTakesNoLockBesideARunningStore() async throws {
+    let till = try Till()
+    let store = try till.open()
+    try store.send(.order("bancha"))
+    await store.finish()
+    let snapshot = try DurableStore<Tea>.read(at: till.path, initial: Tea.State())
+    #expect(snapshot.state == store.state)
+    #expect(throws: DurableStoreError.self) {
+      var options = DurableStoreOptions()
+      options.lockWait = .milliseconds(50)
+      _ = try DurableStore<Tea>.open(
+        at: till.path, initial: Tea.State(), environment: Tea.Environment(cards: till.cards, clock: till.clock),
+        options: options)
+    }
+  }
+}

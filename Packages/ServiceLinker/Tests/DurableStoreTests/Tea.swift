@@ -1,0 +1,129 @@
+import CanonicalJSON
+import DurableStore
+import FeatureKit
+import Synchronization
+
+/// A feature with an outside effect, for the store's tests: ordering a tea
+/// charges for it at a card service, which feeds `charged` back.
+enum Tea: DurableFeature {
+  struct State: Codable, Equatable, Sendable, CanonicalCodable {
+    var ordered: [String] = []
+    var charged: [String] = []
+    var refunded: [String] = []
+  }
+
+  enum Action: Codable, Equatable, Sendable, CanonicalCodable {
+    case order(String)
+    case cancel(String)
+    case charged(String)
+    case chargeFailed(String)
+    case brew(String, seconds: Int)
+  }
+
+  struct Effect: Codable, Equatable, Sendable, CanonicalEncodable {}
+
+  struct Outcome: Codable, Equatable, Sendable, CanonicalEncodable {
+    var refused: String?
+  }
+
+  struct Request: Codable, Equatable, Sendable, CanonicalCodable {
+    var charge: String
+  }
+
+  struct Environment: Sendable {
+    var cards: CardService
+    var clock: any Clock<Duration>
+  }
+
+  static func name(of action: Action) -> String { "\(action)" }
+
+  static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome> {
+    switch action {
+    case .order(let name):
+      guard !state.ordered.contains(name) else { return StepResult(effects: [], outcome: Outcome(refused: "twice")) }
+      state.ordered.append(name)
+    case .cancel(let name):
+      guard let index = state.ordered.firstIndex(of: name) else {
+        return StepResult(effects: [], outcome: Outcome(refused: "none"))
+      }
+      state.ordered.remove(at: index)
+    case .charged(let name): state.charged.append(name)
+    case .chargeFailed(let name): state.refunded.append(name)
+    case .brew: break
+    }
+    return StepResult(effects: [], outcome: Outcome())
+  }
+
+  static func requests(after action: Action, state: State, result: StepResult<Effect, Outcome>) -> [Request] {
+    guard case .order(let name) = action, result.outcome.refused == nil else { return [] }
+    return [Request(charge: name)]
+  }
+
+  static func tasks(
+    after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Environment
+  ) -> [EffectTask<Action>] {
+    guard case .brew(let name, let seconds) = action else { return [] }
+    let clock = environment.clock
+    return [
+      EffectTask(id: "brew \(name)") {
+        do { try await clock.sleep(for: .seconds(seconds)) } catch { return nil }
+        return .order(name)
+      }
+    ]
+  }
+
+  static func perform(_ request: Request, key: IntentKey, environment: Environment) async throws -> Action? {
+    try await environment.cards.charge(request.charge, key: key)
+    return .charged(request.charge)
+  }
+
+  static func reconcile(_ request: Request, key: IntentKey, environment: Environment) async throws
+    -> Reconciliation<Action>
+  {
+    environment.cards.wasCharged(key) ? .completed(feedBack: .charged(request.charge)) : .notPerformed
+  }
+
+  static func abandoned(_ request: Request, reason: String) -> Action? { .chargeFailed(request.charge) }
+
+  static func inverse(of action: Action, before: State) -> Action? {
+    switch action {
+    case .order(let name) where !before.ordered.contains(name): .cancel(name)
+    case .cancel(let name) where before.ordered.contains(name): .order(name)
+    default: nil
+    }
+  }
+
+  static var effectPolicy: EffectPolicy { EffectPolicy(attempts: 3, deadline: .seconds(5), backoff: .seconds(1)) }
+}
+
+/// A card service outside the process, as the tests play it: it keeps every
+/// charge it took with its key, and can be told to fail or to hang.
+final class CardService: Sendable {
+  private let state = Mutex((charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false))
+
+  /// Every charge taken, in order.
+  var charges: [String] { state.withLock { $0.charges.map(\.name) } }
+
+  /// Makes the next `count` charges fail.
+  func failNext(_ count: Int) { state.withLock { $0.failuresLeft = count } }
+
+  /// Makes every charge hang until it is cancelled.
+  func hang(_ hangs: Bool) { state.withLock { $0.hangs = hangs } }
+
+  func charge(_ name: String, key: IntentKey) async throws {
+    let (fails, hangs) = state.withLock { state -> (Bool, Bool) in
+      if state.failuresLeft > 0 {
+        state.failuresLeft -= 1
+        return (true, false)
+      }
+      return (false, state.hangs)
+    }
+    if fails { throw CardDeclined() }
+    if hangs { try await Task.sleep(for: .seconds(3600)) }
+    state.withLock { $0.charges.append((key, name)) }
+  }
+
+  func wasCharged(_ key: IntentKey) -> Bool { state.withLock { $0.charges.contains { $0.key == key } } }
+}
+
+struct CardDeclined: Error {}
