@@ -96,7 +96,9 @@ let frameworkTargets: [Target] = [
     path: "Packages/ServiceLinker/Tests/AdoptionTests"),
   .testTarget(
     name: "DurableStoreTests",
-    dependencies: ["DurableStore", "FeatureKit", "CanonicalJSON", "VirtualTime", "_ServiceLinkerTestSupport", "Journal"],
+    dependencies: [
+      "DurableStore", "FeatureKit", "CanonicalJSON", "VirtualTime", "_ServiceLinkerTestSupport", "Journal",
+    ],
     path: "Packages/ServiceLinker/Tests/DurableStoreTests"),
   .testTarget(
     name: "VirtualTimeTests", dependencies: ["VirtualTime", "_ServiceLinkerTestSupport"],

@@ -21,10 +21,10 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # The framework's libraries and the domains: what another app or package reads.
 MODULES = [
     "CanonicalJSON", "FeatureKit", "VirtualTime", "FeatureTesting", "ScenarioTesting", "_ServiceLinkerTestSupport",
-    "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal", "JournalIO",
+    "DurableStore", "Menu", "Stock", "Tabs", "Payment", "Clock", "Journal", "JournalIO",
 ]
 # Where each module's sources live, to find its catalog.
-SOURCES = {name: f"Packages/ServiceLinker/Sources/{name}" for name in MODULES[:6]}
+SOURCES = {name: f"Packages/ServiceLinker/Sources/{name}" for name in MODULES[:7]}
 SOURCES.update({name: f"Packages/{name}/Sources/{name}" for name in ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal"]})
 SOURCES["JournalIO"] = "Packages/Journal/Sources/JournalIO"
 INHERITING = {"overrides", "defaultImplementationOf", "requirementOf"}

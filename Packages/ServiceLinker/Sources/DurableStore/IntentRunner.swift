@@ -42,7 +42,8 @@ enum IntentRunner<Model: DurableFeature> {
           }
           switch answer {
           case .completed(let action): return IntentClosing(action: action, abandoned: nil)
-          case .abandon(let reason): return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+          case .abandon(let reason):
+            return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
           case .notPerformed: break
           }
         } catch {

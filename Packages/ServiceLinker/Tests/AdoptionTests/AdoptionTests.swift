@@ -52,13 +52,16 @@ struct AdoptionTests {
 
     let test = try run("swift", "test", "--skip-build", in: folder)
     #expect(test.status == 0, "\(test.output)")
-    #expect(test.output.contains("Test run with 3 tests"), "\(test.output)")
+    #expect(test.output.contains("Test run with 4 tests"), "\(test.output)")
 
     let lane = try run(
       "python3", frameworkRoot.appendingPathComponent("Tools/replay_lane.py").path, "--server",
       ".build/debug/reminders-replay", "--recordings", "Recordings", in: folder)
     #expect(lane.status == 0, "\(lane.output)")
     #expect(lane.output.contains("1 recordings, 2 steps sent: 1 passed, 0 failed"), "\(lane.output)")
+
+    try killedAtRandomEveryAcknowledgedReminderIsKeptOnceAndShownOnce(
+      app: folder.appendingPathComponent(".build/debug/reminders"), in: folder)
   }
 
   func run(_ arguments: String..., environment: [String: String] = [:], in folder: URL) throws -> (

@@ -108,6 +108,20 @@ enum StarterFeatureTemplates {
 
     """#
 
+  static let durable = """
+    import DurableStore
+
+    /// Counting on a `DurableStore` (docs/durable-store.md in the Service Linker
+    /// repository): each step is journaled and synced before `send` returns, and
+    /// opening the store replays the journal. Counting asks no service outside
+    /// the process, so there is nothing more to write; a feature that does names
+    /// its `Request` and says how to perform and reconcile one.
+    extension Counting: DurableFeature {
+      public typealias Request = NoRequest
+    }
+
+    """
+
   static let replayServer = """
     import AppFeatures
     import FeatureKit
@@ -120,6 +134,7 @@ enum StarterFeatureTemplates {
   static let tests = #"""
     import AppFeatures
     import Counter
+    import DurableStore
     import FeatureKit
     import FeatureTesting
     import Foundation
@@ -162,6 +177,21 @@ enum StarterFeatureTemplates {
         await store.advance(by: .seconds(60))
         await store.receive(.add(key: "ada", amount: 2)) { $0.counter.counts = ["ada": 2] }
         await store.finish()
+      }
+
+      @Test func countsKeptOnADurableStoreAreThereWhenItOpensAgain() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("counting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let journal = folder.appendingPathComponent("counting.journal").path
+        let clock = TestClock()
+        var store: DurableStore<Counting>? = try DurableStore<Counting>.open(
+          at: journal, initial: CountingState(), environment: .init(clock: clock), clock: clock)
+        try store?.send(.add(key: "ada", amount: 2))
+        store = nil
+        let reopened = try DurableStore<Counting>.open(
+          at: journal, initial: CountingState(), environment: .init(clock: clock), clock: clock)
+        #expect(reopened.state.counter.counts == ["ada": 2])
       }
 
       @Test("each leaf matches its recording", arguments: countingScenarios.flatMap(\.leaves))

@@ -55,6 +55,7 @@ public struct StarterScaffolder {
       "Packages/App/Tests/AppTests/AppWorldTests.swift": templates.appTest,
       "Packages/App/Tests/AppTests/AppTestWorld.swift": templates.testWorld,
       "Packages/App/Sources/AppFeatures/Counting.swift": StarterFeatureTemplates.feature,
+      "Packages/App/Sources/AppFeatures/Counting+Durable.swift": StarterFeatureTemplates.durable,
       "Packages/App/Sources/app-replay/main.swift": StarterFeatureTemplates.replayServer,
       "Packages/App/Tests/AppFeaturesTests/CountingTests.swift": StarterFeatureTemplates.tests,
       "\(FeatureCheck.recordingsFolder)/counting/\(StarterFeatureTemplates.fixture).json": StarterFeatureTemplates

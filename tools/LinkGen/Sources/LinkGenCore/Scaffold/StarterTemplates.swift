@@ -120,7 +120,8 @@ struct StarterTemplates {
           path: "Packages/App/Tests/AppTests"),
         // The app's features on the framework, their replay server and their tests.
         .target(
-          name: "AppFeatures", dependencies: ["Counter", framework("CanonicalJSON"), framework("FeatureKit")],
+          name: "AppFeatures",
+          dependencies: ["Counter", framework("CanonicalJSON"), framework("FeatureKit"), framework("DurableStore")],
           path: "Packages/App/Sources/AppFeatures"),
         .executableTarget(
           name: "app-replay", dependencies: ["AppFeatures", framework("FeatureKit")],
@@ -128,7 +129,8 @@ struct StarterTemplates {
         .testTarget(
           name: "AppFeaturesTests",
           dependencies: ["AppFeatures", "Counter"]
-            + ["CanonicalJSON", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"].map(framework),
+            + ["CanonicalJSON", "DurableStore", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"]
+            .map(framework),
           path: "Packages/App/Tests/AppFeaturesTests"),
       ],
       swiftLanguageModes: [.v6]
@@ -172,12 +174,16 @@ struct StarterTemplates {
         .testTarget(name: "AppTests", dependencies: ["App"] + testDomains.map { .product(name: $0, package: $0) }),
         .target(
           name: "AppFeatures",
-          dependencies: [.product(name: "Counter", package: "Counter"), framework("CanonicalJSON"), framework("FeatureKit")]),
+          dependencies: [
+            .product(name: "Counter", package: "Counter"), framework("CanonicalJSON"), framework("FeatureKit"),
+            framework("DurableStore"),
+          ]),
         .executableTarget(name: "app-replay", dependencies: ["AppFeatures", framework("FeatureKit")]),
         .testTarget(
           name: "AppFeaturesTests",
           dependencies: ["AppFeatures", .product(name: "Counter", package: "Counter")]
-            + ["CanonicalJSON", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"].map(framework)),
+            + ["CanonicalJSON", "DurableStore", "FeatureKit", "FeatureTesting", "ScenarioTesting", "VirtualTime"]
+            .map(framework)),
       ],
       swiftLanguageModes: [.v6]
     )

@@ -1,32 +1,55 @@
 import CanonicalJSON
 import FeatureKit
 
-/// Reminders that ring after a delay unless dismissed first: the state and
-/// actions are plain Codable values, and the waiting is work on a clock the
-/// app injects (`ContinuousClock` in production, a `TestClock` in tests).
+/// Reminders that ring after a delay unless dismissed first, and notify the
+/// user once when they ring. The state and actions are plain Codable values;
+/// the waiting is work on a clock the app injects (`ContinuousClock` in
+/// production, a `TestClock` in tests), and the notification is a request to
+/// a service outside the process (`Notifier`), which `DurableStore` sends once.
 public enum Reminders: FeatureModel {
-  /// The reminders set and those that rang.
-  public struct State: Codable, Equatable, Sendable, CanonicalCodable {
-    /// Titles waiting to ring, in the order they were set.
-    public var pending: [String]
-    /// Titles that rang, in order.
-    public var rung: [String]
+  /// A reminder waiting to ring.
+  public struct Reminder: Codable, Equatable, Sendable, CanonicalCodable {
+    /// What it says.
+    public var title: String
+    /// How long after it is set (or after the app starts again) it rings.
+    public var seconds: Int
 
-    /// A state with these reminders.
-    public init(pending: [String] = [], rung: [String] = []) {
-      self.pending = pending
-      self.rung = rung
+    /// A reminder of `title` in `seconds`.
+    public init(title: String, seconds: Int) {
+      self.title = title
+      self.seconds = seconds
     }
   }
 
-  /// What the app asks, and what the timer feeds back.
+  /// The reminders set, those that rang, and those the user was notified of.
+  public struct State: Codable, Equatable, Sendable, CanonicalCodable {
+    /// Reminders waiting to ring, in the order they were set.
+    public var pending: [Reminder]
+    /// Titles that rang, in order.
+    public var rung: [String]
+    /// Titles the notifier delivered, in order.
+    public var notified: [String]
+
+    /// A state with these reminders.
+    public init(pending: [Reminder] = [], rung: [String] = [], notified: [String] = []) {
+      self.pending = pending
+      self.rung = rung
+      self.notified = notified
+    }
+  }
+
+  /// What the app asks, and what the timer and the notifier feed back.
   public enum Action: Codable, Equatable, Sendable, CanonicalCodable {
-    /// Rings `title` after `seconds`.
+    /// Rings `title` after `seconds` (0: at once).
     case set(title: String, seconds: Int)
     /// Cancels `title` before it rings.
     case dismiss(title: String)
     /// The timer of `title` ran out.
     case ring(title: String)
+    /// The notifier delivered `title`.
+    case notified(title: String)
+    /// The notifier could not deliver `title` (`reason`).
+    case notDelivered(title: String, reason: String)
   }
 
   /// A notification shown to the user.
@@ -47,42 +70,64 @@ public enum Reminders: FeatureModel {
     public init(refused: String? = nil) { self.refused = refused }
   }
 
-  /// What the timers wait on.
+  /// What the timers wait on and where notifications go.
   public struct Environment: Sendable {
     /// The clock timers sleep on.
     public var clock: any Clock<Duration>
+    /// The service that shows a notification.
+    public var notifier: any Notifier
 
-    /// Timers on `clock`.
-    public init(clock: any Clock<Duration>) { self.clock = clock }
+    /// Timers on `clock`, notifications to `notifier`.
+    public init(clock: any Clock<Duration>, notifier: any Notifier) {
+      self.clock = clock
+      self.notifier = notifier
+    }
+
+    /// Timers on `clock` and no notifier: for scenarios and replay, which step and send nothing.
+    public init(clock: any Clock<Duration>) { self.init(clock: clock, notifier: UnreachableNotifier()) }
   }
 
   /// Setting, dismissing and ringing reminders.
-  public static let feature = Feature<Reminders>(name: "reminders", actions: ["set", "dismiss", "ring"])
+  public static let feature = Feature<Reminders>(
+    name: "reminders", actions: ["set", "dismiss", "ring", "notified", "notDelivered"])
 
   public static func name(of action: Action) -> String {
     switch action {
     case .set: "set"
     case .dismiss: "dismiss"
     case .ring: "ring"
+    case .notified: "notified"
+    case .notDelivered: "notDelivered"
     }
   }
 
   public static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome> {
     switch action {
     case .set(let title, let seconds):
-      guard !title.isEmpty, seconds > 0 else { return refused("a reminder needs a title and a delay") }
-      guard !state.pending.contains(title) else { return refused("'\(title)' is already set") }
-      state.pending.append(title)
+      guard !title.isEmpty, seconds >= 0 else { return refused("a reminder needs a title and a delay of 0 or more") }
+      guard !state.pending.contains(where: { $0.title == title }), !state.rung.contains(title) else {
+        return refused("'\(title)' is already set")
+      }
+      state.pending.append(Reminder(title: title, seconds: seconds))
       return StepResult(effects: [], outcome: Outcome())
     case .dismiss(let title):
-      guard let index = state.pending.firstIndex(of: title) else { return refused("no reminder '\(title)'") }
+      guard let index = state.pending.firstIndex(where: { $0.title == title }) else {
+        return refused("no reminder '\(title)'")
+      }
       state.pending.remove(at: index)
       return StepResult(effects: [], outcome: Outcome())
     case .ring(let title):
-      guard let index = state.pending.firstIndex(of: title) else { return refused("'\(title)' was dismissed") }
+      guard let index = state.pending.firstIndex(where: { $0.title == title }) else {
+        return refused("'\(title)' was dismissed")
+      }
       state.pending.remove(at: index)
       state.rung.append(title)
       return StepResult(effects: [Effect(notified: title)], outcome: Outcome())
+    case .notified(let title):
+      state.notified.append(title)
+      return StepResult(effects: [], outcome: Outcome())
+    case .notDelivered(let title, let reason):
+      return refused("'\(title)' was not delivered: \(reason)")
     }
   }
 
@@ -91,18 +136,19 @@ public enum Reminders: FeatureModel {
   ) -> [EffectTask<Action>] {
     guard result.outcome.refused == nil else { return [] }
     switch action {
-    case .set(let title, let seconds):
-      let clock = environment.clock
-      return [
-        EffectTask(id: "reminder \(title)") {
-          do { try await clock.sleep(for: .seconds(seconds)) } catch { return nil }
-          return .ring(title: title)
-        }
-      ]
+    case .set(let title, let seconds): return [timer(Reminder(title: title, seconds: seconds), on: environment.clock)]
     case .dismiss(let title):
       // Work started under an id in flight replaces it: the timer is cancelled.
       return [EffectTask(id: "reminder \(title)") { nil }]
-    case .ring: return []
+    case .ring, .notified, .notDelivered: return []
+    }
+  }
+
+  /// The timer that rings `reminder`.
+  static func timer(_ reminder: Reminder, on clock: any Clock<Duration>) -> EffectTask<Action> {
+    EffectTask(id: "reminder \(reminder.title)") {
+      do { try await clock.sleep(for: .seconds(reminder.seconds)) } catch { return nil }
+      return .ring(title: reminder.title)
     }
   }
 

@@ -1,3 +1,4 @@
+import DurableStore
 import FeatureKit
 import FeatureTesting
 import Foundation
@@ -15,7 +16,7 @@ let recordings = RecordingStore(
   @Test func aReminderRingsWhenItsTimeComesOnVirtualTime() async {
     let clock = TestClock()
     let store = TestStore(Reminders.self, state: .init(), environment: .init(clock: clock), clock: clock)
-    await store.send(.set(title: "tea", seconds: 180)) { $0.pending = ["tea"] }
+    await store.send(.set(title: "tea", seconds: 180)) { $0.pending = [.init(title: "tea", seconds: 180)] }
     store.expectEffects(["reminder tea"])
     await store.advance(by: .seconds(179))
     await store.advance(by: .seconds(1))
@@ -29,7 +30,7 @@ let recordings = RecordingStore(
   @Test func aDismissedReminderNeverRings() async {
     let clock = TestClock()
     let store = TestStore(Reminders.self, state: .init(), environment: .init(clock: clock), clock: clock)
-    await store.send(.set(title: "tea", seconds: 180)) { $0.pending = ["tea"] }
+    await store.send(.set(title: "tea", seconds: 180)) { $0.pending = [.init(title: "tea", seconds: 180)] }
     await store.send(.dismiss(title: "tea")) { $0.pending = [] }
     store.expectEffects(["reminder tea", "reminder tea"])
     await store.advance(by: .seconds(600))
@@ -42,10 +43,41 @@ let recordings = RecordingStore(
   ) {
     Given(Reminders.State())
     When("tea in three minutes", .set(title: "tea", seconds: 180))
-    Then("it is pending") { $0.pending == ["tea"] }
+    Then("it is pending") { $0.pending.map(\.title) == ["tea"] }
     Advance("three minutes", by: .seconds(180))
     Then("it rang") { $0.rung == ["tea"] && $0.pending.isEmpty }
     ThenEffects("the user was notified") { $0 == [Reminders.Effect(notified: "tea")] }
+  }
+
+  @Test func aDurableReminderIsShownOnceAndSurvivesOpeningAgain() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let journal = folder.appendingPathComponent("reminders.journal").path
+    let notifier = OutboxNotifier(path: folder.appendingPathComponent("outbox").path)
+    let clock = TestClock()
+    let environment = Reminders.Environment(clock: clock, notifier: notifier)
+    var store: DurableStore<Reminders>? = try DurableStore<Reminders>.open(
+      at: journal, initial: .init(), environment: environment, clock: clock)
+    try store?.send(.set(title: "tea", seconds: 180))
+    try store?.send(.set(title: "cake", seconds: 60))
+    try store?.undo()
+    #expect(store?.state.pending == [.init(title: "tea", seconds: 180)])
+    // The timer runs off the main actor: let it reach its sleep before time moves.
+    var yields = 0
+    while !clock.sleepers.contains(where: { $0.label == "reminder tea" }) && yields < 100_000 {
+      await Task.yield()
+      yields += 1
+    }
+    await clock.advance(by: .seconds(180))
+    await store?.finish()
+    #expect(store?.state.notified == ["tea"])
+    store = nil
+    let reopened = try DurableStore<Reminders>.open(
+      at: journal, initial: .init(), environment: environment, clock: clock)
+    await reopened.finish()
+    #expect(reopened.state == Reminders.State(rung: ["tea"], notified: ["tea"]))
+    #expect(try notifier.lines().map(\.title) == ["tea"])
   }
 
   @Test func theScenarioMatchesItsRecording() async {
