@@ -240,7 +240,7 @@ let package = Package(
       name: "Benchmarks",
       dependencies: [
         "KioskApp", "KioskCommands", "LinkGenCore", "JournalIO", "PostgresTestServer", "CSQLite", "KioskReports",
-        "_ServiceLinkerTestSupport",
+        "_ServiceLinkerTestSupport", "DurableStore", "FeatureKit", "CanonicalJSON",
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Benchmarks/Sources/Benchmarks",

@@ -31,6 +31,9 @@ let package = Package(
         .product(name: "PostgresTestServer", package: "HeadOffice"), "CSQLite",
         .product(name: "KioskReports", package: "KioskApp"),
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
+        .product(name: "DurableStore", package: "ServiceLinker"),
+        .product(name: "FeatureKit", package: "ServiceLinker"),
+        .product(name: "CanonicalJSON", package: "ServiceLinker"),
       ],
       swiftSettings: features
     ),

@@ -179,6 +179,22 @@ if command -v valgrind >/dev/null; then
     echo "The same \`open\` end to end through \`kiosk shell\` (parse, run, journal, print): $shellOpen instructions"
     echo "per open (the whole process, 400 opens less 200, after a day of 1,000 records). Goal (issue 25): at most 15,000."
   } >> "$tmp/report.md"
+  # The framework's DurableStore: a Reminders-shaped `set` (a reminder
+  # appended, its timer started) sent through `DurableStore.send`, which
+  # builds the record, syncs it and starts the timer. The whole process's
+  # instructions for 400 sends less 200, against the kiosk's own `openTab`.
+  for k in 200 400; do
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.durable.$k" "$tmp/kiosk-bench-history" \
+      --durable-sends "$k" > /dev/null 2>&1
+  done
+  durableSend=$(( ($(total "$tmp/cg.durable.400") - $(total "$tmp/cg.durable.200")) / 200 ))
+  durableRatio=$(awk -v x="$durableSend" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
+  {
+    echo
+    echo "A durable \`send\` through the framework's \`DurableStore\` (a Reminders-shaped \`set\`: append, sync, start its timer):"
+    echo "$durableSend instructions per send (the whole process, 400 sends less 200), ${durableRatio}x the kiosk's \`openTab\` above."
+    echo "Goal (issue 41): at most 1.2x."
+  } >> "$tmp/report.md"
   # `kiosk board --all` over a long day: a day of 30,000 records and a
   # checkpoint (a writing command takes one), every tab listed by a reader
   # (plain `board` lists only the open ones, and this day settles them all).

@@ -1,0 +1,65 @@
+import CanonicalJSON
+import DurableStore
+import FeatureKit
+import Foundation
+
+/// The cost of one durable `send`: a feature shaped like the Reminders
+/// example's `set` (a reminder appended, its timer started) run on a
+/// `DurableStore`, so callgrind can count the instructions inside `send`
+/// against the kiosk's `openTab`.
+enum DurableSendBenchmark {
+  /// Opens a store in a temporary folder and sends `sends` reminders, each with an hour's timer.
+  @MainActor static func sendCost(sends: Int) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("durable-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try DurableStore<BenchReminders>.open(
+      at: folder.appendingPathComponent("reminders.journal").path, initial: BenchReminders.State(),
+      environment: ContinuousClock())
+    for index in 0..<sends { try store.send(.set(title: "reminder \(index)", seconds: 3_600)) }
+  }
+}
+
+/// Reminders' `set` and its timer, as the benchmark sends it.
+enum BenchReminders: DurableFeature {
+  struct State: Codable, Equatable, Sendable, CanonicalCodable {
+    var pending: [String] = []
+  }
+
+  enum Action: Codable, Equatable, Sendable, CanonicalCodable {
+    case set(title: String, seconds: Int)
+    case ring(title: String)
+  }
+
+  struct Effect: Codable, Equatable, Sendable, CanonicalEncodable {}
+  struct Outcome: Codable, Equatable, Sendable, CanonicalEncodable {}
+  typealias Request = NoRequest
+  typealias Environment = ContinuousClock
+
+  static func name(of action: Action) -> String {
+    switch action {
+    case .set: "set"
+    case .ring: "ring"
+    }
+  }
+
+  static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome> {
+    switch action {
+    case .set(let title, _): state.pending.append(title)
+    case .ring(let title): state.pending.removeAll { $0 == title }
+    }
+    return StepResult(effects: [], outcome: Outcome())
+  }
+
+  static func tasks(after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Environment)
+    -> [EffectTask<Action>]
+  {
+    guard case .set(let title, let seconds) = action else { return [] }
+    return [
+      EffectTask(id: title) {
+        do { try await environment.sleep(for: .seconds(seconds)) } catch { return nil }
+        return .ring(title: title)
+      }
+    ]
+  }
+}
