@@ -31,9 +31,8 @@ public final class DurableStore<Model: DurableFeature> {
   var journal: DurableJournal
   let options: DurableStoreOptions
   var failed = false
-  private var work: [String: (generation: Int, task: Task<Void, Never>)] = [:]
+  private var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
-  private var generation = 0
 
   /// The state after the last acknowledged step.
   public var state: Model.State { ledger.state }
@@ -44,7 +43,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// How many periods were closed before the current one.
   public var period: Int { ledger.period }
   /// The ids of the feature's work in flight, sorted.
-  public var inFlight: [String] { work.keys.sorted() }
+  public var inFlight: [String] { work.ids }
 
   private init(
     path: String, journal: consuming DurableJournal, ledger: DurableLedger<Model>, environment: Model.Environment,
@@ -145,30 +144,20 @@ public final class DurableStore<Model: DurableFeature> {
   /// Stops the store as a crash at `point` would: nothing more is written and every piece of work is cancelled.
   func stop(at point: CrashPoint) {
     stoppedAt = stoppedAt ?? point
-    for entry in work.values { entry.task.cancel() }
+    _ = work.cancelAll()
     for task in intentsInFlight.values { task.cancel() }
   }
 
   // MARK: Work
 
   private func start(_ item: EffectTask<Model.Action>) {
-    work[item.id]?.task.cancel()
-    generation += 1
-    let mine = generation
     let id = item.id
-    let task = Task(name: id) { [weak self] in
-      let action = await item.operation()
-      await self?.feedBack(action, from: id, generation: mine)
-    }
-    work[id] = (mine, task)
+    work.start(item) { [weak self] action, generation in self?.feedBack(action, from: id, generation: generation) }
   }
 
   private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
     // Work replaced or cancelled meanwhile feeds nothing back.
-    guard work[id]?.generation == generation else { return }
-    let cancelled = work[id]?.task.isCancelled ?? true
-    work[id] = nil
-    guard let action, !cancelled else { return }
+    guard let action = work.accept(action, from: id, generation: generation) else { return }
     do { try commit(.fedBack(task: id), action) } catch { lastError = error }
   }
 
@@ -205,9 +194,9 @@ public final class DurableStore<Model: DurableFeature> {
   /// started in turn.
   public func finish() async {
     while true {
-      if let (id, entry) = work.first {
-        await entry.task.value
-        if work[id]?.task == entry.task { work[id] = nil }
+      if let (id, task) = work.any {
+        await task.value
+        work.forget(id, ifStill: task)
       } else if let (key, task) = intentsInFlight.first {
         await task.value
         if intentsInFlight[key] == task { intentsInFlight[key] = nil }
@@ -220,10 +209,9 @@ public final class DurableStore<Model: DurableFeature> {
   /// Cancels the work and requests in flight and waits for them to stop.
   /// A cancelled request's intent stays open: the next open asks its service.
   public func cancelAll() async {
-    let tasks = work.values.map(\.task) + Array(intentsInFlight.values)
+    let tasks = work.cancelAll() + Array(intentsInFlight.values)
     for task in tasks { task.cancel() }
     for task in tasks { await task.value }
-    work.removeAll()
     intentsInFlight.removeAll()
   }
 }

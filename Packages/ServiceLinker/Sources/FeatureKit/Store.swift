@@ -25,8 +25,7 @@ public final class Store<Model: FeatureModel> {
   public let environment: Model.Environment
   /// Called after every step, sent or fed back.
   public var onStep: ((Step) -> Void)?
-  private var running: [String: (generation: Int, task: Task<Void, Never>)] = [:]
-  private var generation = 0
+  private var work = WorkInFlight<Model.Action>()
 
   /// A store starting at `state`, its work running on `environment`.
   public init(state: Model.State, environment: Model.Environment) {
@@ -35,7 +34,7 @@ public final class Store<Model: FeatureModel> {
   }
 
   /// The ids of the work in flight, sorted.
-  public var inFlight: [String] { running.keys.sorted() }
+  public var inFlight: [String] { work.ids }
 
   /// Steps `action`, starts the work it names, and returns what the step did.
   @discardableResult
@@ -51,24 +50,14 @@ public final class Store<Model: FeatureModel> {
     return result
   }
 
-  private func start(_ work: EffectTask<Model.Action>) {
-    running[work.id]?.task.cancel()
-    generation += 1
-    let mine = generation
-    let id = work.id
-    let task = Task(name: id) { [weak self] in
-      let action = await work.operation()
-      await self?.feedBack(action, from: id, generation: mine)
-    }
-    running[id] = (mine, task)
+  private func start(_ item: EffectTask<Model.Action>) {
+    let id = item.id
+    work.start(item) { [weak self] action, generation in self?.feedBack(action, from: id, generation: generation) }
   }
 
   private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
     // Work replaced or cancelled meanwhile feeds nothing back.
-    guard running[id]?.generation == generation else { return }
-    let cancelled = running[id]?.task.isCancelled ?? true
-    running[id] = nil
-    if let action, !cancelled { _ = run(action, wasFedBack: true) }
+    if let action = work.accept(action, from: id, generation: generation) { _ = run(action, wasFedBack: true) }
   }
 
   /// Yields until every piece of work in flight is `asleep` (its id among the
@@ -77,24 +66,22 @@ public final class Store<Model: FeatureModel> {
   public func settle(limit: Int = 100_000, asleep: () -> Set<String>) async {
     for _ in 0..<limit {
       let sleeping = asleep()
-      if running.keys.allSatisfy({ sleeping.contains($0) }) { return }
+      if work.ids.allSatisfy({ sleeping.contains($0) }) { return }
       await Task.yield()
     }
   }
 
   /// Waits until no work is in flight, including work that work fed back started.
   public func finish() async {
-    while let (_, entry) = running.first {
-      await entry.task.value
+    while let (id, task) = work.any {
+      await task.value
+      work.forget(id, ifStill: task)
     }
   }
 
   /// Cancels the work in flight and waits for it to stop; what it would have
   /// fed back is dropped.
   public func cancelAll() async {
-    let tasks = running.values.map(\.task)
-    for task in tasks { task.cancel() }
-    for task in tasks { await task.value }
-    running.removeAll()
+    for task in work.cancelAll() { await task.value }
   }
 }
