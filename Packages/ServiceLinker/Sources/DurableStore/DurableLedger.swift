@@ -48,7 +48,7 @@ struct DurableLedger<Model: DurableFeature> {
   var checkpointBytes: [UInt8] {
     let value = JSONValue.object([
       "state": state.canonical,
-      "open": .array(open.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) }),
+      "open": DurableRecord<Model>.value(of: open),
       "undo": .array(undo.map(\.canonical)),
       "period": .integer(period),
     ])

@@ -28,7 +28,7 @@ struct DurableRecord<Model: DurableFeature> {
   var bytes: [UInt8] {
     var members: [String: JSONValue] = [
       "action": action?.canonical ?? .null,
-      "intents": .array(intents.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) }),
+      "intents": Self.value(of: intents),
     ]
     switch kind {
     case .sent: members["kind"] = .string("send")
@@ -70,6 +70,11 @@ struct DurableRecord<Model: DurableFeature> {
     self.kind = kind
     self.action = action
     self.intents = intents
+  }
+
+  /// Intents as records and checkpoints hold them: an array of `{"key", "request"}`.
+  static func value(of intents: [Intent<Model.Request>]) -> JSONValue {
+    .array(intents.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) })
   }
 
   /// Intents read back from `cursor`, an array of `{"key", "request"}`.

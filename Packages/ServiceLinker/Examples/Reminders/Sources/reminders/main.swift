@@ -49,7 +49,7 @@ do { store = try DurableStore<Reminders>.open(at: journal, initial: Reminders.St
   exit(74)
 }
 
-/// Sends `action`, exiting 74 when it cannot be journaled and 65 when the feature refuses it.
+/// Sends `action`, exiting 74 when it cannot be journaled and 64 (with the reason) when the feature refuses it.
 @MainActor func send(_ action: Reminders.Action) {
   do {
     let result = try store.send(action)
