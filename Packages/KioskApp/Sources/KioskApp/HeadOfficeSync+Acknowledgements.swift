@@ -36,6 +36,12 @@ extension HeadOfficeSync {
     /// What was noted of day `day` of till `till`, if anything.
     func note(till: String, day: Int) -> Note? { notes["\(till) \(day)"] }
 
+    /// Whether the head office was noted holding `archive`'s day for `till`, read from this very file.
+    func acknowledged(_ archive: KioskSegments.Segment, till: String) -> Bool {
+      guard let day = archive.day, let note = note(till: till, day: day) else { return false }
+      return note.salt == KioskSegments.salt(of: archive.path)
+    }
+
     /// Notes day `day` of `till`: the file is written whole to a temporary name
     /// of this process's, synced, and renamed over the old one. A sync running
     /// at the same time may rename its own over this one and lose this line:
@@ -43,19 +49,9 @@ extension HeadOfficeSync {
     mutating func add(till: String, day: Int, salt: UInt64, digest: String) throws {
       lines.append("\(till) \(day) \(String(format: "%016llx", salt)) \(digest)")
       notes["\(till) \(day)"] = Note(salt: salt, digest: digest)
-      let temporary = path + ".next-\(getpid())"
-      let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard descriptor >= 0 else {
-        throw KioskDaysError.file(
-          path: path, reason: "cannot note the head office's answer: \(String(cString: strerror(errno)))")
-      }
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      let synced = fsync(descriptor) == 0
-      close(descriptor)
-      guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        unlink(temporary)
+      do {
+        try TillFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
+      } catch KioskDaysError.file(_, let reason) {
         throw KioskDaysError.file(path: path, reason: "cannot note the head office's answer: \(reason)")
       }
     }

@@ -89,10 +89,7 @@ public enum HeadOfficeSync {
     }
     var notes = Acknowledgements(path: journal + ".head-office")
     /// Whether this till noted the head office holding day `archive`, read from this very file.
-    func noted(_ archive: KioskSegments.Segment) -> Bool {
-      guard let day = archive.day, let note = notes.note(till: till, day: day) else { return false }
-      return note.salt == KioskSegments.salt(of: archive.path)
-    }
+    func noted(_ archive: KioskSegments.Segment) -> Bool { notes.acknowledged(archive, till: till) }
     let held: [Int: String]
     do {
       held = try world.daysAtHeadOffice(of: till)

@@ -26,6 +26,25 @@ public enum TillFiles {
     return absolute
   }
 
+  /// Writes `bytes` to a temporary name of this process's beside `path`,
+  /// syncs it and renames it over `path`: a reader sees the old file or the
+  /// new one, never a part. Throws `KioskDaysError.file` with the reason.
+  public static func replace(_ path: String, with bytes: [UInt8]) throws {
+    let temporary = path + ".next-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw KioskDaysError.file(path: path, reason: "cannot write it: \(String(cString: strerror(errno)))")
+    }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw KioskDaysError.file(path: path, reason: "cannot write it: \(reason)")
+    }
+  }
+
   private static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }

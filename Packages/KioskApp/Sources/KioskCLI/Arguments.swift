@@ -17,6 +17,8 @@ struct GlobalOptions: Equatable {
   /// `--all`: `history` and `verify` walk every day's file, not only the
   /// live day's; `board` lists the day's settled tabs too.
   var all = false
+  /// `--check`: `sync` says how far behind the till is, and why, without asking the head office.
+  var check = false
   /// `--version`: print the kiosk's version and the journal format it writes, and nothing else.
   var version = false
 
@@ -88,11 +90,12 @@ struct ParsedArguments: Equatable {
         return value
       }
       switch name {
-      case "--json", "--help", "-h", "--all", "--version":
+      case "--json", "--help", "-h", "--all", "--version", "--check":
         guard inlineValue == nil else { throw .usage("'\(name)' takes no value") }
         switch name {
         case "--json": options.json = true
         case "--all": options.all = true
+        case "--check": options.check = true
         case "--version": options.version = true
         default: options.help = true
         }

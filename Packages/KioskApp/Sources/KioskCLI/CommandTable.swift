@@ -23,6 +23,8 @@ struct CommandSpec {
   var lastTakesRest = false
   /// Whether it takes `--all` (every day's file; for `board`, every tab of the day).
   var takesAll = false
+  /// Whether it takes `--check` (`sync`: how far behind, without asking the head office).
+  var takesCheck = false
   /// One line of help: the README's table says the same.
   let summary: String
   /// What it needs.
@@ -31,11 +33,14 @@ struct CommandSpec {
   let run: @MainActor (CommandContext, [String]) async throws -> (any CommandOutput)?
 
   /// `add TAB ITEM`, `history [--all]`.
-  var usage: String { ([name] + (takesAll ? ["[--all]"] : []) + arguments).joined(separator: " ") }
+  var usage: String {
+    ([name] + (takesAll ? ["[--all]"] : []) + (takesCheck ? ["[--check]"] : []) + arguments).joined(separator: " ")
+  }
 
   /// The words after the name, checked against `arguments`.
-  func checked(_ words: [String], all: Bool = false) throws(KioskFailure) -> [String] {
+  func checked(_ words: [String], all: Bool = false, check: Bool = false) throws(KioskFailure) -> [String] {
     guard !all || takesAll else { throw .usage("'--all' applies to history, verify and board, not to \(name)") }
+    guard !check || takesCheck else { throw .usage("'--check' applies to sync, not to \(name)") }
     // `[COMMAND]` is optional.
     let required = arguments.reduce(0) { $1.utf8.first == UInt8(ascii: "[") ? $0 : $0 + 1 }
     let fits = words.count >= required && (lastTakesRest || words.count <= arguments.count)
@@ -125,7 +130,9 @@ struct CommandSpec {
       summary: "print the Z report, archive the day's settled tabs and journal, start the next day", access: .writes,
       run: { context, _ in
         try context.requireJournal()
-        return try WriteCommands.closeDay(context.writer())
+        var output = try WriteCommands.closeDay(context.writer())
+        output.backgroundSync = BackgroundSync.start(after: output.day, options: context.options)
+        return output
       }),
     CommandSpec(
       name: "repair", arguments: [],
@@ -136,8 +143,10 @@ struct CommandSpec {
       summary: "rename a damaged archive aside; history, verify and reconcile then leave its day out and say so",
       access: .own, run: { context, words in try SetAsideCommand.run(context.options, day: words[0]) }),
     CommandSpec(
-      name: "sync", arguments: [],
-      summary: "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once",
+      name: "sync", arguments: [], takesCheck: true,
+      summary:
+        "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once; "
+        + "--check: how far behind, and why, without asking it",
       access: .own, run: { context, _ in try SyncCommand.run(context) }),
     CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,

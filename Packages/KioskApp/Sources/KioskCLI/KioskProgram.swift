@@ -30,7 +30,7 @@ struct KioskProgram {
         print(render(try OwnCommands.help(spec.name), json: json))
         return .success
       }
-      let checked = try spec.checked(words, all: parsed.options.all)
+      let checked = try spec.checked(words, all: parsed.options.all, check: parsed.options.check)
       // Only the commands that can pay read the payment variables: a bad value must not stop `help` or a read.
       let pays = spec.access == .writes || spec.name == "shell"
       let context = CommandContext(

@@ -40,7 +40,13 @@ enum SyncCommand {
     }
   }
 
-  @MainActor static func run(_ context: CommandContext) throws -> Output {
+  /// `sync`, or with `--check` how far behind the till is.
+  @MainActor static func run(_ context: CommandContext) throws -> any CommandOutput {
+    if context.options.check { return try check(context.options) }
+    return try ship(context)
+  }
+
+  @MainActor private static func ship(_ context: CommandContext) throws -> Output {
     let options = context.options
     guard let till = options.till else {
       throw KioskFailure.usage("sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -)")
@@ -66,10 +72,17 @@ enum SyncCommand {
           + (options.headOfficeDeadline ?? "").debugDescription)
     }
     var world = HeadOfficeWorld(conninfo: conninfo, deadlines: deadlines)
+    // Noted before and after, for `sync --check`; a note that cannot be written only warns.
+    let attempt = HeadOfficeSync.Attempt(till: till)
+    func note(_ attempt: HeadOfficeSync.Attempt) {
+      do { try attempt.note(journal: options.journalPath) } catch { context.warn("\(error)") }
+    }
+    note(attempt)
     let summary: HeadOfficeSync.Summary
     do {
       summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
     } catch {
+      note(attempt.ended(.stopped, shipped: stored(error.shipped), reason: KioskFailure(error).message))
       // What went before the stop is shown as a finished sync shows it, with the days still behind.
       throw OutputFailure(
         output: Output(
@@ -77,9 +90,86 @@ enum SyncCommand {
           behind: error.behind, stopped: true),
         failure: KioskFailure(error))
     }
+    note(attempt.ended(.done, shipped: stored(summary.shipped)))
     for warning in summary.warnings { context.warn(warning) }
     return Output(
       till: till, days: outputDays(summary.shipped), closedDays: summary.closedDays.count, setAside: summary.setAside)
+  }
+
+  /// `sync --check`: how far behind the head office the till is as far as it
+  /// knows (its notes of what the head office acknowledged), and how the last
+  /// sync went. Asks nobody: it answers at once, offline too.
+  struct CheckOutput: CommandOutput {
+    var command = "sync --check"
+    var till: String
+    var closedDays: Int
+    var setAside: [Int]
+    /// Closed days the head office is not known to hold.
+    var behind: [Int]
+    /// `none`, `running`, `vanished` (its process is gone, its end unsaid), `done` or `stopped`.
+    var last: String
+    /// The last sync, when one has run.
+    var attempt: HeadOfficeSync.Attempt?
+    var text: [String] {
+      let aside = setAside.isEmpty ? "" : "; \(SyncCommand.days(setAside)) set aside as damaged, not shipped"
+      let standing =
+        behind.isEmpty
+        ? "till '\(till)': 0 behind as far as it knows (\(closedDays - setAside.count) closed "
+          + "day\(closedDays - setAside.count == 1 ? "" : "s") at the head office)\(aside)"
+        : "till '\(till)': \(behind.count) behind as far as it knows (\(SyncCommand.days(behind)))\(aside)"
+      guard let attempt else { return [standing, "no sync has run from this journal"] }
+      let who = attempt.till == till ? "" : " (as till '\(attempt.till)')"
+      let shipped = attempt.shipped.isEmpty ? "shipped no new day" : "shipped \(SyncCommand.days(attempt.shipped))"
+      let ended = attempt.ended ?? "?"
+      switch last {
+      case "running": return [standing, "a sync\(who) started \(attempt.started) is running (pid \(attempt.pid))"]
+      case "vanished":
+        return [
+          standing,
+          "the last sync\(who), started \(attempt.started), ended without a word: its process (\(attempt.pid)) "
+            + "is gone (killed?); run 'kiosk sync'",
+        ]
+      case "done": return [standing, "the last sync\(who), started \(attempt.started), ended \(ended): \(shipped)"]
+      default:
+        return [
+          standing,
+          "the last sync\(who), started \(attempt.started), stopped \(ended) (\(shipped)): "
+            + (attempt.reason ?? "no reason noted"),
+        ]
+      }
+    }
+  }
+
+  private static func check(_ options: GlobalOptions) throws -> CheckOutput {
+    guard
+      FileManager.default.fileExists(atPath: options.journalPath)
+        || !KioskSegments.archives(of: options.journalPath).isEmpty
+    else {
+      throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
+    }
+    let attempt = HeadOfficeSync.Attempt.last(journal: options.journalPath)
+    guard let till = options.till ?? attempt?.till else {
+      throw KioskFailure.usage("sync --check needs the till's name in $KIOSK_TILL (no sync has run to name it)")
+    }
+    guard HeadOfficeSync.isTillName(till) else {
+      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not \(till.debugDescription)")
+    }
+    let standing = HeadOfficeSync.standing(journal: options.journalPath, till: till)
+    let last: String
+    switch attempt?.outcome {
+    case nil: last = "none"
+    case .running?: last = attempt?.processIsAlive == true ? "running" : "vanished"
+    case .done?: last = "done"
+    case .stopped?: last = "stopped"
+    }
+    return CheckOutput(
+      till: till, closedDays: standing.closedDays.count, setAside: standing.setAside, behind: standing.behind,
+      last: last, attempt: attempt)
+  }
+
+  /// The days the head office stored (not those it already held).
+  private static func stored(_ shipped: [HeadOfficeSync.Shipped]) -> [Int] {
+    shipped.compactMap { if case .stored = $0.shipment { $0.day } else { nil } }
   }
 
   /// Each day shipped, as printed.

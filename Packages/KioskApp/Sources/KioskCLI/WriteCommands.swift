@@ -192,6 +192,8 @@ extension WriteCommands {
     var archive: String
     /// Records lost to damage, and those after them the replay could not count.
     var uncountedRecords: [Int]
+    /// What became of the sync `close-day` starts when a head office is configured (nil when none is).
+    var backgroundSync: String?
     var text: [String] {
       ["Z report, day \(day)"]
         + (uncountedRecords.isEmpty
@@ -214,7 +216,7 @@ extension WriteCommands {
         + [
           "closed day \(day): \(archivedTabs) settled tabs archived in \(archive); "
             + "\(carriedOverTabs) open tabs carried over to day \(day + 1)"
-        ]
+        ] + (backgroundSync.map { [$0] } ?? [])
     }
   }
 
