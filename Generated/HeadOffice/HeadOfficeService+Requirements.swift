@@ -11,6 +11,10 @@ enum HeadOfficeServiceDeclaredRequirements {
       (linkgenConformer: inout LinkgenConformer, till: String) throws(HeadOfficeError) -> [Int: String] in
       try linkgenConformer.heldDays(of: till)
     }
+    let _: (inout LinkgenConformer, String, String) throws(HeadOfficeError) -> Renaming = {
+      (linkgenConformer: inout LinkgenConformer, till: String, name: String) throws(HeadOfficeError) -> Renaming in
+      try linkgenConformer.rename(till: till, to: name)
+    }
     let _: (inout LinkgenConformer, TillDay) throws(HeadOfficeError) -> Shipment = {
       (linkgenConformer: inout LinkgenConformer, day: TillDay) throws(HeadOfficeError) -> Shipment in
       try linkgenConformer.ship(day)

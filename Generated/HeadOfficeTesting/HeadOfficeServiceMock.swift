@@ -15,10 +15,26 @@ import Testing
 /// are `@Sendable`: to collect into a local in a synchronous test, declare it
 /// `nonisolated(unsafe) var seen: [T] = []`: the test is the only thread that touches it.
 public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable {
+  /// The arguments of one `rename` call.
+  public struct RenameArgs: Equatable {
+    /// `till`.
+    public var till: String
+    /// `name`.
+    public var name: String
+
+    /// The arguments of one call.
+    public init(till: String, name: String) {
+      self.till = till
+      self.name = name
+    }
+  }
+
   /// One call to the mock, with its arguments, as `calls` lists them.
   public enum Call: Equatable {
     /// A call to `heldDays`.
     case heldDays(String)
+    /// A call to `rename`.
+    case rename(RenameArgs)
     /// A call to `ship`.
     case ship(TillDay)
   }
@@ -28,6 +44,9 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
     var heldDaysCallCount = 0
     var heldDaysArgValues: [String] = []
     var heldDaysHandler: (@Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String])?
+    var renameCallCount = 0
+    var renameArgValues: [RenameArgs] = []
+    var renameHandler: (@Sendable (_ till: String, _ name: String) throws(HeadOfficeError) -> Renaming)?
     var shipCallCount = 0
     var shipArgValues: [TillDay] = []
     var shipHandler: (@Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment)?
@@ -47,6 +66,8 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
     linkgenState.withLock { linkgenState in
       linkgenState.heldDaysCallCount = 0
       linkgenState.heldDaysArgValues = []
+      linkgenState.renameCallCount = 0
+      linkgenState.renameArgValues = []
       linkgenState.shipCallCount = 0
       linkgenState.shipArgValues = []
       linkgenState.calls = []
@@ -75,6 +96,33 @@ public final class HeadOfficeServiceMock: HeadOfficeService, @unchecked Sendable
     }
     if let linkgenHandler { return try linkgenHandler(till) }
     return [:]
+  }
+
+  /// How many times `rename` was called.
+  public var renameCallCount: Swift.Int { linkgenState.withLock { $0.renameCallCount } }
+
+  /// The arguments of each `rename` call, oldest first.
+  public var renameArgValues: [RenameArgs] { linkgenState.withLock { $0.renameArgValues } }
+
+  /// What `rename` does; unset, it returns the result type's zero.
+  public var renameHandler: (@Sendable (_ till: String, _ name: String) throws(HeadOfficeError) -> Renaming)? {
+    get { linkgenState.withLock { $0.renameHandler } }
+    set { linkgenState.withLock { $0.renameHandler = newValue } }
+  }
+
+  /// Records the call, then runs `renameHandler`.
+  public func rename(till: String, to name: String) throws(HeadOfficeError) -> Renaming {
+    let linkgenHandler = self.linkgenState.withLock { linkgenState in
+      linkgenState.renameCallCount += 1
+      linkgenState.renameArgValues.append(RenameArgs(till: till, name: name))
+      linkgenState.calls.append(.rename(RenameArgs(till: till, name: name)))
+      return linkgenState.renameHandler
+    }
+    if let linkgenHandler { return try linkgenHandler(till, name) }
+    Testing.Issue.record(
+      "HeadOfficeServiceMock.rename was called with no renameHandler set; answering .renamed (its mockDefault)"
+    )
+    return .renamed
   }
 
   /// How many times `ship` was called.

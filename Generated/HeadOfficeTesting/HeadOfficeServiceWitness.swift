@@ -15,6 +15,8 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
   public struct Endpoints: Sendable {
     /// The `heldDays` endpoint.
     public var heldDays: @Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String]
+    /// The `rename` endpoint.
+    public var rename: @Sendable (_ till: String, _ name: String) throws(HeadOfficeError) -> Renaming
     /// The `ship` endpoint.
     public var ship: @Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment
   }
@@ -25,14 +27,20 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
   /// A witness from one closure per endpoint.
   public init(
     heldDays: @escaping @Sendable (_ till: String) throws(HeadOfficeError) -> [Int: String],
+    rename: @escaping @Sendable (_ till: String, _ name: String) throws(HeadOfficeError) -> Renaming,
     ship: @escaping @Sendable (_ day: TillDay) throws(HeadOfficeError) -> Shipment
   ) {
-    endpoints = Endpoints(heldDays: heldDays, ship: ship)
+    endpoints = Endpoints(heldDays: heldDays, rename: rename, ship: ship)
   }
 
   /// Calls the `heldDays` endpoint.
   public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
     return try self.endpoints.heldDays(till)
+  }
+
+  /// Calls the `rename` endpoint.
+  public mutating func rename(till: String, to name: String) throws(HeadOfficeError) -> Renaming {
+    return try self.endpoints.rename(till, name)
   }
 
   /// Calls the `ship` endpoint.
@@ -53,6 +61,11 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
         Testing.Issue.record(
           "HeadOfficeServiceWitness.heldDays is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
         return [:]
+      },
+      rename: { (_, _) throws(HeadOfficeError) -> Renaming in
+        Testing.Issue.record(
+          "HeadOfficeServiceWitness.rename is unimplemented: assign it in this test", sourceLocation: linkgenLocation)
+        return .renamed
       },
       ship: { (_) throws(HeadOfficeError) -> Shipment in
         Testing.Issue.record(
@@ -91,6 +104,47 @@ public struct HeadOfficeServiceWitness: HeadOfficeService, Sendable {
       while true {
         do throws(HeadOfficeError) {
           return try linkgenOriginal(till)
+        } catch {
+          if linkgenAttempt >= linkgenAttempts { throw error }
+          linkgenAttempt += 1
+        }
+      }
+    }
+    return linkgenCopy
+  }
+
+  /// This witness with `rename` logging each call and its outcome to `log`.
+  public func loggingRename(to linkgenLog: @escaping @Sendable (Swift.String) -> Swift.Void) -> Self {
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.rename
+    linkgenCopy.endpoints.rename = { (till, name) throws(HeadOfficeError) -> Renaming in
+      let linkgenArguments = [
+        Swift.String(describing: till),
+        Swift.String(describing: name),
+      ].joined(separator: ", ")
+      do throws(HeadOfficeError) {
+        let linkgenResult: Renaming = try linkgenOriginal(till, name)
+        linkgenLog("rename(\(linkgenArguments)) -> \(Swift.String(describing: linkgenResult))")
+        return linkgenResult
+      } catch {
+        linkgenLog("rename(\(linkgenArguments)) threw \(error)")
+        throw error
+      }
+    }
+    return linkgenCopy
+  }
+
+  /// This witness with `rename` tried up to `attempts` times while it throws; the last
+  /// error is rethrown.
+  public func retryingRename(attempts linkgenAttempts: Swift.Int) -> Self {
+    precondition(linkgenAttempts >= 1, "retryingRename needs at least one attempt")
+    var linkgenCopy = self
+    let linkgenOriginal = endpoints.rename
+    linkgenCopy.endpoints.rename = { (till, name) throws(HeadOfficeError) -> Renaming in
+      var linkgenAttempt = 1
+      while true {
+        do throws(HeadOfficeError) {
+          return try linkgenOriginal(till, name)
         } catch {
           if linkgenAttempt >= linkgenAttempts { throw error }
           linkgenAttempt += 1

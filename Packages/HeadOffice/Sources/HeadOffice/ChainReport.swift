@@ -5,8 +5,10 @@ import Foundation
 public struct ChainReport: Equatable, Sendable {
   /// One till's day.
   public struct TillLine: Equatable, Sendable {
-    /// The till.
+    /// The till, by its name now.
     public var till: String
+    /// The name the day was shipped under, when the till has been renamed since; nil otherwise.
+    public var shippedAs: String?
     /// The day.
     public var day: Int
     /// Money charged.
@@ -19,8 +21,12 @@ public struct ChainReport: Equatable, Sendable {
     public var records: Int
 
     /// A till's day with these totals.
-    public init(till: String, day: Int, charged: Decimal, refunded: Decimal, settledTabs: Int, records: Int) {
+    public init(
+      till: String, day: Int, charged: Decimal, refunded: Decimal, settledTabs: Int, records: Int,
+      shippedAs: String? = nil
+    ) {
       self.till = till
+      self.shippedAs = shippedAs
       self.day = day
       self.charged = charged
       self.refunded = refunded
@@ -100,28 +106,45 @@ public struct DayMismatch: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension PostgresHeadOffice {
+  /// `current(name, now)`: each name days were shipped under, and the name its
+  /// till has now (`kiosk_till_names`; the same name when it was never renamed).
+  static let currentNames = """
+    WITH RECURSIVE chain(name, now) AS (
+      SELECT DISTINCT till, till FROM kiosk_days
+      UNION SELECT chain.name, n.renamed_to FROM chain JOIN kiosk_till_names n ON n.till = chain.now
+    ), current AS (SELECT name, now FROM chain WHERE now NOT IN (SELECT till FROM kiosk_till_names))
+
+    """
+
   /// The chain's report: every till's days, sales by item, and stock at opening
   /// and close, for day `day` or every day.
   public mutating func chainReport(day: Int? = nil) throws(HeadOfficeError) -> ChainReport {
     let filter = day.map { "WHERE day = \($0)" } ?? ""
+    // A renamed till's days are listed under its name now, each with the name it was shipped under.
     let tills = try rows(
-      "SELECT till, day, charged, refunded, settled_tabs, record_count FROM kiosk_days \(filter) "
-        + "ORDER BY till COLLATE \"C\", day")
+      Self.currentNames
+        + "SELECT c.now, d.till, d.day, d.charged, d.refunded, d.settled_tabs, d.record_count FROM kiosk_days d "
+        + "JOIN current c ON c.name = d.till \(day.map { "WHERE d.day = \($0)" } ?? "") "
+        + "ORDER BY c.now COLLATE \"C\", d.day")
     let items = try rows(
       "SELECT item, (array_agg(name ORDER BY day DESC))[1], sum(count), sum(total) FROM kiosk_sales \(filter) "
         + "GROUP BY item ORDER BY item")
+    // Each till's latest close, a renamed till counted once.
     let stockFilter =
       day.map { "WHERE day = \($0)" }
-      ?? "WHERE (till, day) IN (SELECT till, max(day) FROM kiosk_days GROUP BY till)"
+      ?? "WHERE (till, day) IN (SELECT d.till, d.day FROM kiosk_days d JOIN current c ON c.name = d.till "
+      + "WHERE (c.now, d.day) IN (SELECT c2.now, max(d2.day) FROM kiosk_days d2 JOIN current c2 ON c2.name = d2.till "
+      + "GROUP BY c2.now))"
     let stock = try rows(
-      "SELECT ingredient, sum(opening), sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient COLLATE \"C\""
+      Self.currentNames
+        + "SELECT ingredient, sum(opening), sum(closing) FROM kiosk_stock \(stockFilter) GROUP BY ingredient ORDER BY ingredient COLLATE \"C\""
     )
     return ChainReport(
       tills: tills.map { row in
         ChainReport.TillLine(
-          till: row[0] ?? "", day: Int(row[1] ?? "") ?? 0, charged: Decimal(string: row[2] ?? "") ?? 0,
-          refunded: Decimal(string: row[3] ?? "") ?? 0, settledTabs: Int(row[4] ?? "") ?? 0,
-          records: Int(row[5] ?? "") ?? 0)
+          till: row[0] ?? "", day: Int(row[2] ?? "") ?? 0, charged: Decimal(string: row[3] ?? "") ?? 0,
+          refunded: Decimal(string: row[4] ?? "") ?? 0, settledTabs: Int(row[5] ?? "") ?? 0,
+          records: Int(row[6] ?? "") ?? 0, shippedAs: row[1] == row[0] ? nil : row[1])
       },
       items: items.map { row in
         ChainReport.ItemLine(

@@ -8,6 +8,9 @@ public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible
   /// The head office holds this day of this till with another digest: the two
   /// tills' records differ, and neither is overwritten.
   case conflict(till: String, day: Int, held: String, shipped: String)
+  /// A till may not take the name `name`: another till holds days under it,
+  /// or it was a till's name before; `reason` says which.
+  case nameTaken(name: String, reason: String)
   /// The head office refused the request for another reason.
   case refused(String)
 
@@ -18,6 +21,7 @@ public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible
     case .conflict(let till, let day, let held, let shipped):
       "the head office holds day \(day) of till '\(till)' with digest \(held), not \(shipped): "
         + "two different days under one name; nothing was changed"
+    case .nameTaken(let name, let reason): "the head office refused the name '\(name)': \(reason)"
     case .refused(let reason): "the head office refused: \(reason)"
     }
   }

@@ -53,14 +53,31 @@ enum HeadOfficeSchema {
       PRIMARY KEY (till, day, ingredient)
     )
     """,
+    // A till renamed (`kiosk rename-till`): its days stay under the name they
+    // were shipped with, and count as its own under the new one.
+    """
+    CREATE TABLE IF NOT EXISTS kiosk_till_names (
+      till text PRIMARY KEY,
+      renamed_to text NOT NULL UNIQUE,
+      renamed_at timestamptz NOT NULL DEFAULT now()
+    )
+    """,
   ]
+
+  /// `names(name)`: the till named `$1` and every name it had before.
+  static let namesOfTill = """
+    WITH RECURSIVE names(name) AS (
+      SELECT $1::text UNION SELECT n.till FROM kiosk_till_names n JOIN names ON n.renamed_to = names.name
+    )
+    """
 
   /// Creates what is missing, in one transaction; nothing when every table is
   /// there, so a role that may only read and insert can ship.
   static func create(on connection: PostgresConnection) throws(PostgresConnection.Failure) {
     let present = try connection.execute(
       "SELECT to_regclass('kiosk_days') IS NOT NULL AND to_regclass('kiosk_records') IS NOT NULL "
-        + "AND to_regclass('kiosk_sales') IS NOT NULL AND to_regclass('kiosk_stock') IS NOT NULL")
+        + "AND to_regclass('kiosk_sales') IS NOT NULL AND to_regclass('kiosk_stock') IS NOT NULL "
+        + "AND to_regclass('kiosk_till_names') IS NOT NULL")
     if present.first?.first == "t" { return }
     try connection.execute("BEGIN")
     do {

@@ -7,6 +7,12 @@
 public protocol HeadOfficeService {
   /// Stores `day` unless the head office already holds it.
   mutating func ship(_ day: TillDay) throws(HeadOfficeError) -> Shipment
-  /// The days the head office holds for `till`: each day's number and digest.
+  /// The days the head office holds for `till`, under its name or any name it
+  /// had before (`rename`): each day's number and digest.
   mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String]
+  /// Records that the till named `till` is named `name` from now on. Its days
+  /// stay where they are, under the name they were shipped with, and count as
+  /// the till's under either. Refused (`nameTaken`) when `name` holds days of
+  /// another till or was a till's name before, or `till` was renamed already.
+  mutating func rename(till: String, to name: String) throws(HeadOfficeError) -> Renaming
 }

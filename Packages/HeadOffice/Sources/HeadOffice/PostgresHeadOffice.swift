@@ -39,10 +39,50 @@ public struct PostgresHeadOffice: HeadOfficeService {
   /// The days held for `till`, with their digests.
   public mutating func heldDays(of till: String) throws(HeadOfficeError) -> [Int: String] {
     try onLiveConnection { connection throws(PostgresConnection.Failure) in
-      let rows = try connection.execute("SELECT day, digest FROM kiosk_days WHERE till = $1", [till])
+      let rows = try connection.execute(
+        HeadOfficeSchema.namesOfTill + "SELECT day, digest FROM kiosk_days WHERE till IN (SELECT name FROM names)",
+        [till])
       return Dictionary(
         rows.compactMap { row in row[0].flatMap { Int($0) }.map { ($0, row[1] ?? "") } }, uniquingKeysWith: { $1 })
     }
+  }
+
+  /// Renames `till` to `name`; see `HeadOfficeService`. One transaction, under
+  /// the lock every renaming takes, so two tills cannot take one name at once.
+  public mutating func rename(till: String, to name: String) throws(HeadOfficeError) -> Renaming {
+    try onLiveConnection { connection throws(PostgresConnection.Failure) in
+      let renamed = Result { () throws(PostgresConnection.Failure) in try Self.rename(till, to: name, on: connection) }
+      if case .failure = renamed { _ = try? connection.execute("ROLLBACK") }
+      return try renamed.get()
+    }.get()
+  }
+
+  /// The renaming, or a refusal decided inside the transaction; a thrown
+  /// failure means the database did not finish it.
+  private static func rename(_ till: String, to name: String, on connection: PostgresConnection)
+    throws(PostgresConnection.Failure) -> Result<Renaming, HeadOfficeError>
+  {
+    try connection.execute("BEGIN")
+    try connection.execute("SELECT pg_advisory_xact_lock(7254312)")
+    if let taken = try connection.execute("SELECT renamed_to FROM kiosk_till_names WHERE till = $1", [till])
+      .first?[0] ?? nil
+    {
+      try connection.execute("ROLLBACK")
+      guard taken == name else {
+        return .failure(.nameTaken(name: name, reason: "till '\(till)' was renamed '\(taken)' before"))
+      }
+      return .success(.alreadyRenamed)
+    }
+    let used = try connection.execute(
+      "SELECT EXISTS (SELECT 1 FROM kiosk_days WHERE till = $1) "
+        + "OR EXISTS (SELECT 1 FROM kiosk_till_names WHERE till = $1 OR renamed_to = $1)", [name])
+    if used.first?[0] == "t" {
+      try connection.execute("ROLLBACK")
+      return .failure(.nameTaken(name: name, reason: "another till holds days under it, or held it before"))
+    }
+    try connection.execute("INSERT INTO kiosk_till_names (till, renamed_to) VALUES ($1, $2)", [till, name])
+    try connection.execute("COMMIT")
+    return .success(.renamed)
   }
 
   /// Runs `body` on the connection, opening one when there is none. A
@@ -78,9 +118,11 @@ public struct PostgresHeadOffice: HeadOfficeService {
     let key = [day.till, String(day.day)]
     try connection.execute("BEGIN")
     try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1), $2::integer)", key)
-    if let held = try connection.execute("SELECT digest FROM kiosk_days WHERE till = $1 AND day = $2::integer", key)
-      .first?[0] ?? nil
-    {
+    // Under this name or one the till had before: a renamed till's days are its own.
+    if let held = try connection.execute(
+      HeadOfficeSchema.namesOfTill
+        + "SELECT digest FROM kiosk_days WHERE till IN (SELECT name FROM names) AND day = $2::integer", key
+    ).first?[0] ?? nil {
       try connection.execute("ROLLBACK")
       guard held == day.digest else {
         return .failure(.conflict(till: day.till, day: day.day, held: held, shipped: day.digest))

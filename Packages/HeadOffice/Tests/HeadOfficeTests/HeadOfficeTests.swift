@@ -97,3 +97,23 @@ func tillDay(_ till: String = "north", day: Int = 1, digest: String = "0a1b2c3d"
     PostgresHeadOffice.insert(into: "t (a, b)", rows: 2, columns: 2) == "INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)"
   )
 }
+
+@Test func aRenamedTillsDaysStayItsOwnAndNoNameIsTakenTwice() throws {
+  var world = MemoryHeadOfficeWorld()
+  _ = try world.shipToHeadOffice(tillDay("north", day: 1))
+  _ = try world.shipToHeadOffice(tillDay("west", day: 1, digest: "77777777"))
+
+  #expect(try world.renameAtHeadOffice(till: "north", to: "south") == .renamed)
+  #expect(try world.renameAtHeadOffice(till: "north", to: "south") == .alreadyRenamed)
+  // Its day 1 stays under 'north', and is the till's under 'south': sent again, it is already held.
+  #expect(try world.daysAtHeadOffice(of: "south") == [1: "0a1b2c3d"])
+  #expect(try world.shipToHeadOffice(tillDay("south", day: 1)) == .alreadyHeld)
+  #expect(try world.shipToHeadOffice(tillDay("south", day: 2)) == .stored(records: 3))
+  #expect(world.headOfficeMemory.days["north"]?.keys.sorted() == [1])
+  #expect(world.headOfficeMemory.days["south"]?.keys.sorted() == [2])
+
+  #expect(throws: HeadOfficeError.self) { try world.renameAtHeadOffice(till: "north", to: "east") }
+  #expect(throws: HeadOfficeError.self) { try world.renameAtHeadOffice(till: "south", to: "west") }
+  #expect(throws: HeadOfficeError.self) { try world.renameAtHeadOffice(till: "west", to: "north") }
+  #expect(try world.daysAtHeadOffice(of: "west") == [1: "77777777"])
+}

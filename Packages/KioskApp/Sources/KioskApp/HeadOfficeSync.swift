@@ -243,6 +243,7 @@ extension KioskRecord {
     case .restocked: "restocked"
     case .undone: "undone"
     case .dayClosed: "dayClosed"
+    case .tillNamed: "tillNamed"
     }
   }
 

@@ -27,7 +27,7 @@ extension KioskCheckpoint {
   /// number): the checkpoint is then written in format 3.
   public var canonical: JSONValue? {
     guard canonicalHolds, let state = Self.canonicalState(state) else { return nil }
-    return .object([
+    var members: [String: JSONValue] = [
       "day": .integer(day), "format": .integer(Self.canonicalFormat),
       "ledgerNumbersUsed": ledgerNumbersUsed.map { .integer($0) } ?? .null,
       "ledgerStart": ledgerStart.map(Self.canonical(_:)) ?? .null,
@@ -35,7 +35,10 @@ extension KioskCheckpoint {
       "previousDay": previousDay.map(Self.canonical(_:)) ?? .null,
       "settledTabs": settledTabs.map(Self.canonical(_:)) ?? .null, "state": state,
       "undo": .array(undo.map(\.canonical)),
-    ])
+    ]
+    // Left out, not null, while the till has no name: an unnamed till's checkpoints keep their bytes.
+    if let till { members["till"] = .string(till) }
+    return .object(members)
   }
 
   /// The canonical bytes, with the tabs written by hand: the same bytes as
@@ -79,7 +82,7 @@ extension KioskCheckpoint {
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     _ = try cursor.object(keys: [
       "day", "format", "ledgerNumbersUsed", "ledgerStart", "openIntents", "paymentsJournaled", "previousDay",
-      "settledTabs", "state", "undo",
+      "settledTabs", "state", "till", "undo",
     ])
     let format = try cursor.field("format")
     guard try format.integer() == Self.canonicalFormat else {
@@ -97,7 +100,8 @@ extension KioskCheckpoint {
       previousDay: try cursor.optionalField("previousDay").map(Self.closedDay(_:)),
       ledgerNumbersUsed: try cursor.optionalField("ledgerNumbersUsed")?.integer(in: 0...Int.max),
       settledTabs: try cursor.optionalField("settledTabs").map(Self.mark(_:)),
-      ledgerStart: try cursor.optionalField("ledgerStart").map(Self.anchor(_:)))
+      ledgerStart: try cursor.optionalField("ledgerStart").map(Self.anchor(_:)),
+      till: try cursor.optionalField("till")?.string())
     self.format = Self.canonicalFormat
   }
 

@@ -45,12 +45,16 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
   /// payments). Nil on day 1 and in checkpoints written before it was kept:
   /// the ledger is then read whole.
   public var ledgerStart: JournalAnchor?
+  /// The till's name in its chain (a `tillNamed` record's, carried from
+  /// checkpoint to checkpoint and from day to day); nil, and not written,
+  /// while the till has none, so an unnamed till's checkpoints are as before.
+  public var till: String?
 
   /// Creates a checkpoint.
   public init(
     day: Int, state: KioskSnapshot, undo: [UndoHistory.Entry], openIntents: [PaymentIntent],
     paymentsJournaled: Bool, previousDay: ClosedDay? = nil, ledgerNumbersUsed: Int? = nil,
-    settledTabs: DerivedLog.Mark? = nil, ledgerStart: JournalAnchor? = nil
+    settledTabs: DerivedLog.Mark? = nil, ledgerStart: JournalAnchor? = nil, till: String? = nil
   ) {
     self.day = day
     format = Self.currentFormat
@@ -62,6 +66,7 @@ public struct KioskCheckpoint: Codable, Equatable, Sendable {
     self.ledgerNumbersUsed = ledgerNumbersUsed
     self.settledTabs = settledTabs
     self.ledgerStart = ledgerStart
+    self.till = till
   }
 }
 

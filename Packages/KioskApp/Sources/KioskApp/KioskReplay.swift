@@ -17,6 +17,9 @@ public enum KioskReplay {
     /// When not nil, the settled-tabs entries the records replayed make, in
     /// order (what a writer appends to the day's file after its checkpoint).
     public var settledTabs: [SettledTabsEntry]?
+    /// The till's name in its chain, as the last checkpoint carried it and a
+    /// `tillNamed` record since set it; nil while the till has none.
+    public var till: String?
 
     /// Nothing replayed yet.
     public init() {}
@@ -24,6 +27,7 @@ public enum KioskReplay {
     /// Carrying on from a checkpoint.
     public init(checkpoint: KioskCheckpoint) {
       history = UndoHistory(entries: checkpoint.undo)
+      till = checkpoint.till
     }
   }
 
@@ -53,6 +57,9 @@ public enum KioskReplay {
         progress.closedDay = (day, archive)
       case .paymentIntent, .paymentAbandoned:
         guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
+      case .tillNamed(let till):
+        guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
+        progress.till = till
       default:
         guard sequence > 1 else { throw ReplayFailure("the first record must initialize the menu and stock") }
         // The inverse comes from the world before the record, exactly as live.

@@ -106,7 +106,7 @@ extension KioskShell {
       day: closed + 1, state: carried, undo: [], openIntents: [], paymentsJournaled: paymentsJournaled,
       previousDay: ClosedDay(day: closed, archive: archive, lastSequence: lastSequence, carriedDigest: carried.digest),
       ledgerNumbersUsed: world.processor.ledger.numbersUsed, settledTabs: .empty,
-      ledgerStart: world.processor.endAnchor)
+      ledgerStart: world.processor.endAnchor, till: tillName)
     // The next day is of version 3 unless the menu it carries has a price the
     // canonical form cannot hold (fractions of a cent, from a day begun in
     // version 2): in version 3 no settle of a tab holding it could be

@@ -60,6 +60,8 @@ public final class KioskShell {
   @ObservationIgnored public var checkpointInterval = KioskShell.defaultCheckpointInterval
   /// Whether any payment was ever journaled here (the ledger must then exist).
   @ObservationIgnored var paymentsJournaled: Bool
+  /// The till's name in its chain, kept in the journal (`nameTill`); nil until it has one.
+  @ObservationIgnored public internal(set) var tillName: String?
   /// The day whose close, cut short by a crash, this shell finished when it opened.
   @ObservationIgnored public internal(set) var finishedInterruptedClose: Int?
   /// The ledger numbers this shell retired when it opened because the journal
@@ -254,6 +256,7 @@ public final class KioskShell {
     settledTabs = settled
     rebuiltSettledTabs = rebuilt && !rebuildFailed
     history = progress.history
+    tillName = progress.till
     openIntents = contents.openIntents
     paymentsJournaled = contents.paymentsJournaled
     day = contents.day
@@ -295,7 +298,7 @@ public final class KioskShell {
     let checkpoint = KioskCheckpoint(
       day: day, state: world.snapshot, undo: history.entries, openIntents: openIntents,
       paymentsJournaled: paymentsJournaled, ledgerNumbersUsed: world.processor.ledger.numbersUsed,
-      settledTabs: settledTabs.synchronized(), ledgerStart: ledgerStart)
+      settledTabs: settledTabs.synchronized(), ledgerStart: ledgerStart, till: tillName)
     try world.journal.appendCheckpoint(checkpoint)
     records.removeAll(keepingCapacity: true)
   }
@@ -690,9 +693,13 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case ledgerMovedOn(path: String, journal: String, movements: Int)
   /// A record holds an amount the journal's format cannot hold: nothing was written.
   case amountNotJournalable(amount: Decimal, version: UInt16)
+  /// A till's name must be 1 to 64 of `A-Z a-z 0-9 . _ -`.
+  case invalidTillName(String)
 
   public var description: String {
     switch self {
+    case .invalidTillName(let name):
+      "a till's name is 1 to 64 of A-Z a-z 0-9 . _ -, not \(name.debugDescription)"
     case .amountNotJournalable(let amount, let version) where exactMinorUnits(of: amount) == nil:
       "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
         + "cents; nothing was written (after 'kiosk close-day' the next day is of version 2, which holds it)"

@@ -57,6 +57,10 @@ public enum KioskVerifier {
   /// `board` or `history`. Other names the rules refuse today (longer ones, a
   /// private-use character) may come from before the rules, and are read.
   static func checkName(in record: KioskRecord, sequence: Int, path: String) throws(Failure) {
+    if case .tillNamed(let till) = record, !HeadOfficeSync.isTillName(till) {
+      throw Failure(
+        description: "'\(path)': record \(sequence) names the till \(till.debugDescription), which is no till's name")
+    }
     guard case .opened(_, let customer) = record,
       let bad = customer.unicodeScalars.first(where: CustomerName.rewritesOutput)
     else { return }
@@ -117,6 +121,11 @@ public enum KioskVerifier {
         }
         guard checkpoint.day == day else {
           throw Failure(description: "\(location) says day \(checkpoint.day), the file covers day \(day)")
+        }
+        guard checkpoint.till == replay.till else {
+          throw Failure(
+            description: "\(location) names the till \(checkpoint.till.map { "'\($0)'" } ?? "nothing"), the records "
+              + (replay.till.map { "name it '\($0)'" } ?? "name none"))
         }
         if settledTracked, let mark = checkpoint.settledTabs { vouched = (mark, settledEntries, settledCRC) }
         checked += 1

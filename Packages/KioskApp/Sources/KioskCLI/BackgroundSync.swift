@@ -10,11 +10,22 @@ import KioskApp
 enum BackgroundSync {
   /// Starts the sync after day `day` was closed, and says what became of it in
   /// one line for the close's report; nil when no head office is configured.
-  static func start(after day: Int, options: GlobalOptions) -> String? {
+  /// An unnamed till is named here first, by `shell`, which holds the
+  /// journal's lock the sync would otherwise wait for (a `kiosk shell` session
+  /// holds it until it ends).
+  @MainActor static func start(after day: Int, options: GlobalOptions, shell: KioskShell) -> String? {
     guard options.headOffice != nil else { return nil }
-    guard let till = options.till, HeadOfficeSync.isTillName(till) else {
+    guard let till = options.till ?? shell.tillName, HeadOfficeSync.isTillName(till) else {
       return "no sync started: the head office is configured but $KIOSK_TILL is not a till's name "
         + "(1 to 64 of A-Z a-z 0-9 . _ -)"
+    }
+    if let kept = shell.tillName, kept != till {
+      return "no sync started: " + TillNameCommand.notThisTill(kept: kept, asked: till).message
+    }
+    do {
+      try shell.nameTill(till)
+    } catch {
+      return "no sync started: the till's name could not be kept (\(KioskFailure(error).message)); run 'kiosk sync'"
     }
     switch spawn(["--journal", options.journalPath, "sync"]) {
     case .success(let pid):

@@ -172,6 +172,9 @@ final class CommandContext {
     return shell
   }
 
+  /// Lets the journal's lock go: the writer is closed, and opened again on next use.
+  func releaseWriter() { shell = nil }
+
   /// Runs a command that may move money and warns of every movement of the
   /// processor's it adopted instead (`KioskShell.adoptions`): the person at the
   /// till is told that a charge or refund came from a history the journal lost.

@@ -130,8 +130,9 @@ struct CommandSpec {
       summary: "print the Z report, archive the day's settled tabs and journal, start the next day", access: .writes,
       run: { context, _ in
         try context.requireJournal()
-        var output = try WriteCommands.closeDay(context.writer())
-        output.backgroundSync = BackgroundSync.start(after: output.day, options: context.options)
+        let shell = try context.writer()
+        var output = try WriteCommands.closeDay(shell)
+        output.backgroundSync = BackgroundSync.start(after: output.day, options: context.options, shell: shell)
         return output
       }),
     CommandSpec(
@@ -148,6 +149,10 @@ struct CommandSpec {
         "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once; "
         + "--check: how far behind, and why, without asking it",
       access: .own, run: { context, _ in try SyncCommand.run(context) }),
+    CommandSpec(
+      name: "rename-till", arguments: ["NAME"],
+      summary: "rename the till in its chain: the head office accepts the name first; its days keep theirs",
+      access: .own, run: { context, words in try TillNameCommand.rename(context, to: words[0]) }),
     CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
       run: { context, _ in try await Demo(json: context.options.json).run() }),

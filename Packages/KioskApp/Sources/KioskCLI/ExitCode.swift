@@ -56,6 +56,7 @@ struct KioskFailure: Error, Equatable {
     case let error as RestockError: self.init(error)
     case let error as KioskShellError:
       switch error {
+      case .invalidTillName: self.init(code: .usage, message: error.description)
       case .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab,
         .amountNotJournalable:
         self.init(code: .domain, message: error.description)
@@ -78,7 +79,7 @@ struct KioskFailure: Error, Equatable {
   private init(_ stopped: HeadOfficeSync.Stopped) {
     let code: ExitCode =
       switch stopped.headOffice {
-      case .conflict: .domain
+      case .conflict, .nameTaken: .domain
       case .some: .headOfficeUnavailable
       case nil: .journal
       }

@@ -402,6 +402,7 @@ enum ReadCommands {
       return "\(intent.kind.rawValue) intent for tab #\(intent.tab.raw): \(money(intent.amount)) under \(intent.key)"
     case .paymentAbandoned(let key, let reason): return "payment \(key) abandoned: \(reason)"
     case .dayClosed(let day, let archive): return "close day \(day): this file is its archive, \(archive)"
+    case .tillNamed(let till): return "the till is named '\(till)'"
     }
   }
 

@@ -48,23 +48,26 @@ enum SyncCommand {
 
   @MainActor private static func ship(_ context: CommandContext) throws -> Output {
     let options = context.options
-    guard let till = options.till else {
-      throw KioskFailure.usage("sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -)")
-    }
-    guard HeadOfficeSync.isTillName(till) else {
-      // Quoted and escaped: the name may hold anything, a newline or an escape sequence included.
-      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not \(till.debugDescription)")
-    }
-    guard let conninfo = options.headOffice else {
-      throw KioskFailure.usage(
-        "sync needs the head office's connection string in $KIOSK_HEAD_OFFICE (libpq's: 'host=HOST dbname=NAME user=USER')"
-      )
-    }
     guard
       FileManager.default.fileExists(atPath: options.journalPath)
         || !KioskSegments.archives(of: options.journalPath).isEmpty
     else {
       throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
+    }
+    let kept = try HeadOfficeSync.keptName(journal: options.journalPath)
+    guard let till = options.till ?? kept else {
+      throw KioskFailure.usage(
+        "sync needs the till's name in $KIOSK_TILL (1 to 64 of A-Z a-z 0-9 . _ -); the first sync keeps it")
+    }
+    guard HeadOfficeSync.isTillName(till) else {
+      // Quoted and escaped: the name may hold anything, a newline or an escape sequence included.
+      throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not \(till.debugDescription)")
+    }
+    if let kept, kept != till { throw TillNameCommand.notThisTill(kept: kept, asked: till) }
+    guard let conninfo = options.headOffice else {
+      throw KioskFailure.usage(
+        "sync needs the head office's connection string in $KIOSK_HEAD_OFFICE (libpq's: 'host=HOST dbname=NAME user=USER')"
+      )
     }
     guard let deadlines = PostgresConnection.Deadlines.environment(options.headOfficeDeadline) else {
       throw KioskFailure.usage(
@@ -78,6 +81,16 @@ enum SyncCommand {
       do { try attempt.note(journal: options.journalPath) } catch { context.warn("\(error)") }
     }
     note(attempt)
+    if kept == nil {
+      // Named once, by its first sync: the name is in the journal before a day is shipped under it.
+      // The journal's lock is held for that one record, never while the head office is asked.
+      do {
+        try TillNameCommand.keep(till, context: context)
+      } catch {
+        note(attempt.ended(.stopped, shipped: [], reason: KioskFailure(error).message))
+        throw error
+      }
+    }
     let summary: HeadOfficeSync.Summary
     do {
       summary = try HeadOfficeSync.run(journal: options.journalPath, till: till, world: &world)
@@ -148,7 +161,7 @@ enum SyncCommand {
       throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
     }
     let attempt = HeadOfficeSync.Attempt.last(journal: options.journalPath)
-    guard let till = options.till ?? attempt?.till else {
+    guard let till = try options.till ?? HeadOfficeSync.keptName(journal: options.journalPath) ?? attempt?.till else {
       throw KioskFailure.usage("sync --check needs the till's name in $KIOSK_TILL (no sync has run to name it)")
     }
     guard HeadOfficeSync.isTillName(till) else {

@@ -57,7 +57,7 @@ extension KioskRecord: CanonicalCodable {
   /// which only the journal holds.
   static let cases: Set<String> = [
     "added", "dayClosed", "initialized", "opened", "paymentAbandoned", "paymentIntent", "removed", "restocked",
-    "settled", "undone",
+    "settled", "tillNamed", "undone",
   ]
 
   public var canonical: JSONValue {
@@ -75,6 +75,7 @@ extension KioskRecord: CanonicalCodable {
     case .undone(let refund, let key):
       .sum("undone", ["key": key.map { .string($0.raw) } ?? .null, "refund": refund.map { .string($0) } ?? .null])
     case .dayClosed(let day, let archive): .sum("dayClosed", ["archive": .string(archive), "day": .integer(day)])
+    case .tillNamed(let till): .sum("tillNamed", ["till": .string(till)])
     }
   }
 
@@ -110,6 +111,9 @@ extension KioskRecord: CanonicalCodable {
       _ = try fields.object(keys: ["archive", "day"])
       self = .dayClosed(
         day: try fields.field("day").integer(in: 1...Int.max), archive: try fields.field("archive").string())
+    case "tillNamed":
+      _ = try fields.object(keys: ["till"])
+      self = .tillNamed(till: try fields.field("till").string())
     default:
       _ = try fields.object(keys: ["key", "refund"])
       self = .undone(

@@ -26,7 +26,7 @@ extension KioskRecord {
     case .initialized(let menu, _):
       guard menu.items.values.allSatisfy({ Self.minorUnits($0.price) != nil }) else { return false }
       writer.raw(Array(canonical.compactText.utf8))
-    case .dayClosed:
+    case .dayClosed, .tillNamed:
       writer.raw(Array(canonical.compactText.utf8))
     case .opened(let tab, let customer):
       writer.beginObject()

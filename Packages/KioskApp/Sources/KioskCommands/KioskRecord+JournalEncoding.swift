@@ -19,14 +19,14 @@ extension KioskRecord: JournalEncodable {
     if writer.canonical { return writeCanonical(to: &writer) }
     // What is left to the encoder is decided before anything is written.
     switch self {
-    case .initialized, .dayClosed: return false
+    case .initialized, .dayClosed, .tillNamed: return false
     case .settled(let receipt) where !JournalJSONWriter.writes(receipt.chargedAt.timeIntervalSinceReferenceDate):
       return false
     default: break
     }
     writer.beginObject()
     switch self {
-    case .initialized, .dayClosed:
+    case .initialized, .dayClosed, .tillNamed:
       return false
     case .opened(let tab, let customer):
       writer.key("opened")

@@ -35,6 +35,10 @@ public enum KioskRecord: Codable, Equatable, Sendable {
   /// named `archive`, and nothing follows this record. A live journal that ends
   /// with it is a close cut short, which the next writer finishes.
   case dayClosed(day: Int, archive: String)
+  /// The till is named `till` in its chain from here on: by its first `kiosk
+  /// sync`, or by `kiosk rename-till` once the head office accepted the new
+  /// name. Every later checkpoint carries the name, so it outlives the day.
+  case tillNamed(till: String)
 }
 
 /// What the kiosk is about to ask the processor to do, under which key.
@@ -141,7 +145,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
       commit(settlement)
     case .restocked(let ingredient, let count):
       try restock(ingredient, count: count)
-    case .undone, .paymentIntent, .paymentAbandoned, .dayClosed:
+    case .undone, .paymentIntent, .paymentAbandoned, .dayClosed, .tillNamed:
       break
     }
   }

@@ -36,7 +36,7 @@ public enum UndoStep: Codable, Equatable, Sendable {
       let settlement = try world.settlement(for: receipt.tab)
       return .reopen(receipt.tab, tab: settlement.contents, total: settlement.total, needs: settlement.needs)
     case .restocked(let ingredient, let count): return .unrestock(ingredient, count: count)
-    case .initialized, .paymentIntent, .paymentAbandoned, .undone, .dayClosed: return nil
+    case .initialized, .paymentIntent, .paymentAbandoned, .undone, .dayClosed, .tillNamed: return nil
     }
   }
 }

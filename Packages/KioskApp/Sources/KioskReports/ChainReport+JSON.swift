@@ -11,8 +11,8 @@ extension ChainReport {
       refunded: money(refunded),
       tills: tills.map {
         .init(
-          till: $0.till, day: $0.day, records: $0.records, settledTabs: $0.settledTabs, charged: money($0.charged),
-          refunded: money($0.refunded))
+          till: $0.till, shippedAs: $0.shippedAs, day: $0.day, records: $0.records, settledTabs: $0.settledTabs,
+          charged: money($0.charged), refunded: money($0.refunded))
       },
       items: items.map { .init(item: $0.item, name: $0.name, sold: $0.count, total: money($0.total)) },
       stock: stock.map { .init(ingredient: $0.ingredient, opening: $0.opening, closing: $0.closing) })
@@ -26,6 +26,8 @@ extension ChainReport {
   private struct Document: Encodable {
     struct TillDay: Encodable {
       var till: String
+      /// The name the day was shipped under, when the till was renamed since.
+      var shippedAs: String?
       var day: Int
       var records: Int
       var settledTabs: Int

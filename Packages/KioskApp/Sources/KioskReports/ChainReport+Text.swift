@@ -23,8 +23,13 @@ extension ChainReport {
 extension ChainReport.TillLine {
   /// The columns of a till's day, as the text report and the page's table head them.
   static let headings = ["till", "day", "records", "settled tabs", "charged", "refunded"]
-  /// Its cells, money as the till prints it.
-  var cells: [String] { [till, "\(day)", "\(records)", "\(settledTabs)", money(charged), money(refunded)] }
+  /// Its cells, money as the till prints it; a day shipped under the till's old name says so.
+  var cells: [String] {
+    [
+      till + (shippedAs.map { " (as \($0))" } ?? ""), "\(day)", "\(records)", "\(settledTabs)", money(charged),
+      money(refunded),
+    ]
+  }
 }
 
 extension ChainReport.StockLine {

@@ -52,6 +52,7 @@ private func format3Bytes(_ record: KioskRecord) throws -> [UInt8] {
     // The hand reader takes every record the writer writes.
     if case .initialized = record { continue }
     if case .dayClosed = record { continue }
+    if case .tillNamed = record { continue }
     var reader = JournalJSONReader(bytes)
     #expect(reader.canonicalRecord() == record && reader.isAtEnd, "\(String(decoding: bytes, as: UTF8.self))")
   }

@@ -18,7 +18,7 @@ struct RandomRecordValues {
   var chargedAt: (inout SeededGenerator) -> Date
   /// The counts a `restocked` record carries.
   var restockCounts: ClosedRange<Int>
-  /// Whether the day's first and last records (`initialized`, `dayClosed`) are drawn too.
+  /// Whether the records a day holds once (`initialized`, `dayClosed`, `tillNamed`) are drawn too.
   var includesDayRecords: Bool
 }
 
@@ -30,7 +30,7 @@ func randomKioskRecord(_ random: inout SeededGenerator, _ values: RandomRecordVa
   let key = IdempotencyKey(
     journalSalt: random.next(), sequence: UInt64.random(in: 1...9_999, using: &random), tab: tab.raw)
   let item = Item.ID(raw: Int.random(in: 1...12, using: &random))
-  switch Int.random(in: 0..<(values.includesDayRecords ? 10 : 8), using: &random) {
+  switch Int.random(in: 0..<(values.includesDayRecords ? 11 : 8), using: &random) {
   case 0: return .opened(tab: tab, customer: text())
   case 1: return .added(item: item, tab: tab)
   case 2: return .removed(item: item, tab: tab)
@@ -62,6 +62,7 @@ func randomKioskRecord(_ random: inout SeededGenerator, _ values: RandomRecordVa
     return .initialized(
       menu: MenuState(items: Dictionary(uniqueKeysWithValues: items)),
       stock: StockState(units: [.milk: Int.random(in: 0...StockState.maxUnits, using: &random)]))
-  default: return .dayClosed(day: Int.random(in: 1...9_999, using: &random), archive: text())
+  case 9: return .dayClosed(day: Int.random(in: 1...9_999, using: &random), archive: text())
+  default: return .tillNamed(till: text())
   }
 }

@@ -328,7 +328,8 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   #expect(try first("sync", environment: headOffice(server, database: database, till: "north")).status == 0)
   let role = "till_\(database.suffix(8))"
   _ = try server.query(
-    "CREATE ROLE \(role) LOGIN; GRANT SELECT, INSERT ON kiosk_days, kiosk_records, kiosk_sales, kiosk_stock TO \(role)",
+    "CREATE ROLE \(role) LOGIN; GRANT SELECT, INSERT ON kiosk_days, kiosk_records, kiosk_sales, kiosk_stock, "
+      + "kiosk_till_names TO \(role)",
     database: database)
   let (_, second) = try tillWithClosedDays(1)
   let conninfo = server.conninfo(database: database).replacingOccurrences(of: "user=kiosk", with: "user=\(role)")
