@@ -216,6 +216,20 @@ extension PostgresHeadOffice {
     .map(\.element)
   }
 
+  /// Day `day` of the till named `till` now, under whichever of its names it
+  /// was shipped (`rename`); nil when the head office holds no such day.
+  public mutating func storedDay(ofTill till: String, day: Int) throws(HeadOfficeError) -> TillDay? {
+    let holder = try onLiveConnection { connection throws(PostgresConnection.Failure) in
+      try connection.execute(
+        HeadOfficeSchema.namesOfTill
+          + "SELECT till FROM kiosk_days WHERE till IN (SELECT name FROM names) AND day = $2::integer",
+        [till, String(day)]
+      ).first?[0] ?? nil
+    }
+    guard let holder else { return nil }
+    return try storedDay(till: holder, day: day)
+  }
+
   /// The day `day` of `till` as the head office holds it, read back from
   /// every table (records in order, sales by item, stock by ingredient); nil
   /// when it holds no such day.
@@ -224,7 +238,8 @@ extension PostgresHeadOffice {
     return try onLiveConnection { connection throws(PostgresConnection.Failure) -> TillDay? in
       guard
         let row = try connection.execute(
-          "SELECT digest, charged, refunded, settled_tabs FROM kiosk_days WHERE till = $1 AND day = $2", key
+          "SELECT digest, charged, refunded, settled_tabs, version, salt, file_crc FROM kiosk_days "
+            + "WHERE till = $1 AND day = $2", key
         ).first
       else { return nil }
       let records = try connection.execute(
@@ -248,10 +263,16 @@ extension PostgresHeadOffice {
       ).map { row in
         TillDay.Stock(ingredient: row[0] ?? "", opening: Int(row[1] ?? "") ?? 0, closing: Int(row[2] ?? "") ?? 0)
       }
-      return TillDay(
+      var held = TillDay(
         till: till, day: day, digest: row[0] ?? "", records: records, sales: sales,
         charged: Decimal(string: row[1] ?? "") ?? 0, refunded: Decimal(string: row[2] ?? "") ?? 0,
         settledTabs: Int(row[3] ?? "") ?? 0, stock: stock)
+      if let version = row[4].flatMap({ Int($0) }), let salt = row[5].flatMap({ UInt64($0, radix: 16) }),
+        let crc = row[6].flatMap({ UInt32($0, radix: 16) })
+      {
+        held.file = TillDay.File(version: version, salt: salt, crc: crc)
+      }
+      return held
     }
   }
 

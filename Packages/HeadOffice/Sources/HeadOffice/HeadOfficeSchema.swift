@@ -17,8 +17,18 @@ enum HeadOfficeSchema {
       refunded numeric(19, 4) NOT NULL,
       settled_tabs integer NOT NULL,
       shipped_at timestamptz NOT NULL DEFAULT now(),
+      version smallint,
+      salt text,
+      file_crc text,
       PRIMARY KEY (till, day)
     )
+    """,
+    // The journal file a day's records are the bytes of (its version, salt and
+    // CRC-32C); NULL for a day shipped before they were kept. Added to a head
+    // office created before them.
+    """
+    ALTER TABLE kiosk_days ADD COLUMN IF NOT EXISTS version smallint, ADD COLUMN IF NOT EXISTS salt text,
+      ADD COLUMN IF NOT EXISTS file_crc text
     """,
     """
     CREATE TABLE IF NOT EXISTS kiosk_records (
@@ -77,7 +87,8 @@ enum HeadOfficeSchema {
     let present = try connection.execute(
       "SELECT to_regclass('kiosk_days') IS NOT NULL AND to_regclass('kiosk_records') IS NOT NULL "
         + "AND to_regclass('kiosk_sales') IS NOT NULL AND to_regclass('kiosk_stock') IS NOT NULL "
-        + "AND to_regclass('kiosk_till_names') IS NOT NULL")
+        + "AND to_regclass('kiosk_till_names') IS NOT NULL AND EXISTS (SELECT 1 FROM pg_attribute "
+        + "WHERE attrelid = to_regclass('kiosk_days') AND attname = 'file_crc' AND NOT attisdropped)")
     if present.first?.first == "t" { return }
     try connection.execute("BEGIN")
     do {

@@ -64,6 +64,24 @@ public struct TillDay: Equatable, Sendable {
     }
   }
 
+  /// The journal file a day was read from: what, with the records' bytes,
+  /// makes that very file again (`JournalImage`).
+  public struct File: Equatable, Sendable {
+    /// The journal's version: how each record's bytes are encoded.
+    public var version: Int
+    /// The salt in the file's header.
+    public var salt: UInt64
+    /// The CRC-32C of the whole file.
+    public var crc: UInt32
+
+    /// A file's identity.
+    public init(version: Int, salt: UInt64, crc: UInt32) {
+      self.version = version
+      self.salt = salt
+      self.crc = crc
+    }
+  }
+
   /// The till's name in the chain.
   public var till: String
   /// The day's number, from 1.
@@ -84,6 +102,10 @@ public struct TillDay: Equatable, Sendable {
   public var settledTabs: Int
   /// The stock at opening and at closing, by ingredient.
   public var stock: [Stock]
+  /// The file the records are the bytes of; nil for a day shipped before the
+  /// head office kept them (its records are then in the encoder's form, and
+  /// only the checkpoints a replay needs have their content).
+  public var file: File?
 
   /// A closed day.
   public init(

@@ -13,10 +13,13 @@ extension HeadOfficeSync {
   public static func audit(_ stored: TillDay) -> [String] {
     var builder = DayBuilder()
     let decoder = JSONDecoder()
+    // A day held with its file's identity holds each record's bytes as that
+    // version of the journal wrote them; one shipped before, in the encoder's form.
+    let version = stored.file.map { UInt16(clamping: $0.version) }
     for record in stored.records {
       do {
-        switch record.kind {
-        case "checkpoint" where record.body.isEmpty:
+        switch (record.kind, version) {
+        case ("checkpoint", nil) where record.body.isEmpty:
           guard !builder.shipsCheckpoint(at: record.sequence) else {
             return [
               "record \(record.sequence), a checkpoint the replay needs, is held without its state (a day shipped "
@@ -24,17 +27,24 @@ extension HeadOfficeSync {
             ]
           }
           builder.takeUnshippedCheckpoint(record.sequence)
-        case "checkpoint":
+        case ("checkpoint", nil):
           let checkpoint = try KioskCheckpoint.decoded(from: Array(record.body.utf8)[...], decoder: decoder)
           try builder.take(record.sequence, .checkpoint(checkpoint))
-        case "lost":
-          // A lost record shipped before its kind was sent: its kind is unknown.
-          guard let lost = record.body.isEmpty ? .unknown : LostRecord(name: record.body) else {
+        case ("checkpoint", let version?):
+          let bytes = Array(record.body.utf8)
+          let checkpoint = try KioskCheckpoint.decoded(from: bytes[...], version: version, decoder: decoder)
+          try builder.take(record.sequence, .checkpoint(checkpoint), payload: bytes)
+        case ("lost", _):
+          guard let (lost, payload) = lostRecord(record.body, held: version != nil) else {
             return ["record \(record.sequence) is lost, of no known kind '\(record.body)'"]
           }
-          try builder.take(record.sequence, .lost(lost))
-        default:
+          try builder.take(record.sequence, .lost(lost), payload: payload)
+        case (_, nil):
           try builder.take(record.sequence, .record(try decoder.decode(KioskRecord.self, from: Data(record.body.utf8))))
+        case (_, let version?):
+          let bytes = Array(record.body.utf8)
+          let decoded = try KioskRecord.decoded(from: bytes[...], version: version, decoder: decoder)
+          try builder.take(record.sequence, .record(decoded), payload: bytes)
         }
       } catch {
         return ["its records do not replay: record \(record.sequence) (\(record.kind)): \(error)"]
@@ -63,6 +73,18 @@ extension HeadOfficeSync {
       problems.append("its stock at opening and closing differs from what its records replay to")
     }
     return problems
+  }
+
+  /// A lost record as held: its kind alone (shipped before the journal's
+  /// bytes were, or before its kind was: unknown), or its kind, its payload's
+  /// size and first byte, which make the placeholder `repair` wrote.
+  static func lostRecord(_ body: String, held: Bool) -> (LostRecord, [UInt8]?)? {
+    guard held else { return (body.isEmpty ? .unknown : LostRecord(name: body)).map { ($0, nil) } }
+    let fields = body.split(separator: " ").map(String.init)
+    guard fields.count == 3, let lost = LostRecord(name: fields[0]), let size = Int(fields[1]), size >= 1,
+      size <= JournalFormat.maxCheckpointPayload, let first = UInt8(fields[2])
+    else { return nil }
+    return (lost, [first] + [UInt8](repeating: 0, count: size - 1))
   }
 
   /// A record's fields, for a message: `settled, tab 3, amount 4.5`.

@@ -169,21 +169,36 @@ public enum HeadOfficeSync {
   /// as the next day's opening checkpoint must name it. Refused unless the
   /// archive is whole (it ends with its `dayClosed`).
   ///
+  /// Each record goes as the journal holds it, byte for byte, with the file's
+  /// version, salt and CRC-32C: the head office can give the very file back
+  /// (`kiosk heal`), and its audit decodes each record as that version reads it.
+  ///
   /// The digest names both what happened and where it ended: the records'
-  /// digest (`recordsDigest`), then the digest of the closing state that
+  /// digest (`DayBuilder`), then the digest of the closing state that
   /// `kiosk verify` prints. Two tills that end a day in the same state, or a
   /// till whose records were altered, never share one.
   static func readDay(till: String, day: Int, path: String) throws -> (
     day: TillDay, continues: ClosedDay?, ending: ClosedDay
   ) {
     var builder = DayBuilder()
+    var version: UInt16?
     // One read of the archive: the report replays it, and hands each entry over as it goes.
-    let summary = try KioskJournalReader.walk(path: path) { sequence, entry in try builder.take(sequence, entry) }
+    let summary = try KioskJournalReader.walkRecords(path: path) { sequence, entry, record in
+      version = record.version
+      try builder.take(sequence, entry, payload: Array(record.payload))
+    }
     guard summary.unreadTailBytes == 0,
-      let closed = builder.finish(till: till, number: day, archive: (path as NSString).lastPathComponent)
+      var closed = builder.finish(till: till, number: day, archive: (path as NSString).lastPathComponent)
     else {
       throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
     }
+    // The file itself, which the records above rebuild exactly: an archive is never written again.
+    guard let bytes = FileManager.default.contents(atPath: path), let salt = KioskSegments.salt(of: path) else {
+      throw KioskDaysError.file(path: path, reason: "it cannot be read again")
+    }
+    closed.day.file = TillDay.File(
+      version: Int(version ?? JournalFormat.version), salt: salt,
+      crc: bytes.withUnsafeBytes { CRC32C.update(0, $0) })
     return (closed.day, builder.continues, closed.ending)
   }
 
@@ -208,24 +223,6 @@ public enum HeadOfficeSync {
         + "\(continues.lastSequence) records that carried state \(continues.carriedDigest), but day \(previous.day) "
         + "('\(previous.archive)') has \(previous.lastSequence) records and carried \(previous.carriedDigest); "
         + "one of the two files belongs to another till")
-  }
-}
-
-extension HeadOfficeSync {
-  /// The first half of a day's digest, `records crc32c:` and eight hex digits:
-  /// the CRC-32C of each record's body and a newline, in order, with a
-  /// checkpoint or a lost record counted as its kind (a checkpoint's content
-  /// is the state, which the digest's second half names).
-  /// `kiosk-hq verify` runs it again over the rows the head office holds.
-  public static func recordsDigest(_ records: [TillDay.Record]) -> String {
-    var crc: UInt32 = 0
-    let newline: UInt8 = 0x0A
-    for record in records {
-      var text = record.kind == "checkpoint" || record.kind == "lost" ? record.kind : record.body
-      crc = text.withUTF8 { CRC32C.update(crc, UnsafeRawBufferPointer($0)) }
-      crc = withUnsafeBytes(of: newline) { CRC32C.update(crc, $0) }
-    }
-    return "records crc32c:" + String(format: "%08x", crc)
   }
 }
 

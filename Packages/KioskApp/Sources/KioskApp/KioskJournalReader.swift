@@ -126,8 +126,26 @@ public enum KioskJournalReader {
     }
   }
 
+  /// `walk`, handing each entry over with its record as the file holds it
+  /// (type, version and payload bytes, valid during the call): what the head
+  /// office keeps of a closed day, to give the file back byte for byte.
+  public static func walkRecords(path: String, _ body: (Int, Entry, StreamedRecord) throws -> Void) throws
+    -> StreamSummary
+  {
+    do { return try stream(path: path, endingAt: nil, progress: nil, body) } catch let error as JournalError {
+      throw KioskDaysError.file(path: path, reason: error.description)
+    }
+  }
+
   private static func stream(
     path: String, endingAt end: Int?, progress: ((Int, Int) -> Void)?, _ body: (Int, Entry) throws -> Void
+  ) throws -> StreamSummary {
+    try stream(path: path, endingAt: end, progress: progress) { sequence, entry, _ in try body(sequence, entry) }
+  }
+
+  private static func stream(
+    path: String, endingAt end: Int?, progress: ((Int, Int) -> Void)?,
+    _ body: (Int, Entry, StreamedRecord) throws -> Void
   ) throws -> StreamSummary {
     let decoder = JSONDecoder()
     return try DurableJournal.stream(path: path, endingAt: end, progress: progress) { record in
@@ -145,7 +163,7 @@ public enum KioskJournalReader {
       } catch {
         throw JournalError.codec("record \(record.sequence) of '\(path)': \(JournalError.decoding(error))")
       }
-      try body(Int(record.sequence), entry)
+      try body(Int(record.sequence), entry, record)
     }
   }
 

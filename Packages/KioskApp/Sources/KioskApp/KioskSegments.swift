@@ -167,7 +167,7 @@ public enum KioskDaysError: Error, Equatable, CustomStringConvertible {
   /// What to do about a damaged archive: archives are never repaired in place.
   static func wayOut(day: Int?) -> String {
     let day = day.map(String.init) ?? "DAY"
-    return "restore it from a backup, or set it aside with 'kiosk set-aside \(day)' "
-      + "(history, verify and reconcile then leave day \(day) out and say so)"
+    return "restore it with 'kiosk heal \(day)' (from the head office's copy, when it holds one) or from a backup, "
+      + "or set it aside with 'kiosk set-aside \(day)' (history, verify and reconcile then leave day \(day) out and say so)"
   }
 }

@@ -45,6 +45,16 @@ public enum TillFiles {
     }
   }
 
+  /// Syncs the folder holding `path`, so that a rename or a new name in it
+  /// survives a crash (best effort: a folder that cannot be opened is left).
+  public static func syncFolder(of path: String) {
+    let folder = (path as NSString).deletingLastPathComponent
+    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    fsync(descriptor)
+    close(descriptor)
+  }
+
   private static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }

@@ -154,6 +154,10 @@ struct CommandSpec {
       summary: "rename the till in its chain: the head office accepts the name first; its days keep theirs",
       access: .own, run: { context, words in try TillNameCommand.rename(context, to: words[0]) }),
     CommandSpec(
+      name: "heal", arguments: ["DAY"],
+      summary: "restore a closed day's archive from the head office's copy, checked against the chain and its digest",
+      access: .own, run: { context, words in try HealCommand.run(context, day: words[0]) }),
+    CommandSpec(
       name: "demo", arguments: [], summary: "a scripted session on a fresh temporary journal", access: .own,
       run: { context, _ in try await Demo(json: context.options.json).run() }),
     CommandSpec(

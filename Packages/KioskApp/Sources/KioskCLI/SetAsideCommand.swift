@@ -55,12 +55,7 @@ enum SetAsideCommand {
         code: .journal, message: "cannot rename '\(archive)' to '\(target)': \(String(cString: strerror(errno)))")
     }
     // Make the new name durable: a crash must not bring the damaged archive back.
-    let folder = (archive as NSString).deletingLastPathComponent
-    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if descriptor >= 0 {
-      fsync(descriptor)
-      close(descriptor)
-    }
+    TillFiles.syncFolder(of: archive)
     return Output(day: day, archive: archive, setAsidePath: target)
   }
 }

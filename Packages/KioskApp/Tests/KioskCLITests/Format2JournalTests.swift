@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestServer
 import Testing
 
 /// A till written by the `kiosk` of journal format 2 (commit dca3ea4, before
@@ -87,4 +88,21 @@ private func commandPayloads(_ path: String) -> [String] {
   #expect(verify.output.hasPrefix("verified "), "\(verify.output)")
   #expect(try kiosk("reconcile").status == 0)
   #expect(try kiosk("board", "--all").output.contains("#7 Gus: Latte — 4.50 (settled)"))
+}
+
+@Test func aFormat2DayGoesToTheHeadOfficeAsItsOwnBytesAndIsAuditedAsVersion2() throws {
+  let server = try ThrowawayPostgres.shared.get()
+  let database = try server.freshDatabase()
+  let (journal, kiosk) = try format2Till()
+  let synced = try kiosk("sync", environment: headOffice(server, database: database, till: "north"))
+  #expect(synced.status == 0, "\(synced.errors)")
+  #expect(try server.query("SELECT version FROM kiosk_days WHERE day = 1", database: database) == "2\n")
+  // Each command's record is held as the archive holds it: `JSONEncoder`'s bytes, not the canonical form.
+  let held = try server.query(
+    "SELECT body FROM kiosk_records WHERE day = 1 AND kind NOT IN ('checkpoint', 'lost') ORDER BY sequence",
+    database: database)
+  #expect(held == commandPayloads(journal.path + ".day-0001").map { $0 + "\n" }.joined())
+  #expect(held.contains(#""tab":{"raw":"#))
+  let verified = try kioskHQ("verify", server: server, database: database)
+  #expect(verified.lines == ["every shipped day agrees with its records"], "\(verified.output)\(verified.errors)")
 }
