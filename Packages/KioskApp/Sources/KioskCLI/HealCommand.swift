@@ -42,15 +42,7 @@ enum HealCommand {
       throw KioskFailure.usage("heal needs the till's name in $KIOSK_TILL (this till keeps none yet)")
     }
     if let kept, kept != till { throw TillNameCommand.notThisTill(kept: kept, asked: till) }
-    guard let conninfo = options.headOffice else {
-      throw KioskFailure.usage("heal reads the head office's copy: set $KIOSK_HEAD_OFFICE")
-    }
-    guard let deadlines = PostgresConnection.Deadlines.environment(options.headOfficeDeadline) else {
-      throw KioskFailure.usage(
-        "KIOSK_HEAD_OFFICE_DEADLINE is the seconds a statement may take, from 0.1 to 3600, not "
-          + (options.headOfficeDeadline ?? "").debugDescription)
-    }
-    var world = HeadOfficeWorld(conninfo: conninfo, deadlines: deadlines)
+    var world = try options.headOfficeWorld(missing: "heal reads the head office's copy: set $KIOSK_HEAD_OFFICE")
     let held: TillDay
     do {
       guard let found = try world.headOfficeDatabase.storedDay(ofTill: till, day: day) else {

@@ -64,17 +64,10 @@ enum SyncCommand {
       throw KioskFailure.usage("KIOSK_TILL must be 1 to 64 of A-Z a-z 0-9 . _ -, not \(till.debugDescription)")
     }
     if let kept, kept != till { throw TillNameCommand.notThisTill(kept: kept, asked: till) }
-    guard let conninfo = options.headOffice else {
-      throw KioskFailure.usage(
+    var world = try options.headOfficeWorld(
+      missing:
         "sync needs the head office's connection string in $KIOSK_HEAD_OFFICE (libpq's: 'host=HOST dbname=NAME user=USER')"
-      )
-    }
-    guard let deadlines = PostgresConnection.Deadlines.environment(options.headOfficeDeadline) else {
-      throw KioskFailure.usage(
-        "KIOSK_HEAD_OFFICE_DEADLINE is the seconds a statement may take, from 0.1 to 3600, not "
-          + (options.headOfficeDeadline ?? "").debugDescription)
-    }
-    var world = HeadOfficeWorld(conninfo: conninfo, deadlines: deadlines)
+    )
     // Noted before and after, for `sync --check`; a note that cannot be written only warns.
     let attempt = HeadOfficeSync.Attempt(till: till)
     func note(_ attempt: HeadOfficeSync.Attempt) {

@@ -50,15 +50,7 @@ enum TillNameCommand {
       throw KioskFailure.usage("this till has no name yet: its first 'kiosk sync' names it ($KIOSK_TILL)")
     }
     guard kept != name else { throw KioskFailure.usage("this till is named '\(name)' already") }
-    guard let conninfo = options.headOffice else {
-      throw KioskFailure.usage("rename-till asks the head office first: set $KIOSK_HEAD_OFFICE")
-    }
-    guard let deadlines = PostgresConnection.Deadlines.environment(options.headOfficeDeadline) else {
-      throw KioskFailure.usage(
-        "KIOSK_HEAD_OFFICE_DEADLINE is the seconds a statement may take, from 0.1 to 3600, not "
-          + (options.headOfficeDeadline ?? "").debugDescription)
-    }
-    var world = HeadOfficeWorld(conninfo: conninfo, deadlines: deadlines)
+    var world = try options.headOfficeWorld(missing: "rename-till asks the head office first: set $KIOSK_HEAD_OFFICE")
     let renaming: Renaming
     do {
       renaming = try world.renameAtHeadOffice(till: kept, to: name)
