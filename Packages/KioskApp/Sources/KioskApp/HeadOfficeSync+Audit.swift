@@ -14,12 +14,18 @@ extension HeadOfficeSync {
     var builder = DayBuilder()
     let decoder = JSONDecoder()
     // A day held with its file's identity holds each record's bytes as that
-    // version of the journal wrote them; one shipped before, in the encoder's form.
-    let version = stored.file.map { UInt16(clamping: $0.version) }
+    // version of the journal wrote them; one shipped before, in the encoder's
+    // form, which is what a journal of version 2 holds.
+    let held = stored.file != nil
+    let version = stored.file.map { UInt16(clamping: $0.version) } ?? JournalFormat.encoderVersion
     for record in stored.records {
       do {
-        switch (record.kind, version) {
-        case ("checkpoint", nil) where record.body.isEmpty:
+        let bytes = Array(record.body.utf8)
+        // Held as the file's bytes, a record is compared as those bytes; held in the
+        // encoder's form, as the encoder writes it again (an altered spelling shows).
+        let payload = held ? bytes : nil
+        switch record.kind {
+        case "checkpoint" where !held && record.body.isEmpty:
           guard !builder.shipsCheckpoint(at: record.sequence) else {
             return [
               "record \(record.sequence), a checkpoint the replay needs, is held without its state (a day shipped "
@@ -27,24 +33,17 @@ extension HeadOfficeSync {
             ]
           }
           builder.takeUnshippedCheckpoint(record.sequence)
-        case ("checkpoint", nil):
-          let checkpoint = try KioskCheckpoint.decoded(from: Array(record.body.utf8)[...], decoder: decoder)
-          try builder.take(record.sequence, .checkpoint(checkpoint))
-        case ("checkpoint", let version?):
-          let bytes = Array(record.body.utf8)
+        case "checkpoint":
           let checkpoint = try KioskCheckpoint.decoded(from: bytes[...], version: version, decoder: decoder)
-          try builder.take(record.sequence, .checkpoint(checkpoint), payload: bytes)
-        case ("lost", _):
-          guard let (lost, payload) = lostRecord(record.body, held: version != nil) else {
+          try builder.take(record.sequence, .checkpoint(checkpoint), payload: payload)
+        case "lost":
+          guard let (lost, payload) = lostRecord(record.body, held: held) else {
             return ["record \(record.sequence) is lost, of no known kind '\(record.body)'"]
           }
           try builder.take(record.sequence, .lost(lost), payload: payload)
-        case (_, nil):
-          try builder.take(record.sequence, .record(try decoder.decode(KioskRecord.self, from: Data(record.body.utf8))))
-        case (_, let version?):
-          let bytes = Array(record.body.utf8)
+        default:
           let decoded = try KioskRecord.decoded(from: bytes[...], version: version, decoder: decoder)
-          try builder.take(record.sequence, .record(decoded), payload: bytes)
+          try builder.take(record.sequence, .record(decoded), payload: payload)
         }
       } catch {
         return ["its records do not replay: record \(record.sequence) (\(record.kind)): \(error)"]
@@ -73,6 +72,12 @@ extension HeadOfficeSync {
       problems.append("its stock at opening and closing differs from what its records replay to")
     }
     return problems
+  }
+
+  /// How a lost record is held when its file's bytes are: its kind, its
+  /// placeholder's size and first byte (`lostRecord` reads it back).
+  static func lostBody(_ lost: LostRecord, payload: [UInt8]) -> String {
+    "\(lost.name) \(payload.count) \(payload.first ?? 0)"
   }
 
   /// A lost record as held: its kind alone (shipped before the journal's

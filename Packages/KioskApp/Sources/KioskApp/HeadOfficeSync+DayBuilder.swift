@@ -35,7 +35,7 @@ extension HeadOfficeSync {
     /// either way: it is over each record in the encoder's form.
     mutating func take(_ sequence: Int, _ entry: KioskJournalReader.Entry, payload: [UInt8]? = nil) throws {
       let record: TillDay.Record
-      var digestText: String
+      let digestText: String
       switch entry {
       case .record(let journaled):
         last = journaled
@@ -55,20 +55,24 @@ extension HeadOfficeSync {
         record = TillDay.Record(sequence: sequence, kind: "checkpoint", body: body)
       case .lost(let lost):
         digestText = "lost"
-        let body = payload.map { "\(lost.name) \($0.count) \($0.first ?? 0)" } ?? lost.name
+        let body = payload.map { lostBody(lost, payload: $0) } ?? lost.name
         record = TillDay.Record(sequence: sequence, kind: "lost", body: body)
       }
       try report.take(sequence, entry)
       records.append(record)
-      digestText += "\n"
-      recordsCRC = digestText.withUTF8 { CRC32C.update(recordsCRC, UnsafeRawBufferPointer($0)) }
+      digest(digestText)
+    }
+
+    /// Adds a record's text, and a newline, to the records' digest.
+    private mutating func digest(_ text: String) {
+      var line = text + "\n"
+      recordsCRC = line.withUTF8 { CRC32C.update(recordsCRC, UnsafeRawBufferPointer($0)) }
     }
 
     /// Takes a checkpoint shipped without its content, which the replay does not need.
     mutating func takeUnshippedCheckpoint(_ sequence: Int) {
       records.append(TillDay.Record(sequence: sequence, kind: "checkpoint", body: ""))
-      var digestText = "checkpoint\n"
-      recordsCRC = digestText.withUTF8 { CRC32C.update(recordsCRC, UnsafeRawBufferPointer($0)) }
+      digest("checkpoint")
     }
 
     /// The day `number` of `till`, and how it ended as the next day's opening

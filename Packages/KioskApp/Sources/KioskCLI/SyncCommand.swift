@@ -48,12 +48,7 @@ enum SyncCommand {
 
   @MainActor private static func ship(_ context: CommandContext) throws -> Output {
     let options = context.options
-    guard
-      FileManager.default.fileExists(atPath: options.journalPath)
-        || !KioskSegments.archives(of: options.journalPath).isEmpty
-    else {
-      throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
-    }
+    try requireTill(at: options.journalPath)
     let kept = try HeadOfficeSync.keptName(journal: options.journalPath)
     guard let till = options.till ?? kept else {
       throw KioskFailure.usage(
@@ -147,12 +142,7 @@ enum SyncCommand {
   }
 
   private static func check(_ options: GlobalOptions) throws -> CheckOutput {
-    guard
-      FileManager.default.fileExists(atPath: options.journalPath)
-        || !KioskSegments.archives(of: options.journalPath).isEmpty
-    else {
-      throw KioskFailure(code: .journal, message: "there is no till at '\(options.journalPath)'")
-    }
+    try requireTill(at: options.journalPath)
     let attempt = HeadOfficeSync.Attempt.last(journal: options.journalPath)
     guard let till = try options.till ?? HeadOfficeSync.keptName(journal: options.journalPath) ?? attempt?.till else {
       throw KioskFailure.usage("sync --check needs the till's name in $KIOSK_TILL (no sync has run to name it)")
@@ -171,6 +161,13 @@ enum SyncCommand {
     return CheckOutput(
       till: till, closedDays: standing.closedDays.count, setAside: standing.setAside, behind: standing.behind,
       last: last, attempt: attempt)
+  }
+
+  /// Refuses a path where no till is: neither a live journal nor an archive.
+  private static func requireTill(at journal: String) throws(KioskFailure) {
+    guard FileManager.default.fileExists(atPath: journal) || !KioskSegments.archives(of: journal).isEmpty else {
+      throw KioskFailure(code: .journal, message: "there is no till at '\(journal)'")
+    }
   }
 
   /// The days the head office stored (not those it already held).
