@@ -7,8 +7,10 @@ extension HeadOfficeSync {
   /// What is wrong with a day as the head office holds it (`stored`), found by
   /// replaying its records the way `sync` replayed the archive: whether they
   /// replay at all and close the day, and whether the digest, the totals, the
-  /// sales, the stock and each record's own fields are what that replay gives.
-  /// Empty when the day agrees with itself. `kiosk-hq verify` runs it on every
+  /// sales, the stock and each record's own fields are what that replay gives;
+  /// and, for a day held with its file's identity, whether its records make
+  /// the very file the till shipped (a body respelled to read the same is
+  /// found there, as the digest is over the records' values). Empty when the day agrees with itself. `kiosk-hq verify` runs it on every
   /// day (`PostgresHeadOffice.verify(audit:)`).
   public static func audit(_ stored: TillDay) -> [String] {
     var builder = DayBuilder()
@@ -71,6 +73,14 @@ extension HeadOfficeSync {
     if rebuilt.stock != stored.stock {
       problems.append("its stock at opening and closing differs from what its records replay to")
     }
+    if let file = stored.file {
+      let crc = (try? fileImage(of: stored, file: file)).map { CRC32C.checksum($0) }
+      if crc != file.crc {
+        problems.append(
+          "its records do not make the file the till shipped (CRC-32C \(crc.map(hex) ?? "none"), "
+            + "shipped as \(hex(file.crc)))")
+      }
+    }
     return problems
   }
 
@@ -90,6 +100,12 @@ extension HeadOfficeSync {
       size <= JournalFormat.maxCheckpointPayload, let first = UInt8(fields[2])
     else { return nil }
     return (lost, [first] + [UInt8](repeating: 0, count: size - 1))
+  }
+
+  /// A CRC-32C as eight hex digits, for a message.
+  private static func hex(_ crc: UInt32) -> String {
+    let digits = String(crc, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
   }
 
   /// A record's fields, for a message: `settled, tab 3, amount 4.5`.

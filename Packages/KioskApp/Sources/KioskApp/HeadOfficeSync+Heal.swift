@@ -43,9 +43,7 @@ extension HeadOfficeSync {
     }
     let bytes: [UInt8]
     do {
-      bytes = try JournalImage.bytes(
-        salt: file.salt, version: UInt16(clamping: file.version),
-        records: held.records.map { record throws(JournalImage.Refusal) in try Self.imageRecord(record) })
+      bytes = try fileImage(of: held, file: file)
     } catch {
       throw HealRefusal(description: "the head office's copy of day \(day) makes no journal: \(error)")
     }
@@ -105,24 +103,6 @@ extension HeadOfficeSync {
     }
     TillFiles.syncFolder(of: archive)
     return .restored(kept: kept)
-  }
-
-  /// The record as the journal frames it: a lost one is the placeholder
-  /// `repair` wrote (its first byte, then zeros, to its size).
-  private static func imageRecord(_ record: TillDay.Record) throws(JournalImage.Refusal) -> JournalImage.Record {
-    let sequence = UInt64(max(0, record.sequence))
-    switch record.kind {
-    case "checkpoint":
-      return JournalImage.Record(
-        type: JournalFormat.checkpointType, sequence: sequence, payload: Array(record.body.utf8))
-    case "lost":
-      guard let (_, payload) = lostRecord(record.body, held: true), let payload else {
-        throw JournalImage.Refusal(description: "record \(record.sequence) is lost, held as '\(record.body)'")
-      }
-      return JournalImage.Record(type: JournalFormat.lostType, sequence: sequence, payload: payload)
-    default:
-      return JournalImage.Record(type: JournalFormat.commandType, sequence: sequence, payload: Array(record.body.utf8))
-    }
   }
 
   /// Refuses a healed day that does not sit between its neighbours: the day

@@ -89,17 +89,18 @@ func aStageTheServerNeverAnswersEndsTheSyncWith69AndARerunShipsTheDayOnce(stage:
         "SELECT record_count FROM kiosk_days WHERE day = 3", database: database), "each record once")
 }
 
-@Test func aBackendStoppedMidShipmentEndsTheSyncWith69AndARerunShipsTheDayOnce() throws {
+@Test(arguments: stages.indices)
+func aBackendStoppedAtAnyStageEndsTheSyncWith69AndARerunShipsTheDayOnce(stage: Int) throws {
   let server = try ThrowawayPostgres.shared.get()
   let database = try server.freshDatabase()
   let kiosk = try tillWithADayToShip(server, database: database)
   var environment = headOffice(server, database: database, till: "north")
   environment["KIOSK_HEAD_OFFICE_DEADLINE"] = "2"
 
-  // The day's advisory lock is held, so the sync's backend waits inside the
-  // shipment's transaction, where it is found and stopped; then the lock goes.
+  // The stage's lock is held, so the sync's backend waits at that stage, where
+  // it is found and stopped; then the lock goes, and only the stop remains.
   let session = try LockingSession(
-    server, database: database, sql: stages[1].lock, acknowledgement: "held")
+    server, database: database, sql: stages[stage].lock, acknowledgement: "held")
   let outcome = Mutex<KioskBinary.Run?>(nil)
   let finished = DispatchSemaphore(value: 0)
   let syncEnvironment = environment
@@ -116,17 +117,19 @@ func aStageTheServerNeverAnswersEndsTheSyncWith69AndARerunShipsTheDayOnce(stage:
     backend = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines))
     if backend == nil { usleep(20_000) }
   }
-  let pid = try #require(backend, "the sync's backend never waited on the day's lock")
+  let pid = try #require(backend, "the sync's backend never waited on \(stages[stage].stage)")
   #expect(kill(pid, SIGSTOP) == 0)
   session.release()
   finished.wait()
   #expect(kill(pid, SIGCONT) == 0)
   let stopped = try #require(outcome.withLock { $0 })
-  #expect(stopped.status == 69, "\(stopped.errors)")
-  #expect(stopped.errors.contains("no answer within 2 s"), "\(stopped.errors)")
+  #expect(stopped.status == 69, "\(stages[stage].stage): \(stopped.errors)")
+  #expect(stopped.errors.contains("no answer within 2 s"), "\(stages[stage].stage): \(stopped.errors)")
+  #expect(stopped.lines.last == "till 'north': 1 behind as far as it knows (day 3)", "\(stopped.lines)")
 
   let rerun = try kiosk("sync", environment: environment)
-  #expect(rerun.status == 0, "\(rerun.errors)")
+  #expect(rerun.status == 0, "\(stages[stage].stage): \(rerun.errors)")
+  #expect(rerun.lines.first?.hasPrefix("day 3: shipped, ") == true, "\(rerun.lines)")
   #expect(try server.query("SELECT count(*) FROM kiosk_days", database: database) == "3\n")
   #expect(
     try server.query("SELECT count(*) FROM kiosk_records WHERE day = 3", database: database)
