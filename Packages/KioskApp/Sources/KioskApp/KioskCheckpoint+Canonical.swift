@@ -47,9 +47,9 @@ extension KioskCheckpoint {
     var light = self
     light.state.tabs = Self.placeholder
     guard let value = light.canonical else { return nil }
-    let bytes = Array(value.compactText.utf8)
+    let bytes = value.compactBytes
     let found = Self.occurrences(of: Self.canonicalPlaceholderBytes, in: bytes[...])
-    guard found.count == 1, let at = found.first else { return Array(canonical!.compactText.utf8) }
+    guard found.count == 1, let at = found.first else { return canonical!.compactBytes }
     var writer = JournalJSONWriter(version: JournalFormat.canonicalVersion)
     state.tabs.writeCanonical(to: &writer)
     var spliced = Array(bytes[..<at])
@@ -160,7 +160,7 @@ extension KioskCheckpoint {
     }
     var state: KioskSnapshot
     do {
-      state = try JSONDecoder().decode(KioskSnapshot.self, from: Data(JSONValue.object(others).compactText.utf8))
+      state = try JSONDecoder().decode(KioskSnapshot.self, from: Data(JSONValue.object(others).compactBytes))
     } catch {
       throw cursor.fail("a slice does not decode: \(JournalError.decoding(error))")
     }

@@ -25,9 +25,9 @@ extension KioskRecord {
     switch self {
     case .initialized(let menu, _):
       guard menu.items.values.allSatisfy({ Self.minorUnits($0.price) != nil }) else { return false }
-      writer.raw(Array(canonical.compactText.utf8))
+      writer.raw(canonical.compactBytes)
     case .dayClosed, .tillNamed:
-      writer.raw(Array(canonical.compactText.utf8))
+      writer.raw(canonical.compactBytes)
     case .opened(let tab, let customer):
       writer.beginObject()
       writer.key("opened")

@@ -6,16 +6,14 @@ import Foundation
 // (as the kiosk's slices do, for their bounds and messages) keeps its own.
 
 extension CanonicalEncodable where Self: Encodable {
-  /// The value through `JSONEncoder` (dates as UTC to the second), read back
-  /// strictly. The canonical form has no floating-point numbers: a value that
-  /// encodes one (a `Double`, a `Decimal` with a fraction) is a programming
-  /// error, and stops here with the path of that value.
+  /// The value as `JSONEncoder` writes it (dates as UTC to the second) and
+  /// the strict parser reads it back, built without the text
+  /// (`JSONValueEncoder`). The canonical form has no floating-point numbers:
+  /// a value that encodes one with a fraction (a `Double`, a `Decimal`) is a
+  /// programming error, and stops here with the path of that value.
   public var canonical: JSONValue {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
     do {
-      return try JSONValue.parse(try encoder.encode(self))
+      return try JSONValueEncoder.encode(self)
     } catch let error as CanonicalError {
       preconditionFailure(
         "\(Self.self) has no canonical form at '\(error.path)': \(error.reason); encode money as integer minor "
@@ -33,7 +31,7 @@ extension CanonicalCodable where Self: Decodable {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     do {
-      self = try decoder.decode(Self.self, from: Data(cursor.value.compactText.utf8))
+      self = try decoder.decode(Self.self, from: Data(cursor.value.compactBytes))
     } catch let error as DecodingError {
       throw CanonicalError(decoding: error, under: cursor.path)
     } catch {

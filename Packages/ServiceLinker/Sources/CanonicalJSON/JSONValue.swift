@@ -31,9 +31,15 @@ extension JSONValue {
   /// The canonical text: keys sorted by Unicode scalar values, no insignificant
   /// space, strings escaped only where JSON requires. One line: what the
   /// replay server answers.
-  public var compactText: String {
-    var out = ""
-    write(to: &out, indent: nil)
+  public var compactText: String { String(decoding: compactBytes, as: UTF8.self) }
+
+  /// The canonical text's UTF-8 bytes, written as bytes: what a journal
+  /// stores. Keys sort by their UTF-8 bytes, which is the order of their
+  /// Unicode scalars.
+  public var compactBytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    writeCompact(to: &out)
     return out
   }
 
@@ -63,6 +69,73 @@ extension JSONValue {
         members[keys[index]]!.write(to: &out, indent: inner)
       }
     }
+  }
+
+  /// Writes the compact text into `out`.
+  public func writeCompact(to out: inout [UInt8]) {
+    switch self {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let value): out.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    case .integer(let value): Self.writeInteger(value, to: &out)
+    case .string(let value): Self.writeString(value, to: &out)
+    case .array(let values):
+      out.append(UInt8(ascii: "["))
+      for (index, value) in values.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        value.writeCompact(to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      // Most objects are small: sorting their pairs by the keys' bytes costs less than a sort of scalars.
+      let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      for (index, member) in sorted.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        Self.writeString(member.key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        member.value.writeCompact(to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func writeInteger(_ value: Int, to out: inout [UInt8]) {
+    out.append(contentsOf: String(value).utf8)
+  }
+
+  /// Writes `value` as a JSON string into `out`, escaped only where JSON requires.
+  public static func writeString(_ value: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: copied whole, from their own storage when they have it.
+    let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        return false
+      }
+      out.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    for byte in value.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+      case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+      case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+      case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+      case 0x09: out.append(contentsOf: #"\t"#.utf8)
+      case 0x08: out.append(contentsOf: #"\b"#.utf8)
+      case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+      case ..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: #"\u00"#.utf8)
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
   }
 
   private func writeContainer(

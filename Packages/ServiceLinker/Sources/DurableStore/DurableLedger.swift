@@ -52,7 +52,7 @@ struct DurableLedger<Model: DurableFeature> {
       "undo": .array(undo.map(\.canonical)),
       "period": .integer(period),
     ])
-    return Array(value.compactText.utf8)
+    return value.compactBytes
   }
 
   /// A ledger read back from a checkpoint's payload.

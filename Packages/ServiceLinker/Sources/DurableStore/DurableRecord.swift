@@ -24,24 +24,37 @@ struct DurableRecord<Model: DurableFeature> {
   /// The intents the step opened, in order.
   var intents: [Intent<Model.Request>]
 
-  /// The record's payload.
+  /// The record's payload: its canonical text, written member by member in
+  /// the canonical key order (`abandoned`, `action`, `intents`, `key`,
+  /// `kind`, `task`), with no object built for it, since every step writes one.
   var bytes: [UInt8] {
-    var members: [String: JSONValue] = [
-      "action": action?.canonical ?? .null,
-      "intents": Self.value(of: intents),
-    ]
-    switch kind {
-    case .sent: members["kind"] = .string("send")
-    case .fedBack(let task):
-      members["kind"] = .string("fed")
-      members["task"] = .string(task)
-    case .undone: members["kind"] = .string("undo")
-    case .outcome(let key, let abandoned):
-      members["kind"] = .string("outcome")
-      members["key"] = .string(key.text)
-      members["abandoned"] = abandoned.map(JSONValue.string) ?? .null
+    var out: [UInt8] = []
+    out.reserveCapacity(128)
+    out.append(UInt8(ascii: "{"))
+    if case .outcome(_, let abandoned) = kind {
+      out.append(contentsOf: #""abandoned":"#.utf8)
+      if let abandoned { JSONValue.writeString(abandoned, to: &out) } else { out.append(contentsOf: "null".utf8) }
+      out.append(UInt8(ascii: ","))
     }
-    return Array(JSONValue.object(members).compactText.utf8)
+    out.append(contentsOf: #""action":"#.utf8)
+    (action?.canonical ?? .null).writeCompact(to: &out)
+    out.append(contentsOf: #","intents":"#.utf8)
+    Self.value(of: intents).writeCompact(to: &out)
+    if case .outcome(let key, _) = kind {
+      out.append(contentsOf: #","key":"#.utf8)
+      JSONValue.writeString(key.text, to: &out)
+    }
+    out.append(contentsOf: #","kind":"#.utf8)
+    switch kind {
+    case .sent: out.append(contentsOf: #""send""#.utf8)
+    case .fedBack(let task):
+      out.append(contentsOf: #""fed","task":"#.utf8)
+      JSONValue.writeString(task, to: &out)
+    case .undone: out.append(contentsOf: #""undo""#.utf8)
+    case .outcome: out.append(contentsOf: #""outcome""#.utf8)
+    }
+    out.append(UInt8(ascii: "}"))
+    return out
   }
 
   /// A record read back from its payload.

@@ -137,3 +137,114 @@ import Testing
     }
   }
 }
+
+/// `canonical` of a `Codable` value is built without text (`JSONValueEncoder`);
+/// these pin it to what `JSONEncoder` writes and the strict parser reads.
+@Suite struct CodableBridgeTests {
+  enum Move: Codable, Equatable {
+    case set(title: String, seconds: Int)
+    case ring(String)
+    case quiet
+  }
+
+  struct Everything: Codable, Equatable, CanonicalCodable {
+    var moves: [Move]
+    var byID: [Int: String]
+    var byName: [String: [Int8]]
+    var maybe: String?
+    var present: UInt64?
+    var optionals: [Bool?]
+    var when: Date
+    var blob: Data
+    var link: URL
+    var amount: Decimal
+    var whole: Double
+    var small: UInt8
+    var nested: [[String: Move]]
+    var empty: Empty
+  }
+
+  struct Empty: Codable, Equatable {}
+
+  /// What the bridge gave before it built values: the encoder's text, parsed strictly.
+  static func throughText(_ value: some Encodable) throws -> JSONValue {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return try JSONValue.parse(try encoder.encode(value))
+  }
+
+  @Test func aCodableValueIsWhatTheEncodersTextParsesTo() throws {
+    let value = Everything(
+      moves: [.set(title: "tea \"hot\"/\n", seconds: -3), .ring("é☕"), .quiet], byID: [12: "a", 3: "b"],
+      byName: ["z": [-1, 2], "B": []], maybe: nil, present: 7, optionals: [true, nil, false],
+      when: Date(timeIntervalSince1970: 1_750_000_000.75), blob: Data([0, 1, 254]),
+      link: URL(string: "https://example.com/a?b=c")!, amount: Decimal(450), whole: 10, small: 255,
+      nested: [["k": .quiet], [:]], empty: Empty())
+    #expect(value.canonical == (try Self.throughText(value)))
+    // A date keeps its whole seconds only, so the value reads back once its fraction is gone.
+    var whole = value
+    whole.when = Date(timeIntervalSince1970: 1_750_000_000)
+    #expect(try Everything(canonical: JSONCursor(value.canonical)) == whole)
+  }
+
+  @Test func randomValuesEncodeAsTheEncodersTextParsesTo() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let moves = (0..<Int.random(in: 0...4, using: &generator)).map { _ -> Move in
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0: .set(title: Self.randomText(&generator), seconds: Int.random(in: -9_999...9_999, using: &generator))
+        case 1: .ring(Self.randomText(&generator))
+        default: .quiet
+        }
+      }
+      let byID = Dictionary(
+        uniqueKeysWithValues: (0..<Int.random(in: 0...3, using: &generator)).map {
+          ($0 * 7 + 1, Self.randomText(&generator))
+        })
+      #expect(moves.canonical == (try Self.throughText(moves)))
+      #expect(byID.canonical == (try Self.throughText(byID)))
+    }
+  }
+
+  @Test func compactBytesAreThePrettyTextWithoutItsLayout() throws {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let value = Self.randomValue(depth: 3, &generator)
+      let compact = value.compactBytes
+      #expect(try JSONValue.parse(compact) == value)
+      let pretty = value.prettyText.replacing(/\n */, with: "").replacing("\": ", with: "\":")
+      #expect(String(decoding: compact, as: UTF8.self) == pretty)
+    }
+  }
+
+  static func randomText(_ generator: inout SystemRandomNumberGenerator) -> String {
+    let alphabet: [Character] = ["a", "Z", "\"", "\\", "\t", "\u{01}", "é", "☕", "/", " ", "😀"]
+    return String(
+      (0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+  }
+
+  static func randomValue(depth: Int, _ generator: inout SystemRandomNumberGenerator) -> JSONValue {
+    switch Int.random(in: 0..<(depth > 0 ? 6 : 4), using: &generator) {
+    case 0: return .null
+    case 1: return .bool(Bool.random(using: &generator))
+    case 2: return .integer(Int.random(in: Int.min...Int.max, using: &generator))
+    case 3: return .string(randomText(&generator))
+    case 4:
+      return .array(
+        (0..<Int.random(in: 0...3, using: &generator)).map { _ in randomValue(depth: depth - 1, &generator) })
+    default:
+      var members: [String: JSONValue] = [:]
+      for _ in 0..<Int.random(in: 0...3, using: &generator) {
+        // The canonical form's keys are printable ASCII.
+        let key = String(
+          (0..<Int.random(in: 0...3, using: &generator)).map { _ in "aZb_ ".randomElement(using: &generator)! })
+        members[key] = randomValue(depth: depth - 1, &generator)
+      }
+      return .object(members)
+    }
+  }
+}
+
+extension Array: CanonicalEncodable where Element == CodableBridgeTests.Move {}
+extension Dictionary: CanonicalEncodable where Key == Int, Value == String {}

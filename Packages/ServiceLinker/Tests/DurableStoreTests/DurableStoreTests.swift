@@ -1,3 +1,4 @@
+import CanonicalJSON
 import DurableStore
 import Foundation
 import Journal
@@ -264,5 +265,40 @@ func waitForOneSleeper(on clock: TestClock) async {
         at: till.path, initial: Tea.State(), environment: Tea.Environment(cards: till.cards, clock: till.clock),
         options: options)
     }
+  }
+
+  @Test func everyRecordIsItsOwnCanonicalTextWhateverMadeTheStep() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("green"))  // sent, then its charge's outcome
+    await store?.finish()
+    try store?.send(.brew("chai", seconds: 60))  // sent, then fed back by its timer
+    await waitForOneSleeper(on: till.clock)
+    await till.clock.advance(by: .seconds(60))
+    await store?.finish()
+    try store?.undo()
+    till.cards.hang(true)
+    try store?.send(.order("pu-erh \"strong\"\n"))  // a charge given up: an outcome with its reason
+    var steps = 0
+    while store?.openIntents.isEmpty == false && steps < 200 {
+      await till.clock.advance(by: .milliseconds(500))
+      steps += 1
+    }
+    await store?.finish()
+    store = nil
+    let journal = try DurableJournal.read(path: till.path)
+    var kinds: [String] = []
+    for index in 0..<journal.count where !journal.isCheckpoint(index) {
+      let payload = Array(journal.payload(index))
+      let value = try JSONValue.parse(payload)
+      #expect(value.compactBytes == payload, "\(String(decoding: payload, as: UTF8.self))")
+      guard case .object(let members) = value, case .string(let kind) = members["kind"] else { continue }
+      if kind == "outcome", case .string = members["abandoned"] {
+        kinds.append("abandoned")
+      } else {
+        kinds.append(kind)
+      }
+    }
+    #expect(Set(kinds) == ["send", "outcome", "fed", "undo", "abandoned"], "\(kinds)")
   }
 }
