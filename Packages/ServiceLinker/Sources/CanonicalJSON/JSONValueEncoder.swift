@@ -245,33 +245,37 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     return (node.appendElement(), path)
   }
 
-  mutating func encodeNil() throws { next().node.content = .value(.null) }
-  mutating func encode(_ value: Bool) throws { next().node.content = .value(.bool(value)) }
-  mutating func encode(_ value: String) throws { next().node.content = .value(.string(value)) }
-  mutating func encode(_ value: Double) throws {
+  /// The next element, as a single value: an element is written as one is.
+  private func element() -> SingleNodeContainer {
     let (slot, path) = next()
-    slot.content = .value(try EncodingNode.whole(value, at: path))
+    return SingleNodeContainer(node: slot, codingPath: path)
   }
-  mutating func encode(_ value: Float) throws { try encode(Double(value)) }
-  mutating func encode(_ value: Int) throws { next().node.content = .value(.integer(value)) }
-  mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
-  mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
-  mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
-  mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
-  mutating func encode(_ value: UInt) throws {
-    let (slot, path) = next()
-    slot.content = .value(try EncodingNode.integer(value, at: path))
+
+  mutating func encodeNil() throws {
+    var slot = element()
+    try slot.encodeNil()
   }
-  mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
-  mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
-  mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
-  mutating func encode(_ value: UInt64) throws {
-    let (slot, path) = next()
-    slot.content = .value(try EncodingNode.integer(value, at: path))
-  }
-  mutating func encode(_ value: some Encodable) throws {
-    let (slot, path) = next()
-    slot.content = .value(try EncodingNode.value(of: value, at: path))
+  mutating func encode(_ value: Bool) throws { try encodeElement(value) }
+  mutating func encode(_ value: String) throws { try encodeElement(value) }
+  mutating func encode(_ value: Double) throws { try encodeElement(value) }
+  mutating func encode(_ value: Float) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int8) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int16) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int32) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int64) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt8) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt16) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt32) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt64) throws { try encodeElement(value) }
+  mutating func encode(_ value: some Encodable) throws { try encodeElement(value) }
+
+  /// Writes `value` as the next element. A standard type writes itself into
+  /// that element's single-value container, whose overloads check numbers.
+  private func encodeElement(_ value: some Encodable) throws {
+    var slot = element()
+    try slot.encode(value)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)

@@ -62,7 +62,7 @@ extension DurableStore {
       try nextJournal.appendCheckpoint(next.checkpointBytes)
       return nextJournal
     } catch {
-      failed = true
+      failure = failure ?? .journal(error)
       throw .journal(error)
     }
   }

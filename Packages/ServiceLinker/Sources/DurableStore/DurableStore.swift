@@ -30,7 +30,9 @@ public final class DurableStore<Model: DurableFeature> {
   var ledger: DurableLedger<Model>
   var journal: DurableJournal
   let options: DurableStoreOptions
-  var failed = false
+  /// The append that failed, after which the store refuses every step
+  /// (`failedEarlier`) until it is opened again: the cause an app reports.
+  public internal(set) var failure: DurableStoreError?
   private var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
 
@@ -125,7 +127,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// Refuses work once a seam stopped the store or a write failed.
   func checkRunning() throws(DurableStoreError) {
     if let stoppedAt { throw .stopped(at: stoppedAt) }
-    if failed { throw .failedEarlier }
+    if failure != nil { throw .failedEarlier }
   }
 
   /// Calls the crash seam at `point`; a throwing seam stops the store.
@@ -136,7 +138,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// Runs `body`, which writes to the journal; on error stops the store or marks it failed.
   func guarded(_ body: () throws(DurableStoreError) -> Void) throws(DurableStoreError) {
     do { try body() } catch {
-      if case .stopped(let point) = error { stop(at: point) } else { failed = true }
+      if case .stopped(let point) = error { stop(at: point) } else { failure = failure ?? error }
       throw error
     }
   }
@@ -184,7 +186,7 @@ public final class DurableStore<Model: DurableFeature> {
 
   private func close(_ intent: Intent<Model.Request>, _ closing: IntentClosing<Model>) {
     intentsInFlight[intent.key] = nil
-    guard stoppedAt == nil, !failed else { return }
+    guard stoppedAt == nil, failure == nil else { return }
     do { try commit(.outcome(key: intent.key, abandoned: closing.abandoned), closing.action) } catch {
       lastError = error
     }

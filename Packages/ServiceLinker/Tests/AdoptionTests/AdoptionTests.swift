@@ -62,6 +62,8 @@ struct AdoptionTests {
 
     try killedAtRandomEveryAcknowledgedReminderIsKeptOnceAndShownOnce(
       app: folder.appendingPathComponent(".build/debug/reminders"), in: folder)
+    try whenItsDiskFillsEveryAcknowledgedReminderIsKeptOnceAndTheJournalOpensAgain(
+      app: folder.appendingPathComponent(".build/debug/reminders"), in: folder.appendingPathComponent("full"))
   }
 
   func run(_ arguments: String..., environment: [String: String] = [:], in folder: URL) throws -> (

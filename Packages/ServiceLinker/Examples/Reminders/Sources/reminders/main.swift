@@ -55,7 +55,9 @@ do { store = try DurableStore<Reminders>.open(at: journal, initial: Reminders.St
     let result = try store.send(action)
     if let refused = result.outcome.refused { usage(refused) }
   } catch {
-    FileHandle.standardError.write(Data("reminders: \(error)\n".utf8))
+    // A step fed back (a ring, a notification's outcome) may have been the one that failed: say why.
+    let cause = store.failure.map { $0 == error as? DurableStoreError ? "" : " (\($0))" } ?? ""
+    FileHandle.standardError.write(Data("reminders: \(error)\(cause)\n".utf8))
     exit(74)
   }
 }
