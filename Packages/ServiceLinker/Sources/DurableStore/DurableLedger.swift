@@ -5,24 +5,24 @@ import FeatureKit
 /// open, the undo stack, and the period. A checkpoint is this, whole; replay
 /// rebuilds it by applying each record after the checkpoint with the same
 /// code the live store runs.
-struct DurableLedger<Model: DurableFeature> {
+@usableFromInline struct DurableLedger<Model: DurableFeature> {
   /// The feature's state.
-  var state: Model.State
+  @usableFromInline var state: Model.State
   /// Intents journaled and not closed, in the order they were opened.
-  var open: [Intent<Model.Request>] = []
+  @usableFromInline var open: [Intent<Model.Request>] = []
   /// The inverses `undo` steps, the next one last.
-  var undo: [Model.Action] = []
+  @usableFromInline var undo: [Model.Action] = []
   /// How many periods were closed before this one.
-  var period = 0
+  @usableFromInline var period = 0
 
   /// At most this many steps can be undone.
-  static var undoDepth: Int { 64 }
+  @inlinable static var undoDepth: Int { 64 }
 
   /// Applies one step of `kind`: closes the outcome's intent, keeps the
   /// inverse a sent action has (computed on the state before it, so the
   /// state is never copied), steps the action, and opens the intents its
   /// requests need, keyed by the record `sequence` of journal `salt`.
-  mutating func apply(
+  @inlinable mutating func apply(
     _ kind: DurableRecord<Model>.Kind, _ action: Model.Action?, sequence: UInt64, salt: UInt64
   ) -> (result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>]) {
     switch kind {

@@ -3,9 +3,9 @@ import FeatureKit
 
 /// One record of a durable store's journal: a step, with the intents it
 /// opened. Its payload is canonical JSON, so the same record is the same bytes.
-struct DurableRecord<Model: DurableFeature> {
+@usableFromInline struct DurableRecord<Model: DurableFeature> {
   /// What made the step.
-  enum Kind: Equatable {
+  @usableFromInline enum Kind: Equatable {
     /// The app sent the action.
     case sent
     /// Asynchronous work named `task` fed the action back.
@@ -18,16 +18,16 @@ struct DurableRecord<Model: DurableFeature> {
   }
 
   /// What made the step.
-  var kind: Kind
+  @usableFromInline var kind: Kind
   /// The action stepped; nil for an outcome that feeds nothing back.
-  var action: Model.Action?
+  @usableFromInline var action: Model.Action?
   /// The intents the step opened, in order.
-  var intents: [Intent<Model.Request>]
+  @usableFromInline var intents: [Intent<Model.Request>]
 
   /// The record's payload: its canonical text, written member by member in
   /// the canonical key order (`abandoned`, `action`, `intents`, `key`,
   /// `kind`, `task`), with no object built for it, since every step writes one.
-  var bytes: [UInt8] {
+  @inlinable var bytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(128)
     out.append(UInt8(ascii: "{"))
@@ -79,14 +79,14 @@ struct DurableRecord<Model: DurableFeature> {
   }
 
   /// A record.
-  init(kind: Kind, action: Model.Action?, intents: [Intent<Model.Request>]) {
+  @inlinable init(kind: Kind, action: Model.Action?, intents: [Intent<Model.Request>]) {
     self.kind = kind
     self.action = action
     self.intents = intents
   }
 
   /// Intents as records and checkpoints hold them: an array of `{"key", "request"}`.
-  static func value(of intents: [Intent<Model.Request>]) -> JSONValue {
+  @inlinable static func value(of intents: [Intent<Model.Request>]) -> JSONValue {
     .array(intents.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) })
   }
 

@@ -19,7 +19,7 @@ extension DurableStore {
 
   /// Writes a checkpoint when the journal has grown `checkpointBytes` past the
   /// last one. A failure is kept in `lastError`: the step before it is acknowledged.
-  func checkpointIfDue() {
+  @usableFromInline func checkpointIfDue() {
     let since = journal.size - (journal.lastCheckpoint?.end ?? JournalFormat.headerSize)
     guard since >= options.checkpointBytes else { return }
     do { try checkpoint() } catch { lastError = error }

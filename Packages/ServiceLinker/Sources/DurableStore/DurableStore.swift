@@ -27,13 +27,15 @@ public final class DurableStore<Model: DurableFeature> {
   /// The last error a step the app did not send met (work fed back, an outcome, a checkpoint).
   public internal(set) var lastError: DurableStoreError?
 
-  var ledger: DurableLedger<Model>
-  var journal: DurableJournal
-  let options: DurableStoreOptions
+  // The hot path (`send`, `commit`) is `@inlinable`, so an app's build
+  // specializes it for its own feature: these are what it touches.
+  @usableFromInline var ledger: DurableLedger<Model>
+  @usableFromInline var journal: DurableJournal
+  @usableFromInline let options: DurableStoreOptions
   /// The append that failed, after which the store refuses every step
   /// (`failedEarlier`) until it is opened again: the cause an app reports.
   public internal(set) var failure: DurableStoreError?
-  private var work = WorkInFlight<Model.Action>()
+  @usableFromInline var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
 
   /// The state after the last acknowledged step.
@@ -82,7 +84,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// Steps `action`, syncs its record, starts what it asked for, and returns
   /// what the step did. Throws, and acknowledges nothing, when the record
   /// could not be synced; the store then refuses every later step.
-  @discardableResult
+  @inlinable @discardableResult
   public func send(_ action: Model.Action) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome> {
     // A sent step always has an action, so it always has a result.
     try commit(.sent, action).result!
@@ -90,14 +92,14 @@ public final class DurableStore<Model: DurableFeature> {
 
   /// Steps the inverse of the last step that can be undone, journaled as an
   /// undo; nil when there is none.
-  @discardableResult
+  @inlinable @discardableResult
   public func undo() throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
     guard let inverse = ledger.undo.last else { return nil }
     return try commit(.undone, inverse).result
   }
 
   /// Journals one step of `kind`, then starts its intents and work.
-  @discardableResult
+  @inlinable @discardableResult
   func commit(_ kind: DurableRecord<Model>.Kind, _ action: Model.Action?) throws(DurableStoreError) -> DurableStep<
     Model
   > {
@@ -125,18 +127,18 @@ public final class DurableStore<Model: DurableFeature> {
   }
 
   /// Refuses work once a seam stopped the store or a write failed.
-  func checkRunning() throws(DurableStoreError) {
+  @inlinable func checkRunning() throws(DurableStoreError) {
     if let stoppedAt { throw .stopped(at: stoppedAt) }
     if failure != nil { throw .failedEarlier }
   }
 
   /// Calls the crash seam at `point`; a throwing seam stops the store.
-  func seam(_ point: CrashPoint) throws(DurableStoreError) {
+  @usableFromInline func seam(_ point: CrashPoint) throws(DurableStoreError) {
     do { try options.crashSeam?(point) } catch { throw .stopped(at: point) }
   }
 
   /// Runs `body`, which writes to the journal; on error stops the store or marks it failed.
-  func guarded(_ body: () throws(DurableStoreError) -> Void) throws(DurableStoreError) {
+  @usableFromInline func guarded(_ body: () throws(DurableStoreError) -> Void) throws(DurableStoreError) {
     do { try body() } catch {
       if case .stopped(let point) = error { stop(at: point) } else { failure = failure ?? error }
       throw error
@@ -144,7 +146,7 @@ public final class DurableStore<Model: DurableFeature> {
   }
 
   /// Stops the store as a crash at `point` would: nothing more is written and every piece of work is cancelled.
-  func stop(at point: CrashPoint) {
+  @usableFromInline func stop(at point: CrashPoint) {
     stoppedAt = stoppedAt ?? point
     _ = work.cancelAll()
     for task in intentsInFlight.values { task.cancel() }
@@ -152,7 +154,7 @@ public final class DurableStore<Model: DurableFeature> {
 
   // MARK: Work
 
-  private func start(_ item: EffectTask<Model.Action>) {
+  @usableFromInline func start(_ item: EffectTask<Model.Action>) {
     let id = item.id
     work.start(item) { [weak self] action, generation in self?.feedBack(action, from: id, generation: generation) }
   }
@@ -165,7 +167,7 @@ public final class DurableStore<Model: DurableFeature> {
 
   /// Runs `intent` off the main actor (asking its service first when
   /// `recovering`), then journals its outcome.
-  func run(_ intent: Intent<Model.Request>, recovering: Bool) {
+  @usableFromInline func run(_ intent: Intent<Model.Request>, recovering: Bool) {
     let environment = environment
     let clock = clock
     let seam = options.crashSeam

@@ -32,4 +32,15 @@ public struct DurableStep<Model: DurableFeature> {
   public let intents: [Intent<Model.Request>]
   /// The journal's sequence number of its record.
   public let sequence: UInt64
+
+  /// A step.
+  @inlinable init(
+    action: Model.Action?, result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>],
+    sequence: UInt64
+  ) {
+    self.action = action
+    self.result = result
+    self.intents = intents
+    self.sequence = sequence
+  }
 }
