@@ -16,7 +16,15 @@ enum DurableSendBenchmark {
     let store = try DurableStore<BenchReminders>.open(
       at: folder.appendingPathComponent("reminders.journal").path, initial: BenchReminders.State(),
       environment: ContinuousClock())
-    for index in 0..<sends { try store.send(.set(title: "reminder \(index)", seconds: 3_600)) }
+    for index in 0..<sends {
+      let action = BenchReminders.Action.set(title: "reminder \(index)", seconds: 3_600)
+      if index == 0 {
+        var written: [UInt8] = []
+        action.writeCanonical(to: &written)
+        precondition(written == action.canonical.compactBytes, "the hand writer is not the canonical text")
+      }
+      try store.send(action)
+    }
   }
 }
 
@@ -29,6 +37,26 @@ enum BenchReminders: DurableFeature {
   enum Action: Codable, Equatable, Sendable, CanonicalCodable {
     case set(title: String, seconds: Int)
     case ring(title: String)
+
+    /// Whether `writeCanonical` writes by hand (as `Reminders.Action` does) or through `Codable`.
+    nonisolated(unsafe) static var handWritten = true
+
+    /// The canonical text by hand, as the Reminders example writes its actions.
+    func writeCanonical(to out: inout [UInt8]) {
+      guard Self.handWritten else { return canonical.writeCompact(to: &out) }
+      switch self {
+      case .set(let title, let seconds):
+        out.append(contentsOf: #"{"set":{"seconds":"#.utf8)
+        out.append(contentsOf: String(seconds).utf8)
+        out.append(contentsOf: #","title":"#.utf8)
+        JSONValue.writeString(title, to: &out)
+        out.append(contentsOf: "}}".utf8)
+      case .ring(let title):
+        out.append(contentsOf: #"{"ring":{"title":"#.utf8)
+        JSONValue.writeString(title, to: &out)
+        out.append(contentsOf: "}}".utf8)
+      }
+    }
   }
 
   struct Effect: Codable, Equatable, Sendable, CanonicalEncodable {}

@@ -5,7 +5,7 @@ import Foundation
 //   kiosk-bench [--smoke] [--manifest codegen.yaml] [--linkgen PATH]   (PATH: the built linkgen, run as a process)
 //   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
 //   kiosk-bench --open-cost TABS --opens K             (K opens over TABS tabs, for callgrind)
-//   kiosk-bench --durable-sends K                     (K sends through a DurableStore, for callgrind)
+//   kiosk-bench --durable-sends K [--codable]         (K sends through a DurableStore, for callgrind)
 //   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
 //   kiosk-bench --checkpoint-cost TABS --count K       (K checkpoints over TABS tabs, for callgrind)
@@ -37,8 +37,10 @@ if let tabs = option("--open-cost").flatMap(Int.init) {
   exit(0)
 }
 
-// `kiosk-bench --durable-sends K`: K reminders set through the framework's DurableStore (for callgrind).
+// `kiosk-bench --durable-sends K`: K reminders set through the framework's DurableStore (for callgrind),
+// each action written by hand as the Reminders example writes it, or with `--codable` through `Codable`.
 if let sends = option("--durable-sends").flatMap(Int.init) {
+  BenchReminders.Action.handWritten = !CommandLine.arguments.contains("--codable")
   try DurableSendBenchmark.sendCost(sends: sends)
   exit(0)
 }

@@ -16,6 +16,17 @@ public protocol CanonicalCodable: CanonicalEncodable {
 public protocol CanonicalEncodable {
   /// The canonical form.
   var canonical: JSONValue { get }
+
+  /// Writes the compact canonical text into `out`: `canonical`'s, unless the
+  /// type writes its bytes by hand. A durable store writes an action's on
+  /// every step, and a hand writer costs a fraction of building the value
+  /// (test it against `canonical.compactBytes`).
+  func writeCanonical(to out: inout [UInt8])
+}
+
+extension CanonicalEncodable {
+  /// The compact text of `canonical`.
+  public func writeCanonical(to out: inout [UInt8]) { canonical.writeCompact(to: &out) }
 }
 
 /// Money: a whole number of minor units (`450` for 4.50 in a currency of

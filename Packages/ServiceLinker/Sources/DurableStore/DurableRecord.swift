@@ -37,7 +37,7 @@ import FeatureKit
       out.append(UInt8(ascii: ","))
     }
     out.append(contentsOf: #""action":"#.utf8)
-    (action?.canonical ?? .null).writeCompact(to: &out)
+    if let action { action.writeCanonical(to: &out) } else { out.append(contentsOf: "null".utf8) }
     out.append(contentsOf: #","intents":"#.utf8)
     Self.value(of: intents).writeCompact(to: &out)
     if case .outcome(let key, _) = kind {

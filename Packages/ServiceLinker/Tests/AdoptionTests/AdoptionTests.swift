@@ -52,7 +52,7 @@ struct AdoptionTests {
 
     let test = try run("swift", "test", "--skip-build", in: folder)
     #expect(test.status == 0, "\(test.output)")
-    #expect(test.output.contains("Test run with 4 tests"), "\(test.output)")
+    #expect(test.output.contains("Test run with 5 tests"), "\(test.output)")
 
     let lane = try run(
       "python3", frameworkRoot.appendingPathComponent("Tools/replay_lane.py").path, "--server",

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import DurableStore
 import FeatureKit
 import FeatureTesting
@@ -78,6 +79,23 @@ let recordings = RecordingStore(
     await reopened.finish()
     #expect(reopened.state == Reminders.State(rung: ["tea"], notified: ["tea"]))
     #expect(try notifier.lines().map(\.title) == ["tea"])
+  }
+
+  @Test func everyActionWrittenByHandIsItsCanonicalText() {
+    let texts = ["tea", "", "a \"quoted\" \\ line\n\t\u{01}", "é☕/😀"]
+    for title in texts {
+      for other in texts {
+        let actions: [Reminders.Action] = [
+          .set(title: title, seconds: 180), .set(title: other, seconds: -7), .dismiss(title: title),
+          .ring(title: title), .notified(title: title), .notDelivered(title: title, reason: other),
+        ]
+        for action in actions {
+          var written: [UInt8] = []
+          action.writeCanonical(to: &written)
+          #expect(written == action.canonical.compactBytes, "\(action)")
+        }
+      }
+    }
   }
 
   @Test func theScenarioMatchesItsRecording() async {
