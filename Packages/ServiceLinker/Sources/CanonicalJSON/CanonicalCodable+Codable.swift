@@ -13,7 +13,7 @@ extension CanonicalEncodable where Self: Encodable {
   /// programming error, and stops here with the path of that value.
   public var canonical: JSONValue {
     do {
-      return try JSONValueEncoder.encode(self)
+      return try JSONValue(encoding: self)
     } catch let error as CanonicalError {
       preconditionFailure(
         "\(Self.self) has no canonical form at '\(error.path)': \(error.reason); encode money as integer minor "
@@ -21,6 +21,15 @@ extension CanonicalEncodable where Self: Encodable {
     } catch {
       preconditionFailure("\(Self.self) could not be encoded: \(error)")
     }
+  }
+}
+
+extension JSONValue {
+  /// The canonical value of an `Encodable` value, as `JSONEncoder` writes it
+  /// (dates as UTC to the second) and the strict parser reads it, built
+  /// without the text; what the parser would refuse is thrown, with its path.
+  public init(encoding value: some Encodable) throws(CanonicalError) {
+    self = try JSONValueEncoder.encode(value)
   }
 }
 

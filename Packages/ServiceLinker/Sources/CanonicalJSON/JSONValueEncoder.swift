@@ -6,17 +6,46 @@ import Foundation
 /// `Codable` types uses it, because a durable store encodes one on every step.
 ///
 /// As there, a value the canonical form has no room for (a floating-point
-/// number with a fraction, a `Decimal` with one, an integer beyond `Int`) is
-/// an error naming the value's path.
+/// number with a fraction, or one its text writes with an exponent or as
+/// `-0`; a `Decimal` with a fraction; an integer beyond `Int`; a key outside
+/// printable ASCII; containers nested deeper than the parser reads) is an
+/// error naming the value's path, never a value the parser would refuse.
 enum JSONValueEncoder {
   /// The canonical value of `value`.
   static func encode(_ value: some Encodable) throws(CanonicalError) -> JSONValue {
+    let encoded: JSONValue
     do {
-      return try EncodingNode.value(of: value, at: [])
+      encoded = try EncodingNode.value(of: value, at: [])
     } catch let error as CanonicalError {
       throw error
     } catch {
       throw CanonicalError(path: "", reason: "\(error)")
+    }
+    try check(encoded, path: "", depth: 0)
+    return encoded
+  }
+
+  /// Refuses what `JSONParser` refuses of a value's shape: keys outside
+  /// printable ASCII, and containers nested deeper than `JSONParser.maxDepth`.
+  private static func check(_ value: JSONValue, path: String, depth: Int) throws(CanonicalError) {
+    switch value {
+    case .object(let members):
+      guard depth < JSONParser.maxDepth else {
+        throw CanonicalError(path: path, reason: "nested deeper than \(JSONParser.maxDepth)")
+      }
+      for (key, member) in members {
+        let inner = path.isEmpty ? key : "\(path).\(key)"
+        guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+          throw CanonicalError(path: inner, reason: "keys are printable ASCII")
+        }
+        try check(member, path: inner, depth: depth + 1)
+      }
+    case .array(let elements):
+      guard depth < JSONParser.maxDepth else {
+        throw CanonicalError(path: path, reason: "nested deeper than \(JSONParser.maxDepth)")
+      }
+      for (index, element) in elements.enumerated() { try check(element, path: "\(path)[\(index)]", depth: depth + 1) }
+    case .null, .bool, .integer, .string: break
     }
   }
 }
@@ -80,21 +109,34 @@ final class EncodingNode {
   /// A whole number, or the canonical form's refusal at `path`.
   static func whole(_ decimal: Decimal, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
     let number = Int(NSDecimalNumber(decimal: decimal).int64Value)
-    guard decimal.isFinite, Decimal(number) == decimal else { throw refusal(at: path, "numbers are whole") }
+    guard decimal.isFinite, Decimal(number) == decimal else {
+      throw refusal(at: path, "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
+    }
     return .integer(number)
   }
 
-  /// A floating-point number as `JSONEncoder` then the parser take it: a whole one is an integer.
-  static func whole(_ number: Double, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
-    guard number.isFinite, number.rounded() == number, abs(number) < 9_007_199_254_740_992 else {
-      throw refusal(at: path, "numbers are whole")
+  /// A floating-point number as `JSONEncoder` then the parser take it: a
+  /// whole one its text writes in plain digits (up to 2^53 for a `Double`,
+  /// 2^24 for a `Float`; beyond, the text has an exponent) is an integer;
+  /// a fraction, an exponent or `-0` is refused, as the parser refuses it.
+  static func whole(_ number: Double, plainUpTo limit: Double = 9_007_199_254_740_992, at path: [any CodingKey])
+    throws(CanonicalError) -> JSONValue
+  {
+    guard number.isFinite, number.rounded() == number, abs(number) <= limit else {
+      throw refusal(at: path, "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
     }
+    guard !(number == 0 && number.sign == .minus) else { throw refusal(at: path, "zero is written 0, not -0") }
     return .integer(Int(number))
+  }
+
+  /// A `Float`, whose text has an exponent above 2^24.
+  static func whole(_ number: Float, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
+    try whole(Double(number), plainUpTo: 16_777_216, at: path)
   }
 
   /// An integer of any width, when `Int` holds it.
   static func integer(_ number: some BinaryInteger, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
-    guard let value = Int(exactly: number) else { throw refusal(at: path, "\(number) is beyond a 64-bit integer") }
+    guard let value = Int(exactly: number) else { throw refusal(at: path, "the number \(number) is too large") }
     return .integer(value)
   }
 
@@ -113,6 +155,26 @@ final class EncodingNode {
 
   /// The member `key` of this object slot, made an object when it was unset.
   func member(_ key: String) -> EncodingNode {
+    // A container asked for again under the same key goes on writing into
+    // what is there, as `JSONEncoder` does, not into a fresh one.
+    if case .object(var members) = content, let at = members.lastIndex(where: { $0.key == key }) {
+      switch members[at].member {
+      case .node(let node): return node
+      case .value(.object(let inner)):
+        let node = EncodingNode(.object(inner.map { ($0.key, .value($0.value)) }))
+        content = .unset
+        members[at].member = .node(node)
+        content = .object(members)
+        return node
+      case .value(.array(let elements)):
+        let node = EncodingNode(.array(elements.map { EncodingNode(.value($0)) }))
+        content = .unset
+        members[at].member = .node(node)
+        content = .object(members)
+        return node
+      case .value: break
+      }
+    }
     let node = EncodingNode()
     add(key, .node(node))
     return node
@@ -151,6 +213,15 @@ final class EncodingNode {
     if case .array(let elements) = content { return elements.count }
     return 0
   }
+}
+
+/// The key `superEncoder()` writes under.
+struct SuperKey: CodingKey {
+  var stringValue: String { "super" }
+  var intValue: Int? { nil }
+  init() {}
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { nil }
 }
 
 /// An index in an unkeyed container, as `JSONEncoder` names one in a path.
@@ -195,7 +266,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     node.set(key.stringValue, try EncodingNode.whole(value, at: codingPath + [key]))
   }
   mutating func encode(_ value: Float, forKey key: Key) throws {
-    node.set(key.stringValue, try EncodingNode.whole(Double(value), at: codingPath + [key]))
+    node.set(key.stringValue, try EncodingNode.whole(value, at: codingPath + [key]))
   }
   mutating func encode(_ value: Int, forKey key: Key) throws { node.set(key.stringValue, .integer(value)) }
   mutating func encode(_ value: Int8, forKey key: Key) throws { node.set(key.stringValue, .integer(Int(value))) }
@@ -209,6 +280,12 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt16, forKey key: Key) throws { node.set(key.stringValue, .integer(Int(value))) }
   mutating func encode(_ value: UInt32, forKey key: Key) throws { node.set(key.stringValue, .integer(Int(value))) }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    node.set(key.stringValue, try EncodingNode.integer(value, at: codingPath + [key]))
+  }
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
+    node.set(key.stringValue, try EncodingNode.integer(value, at: codingPath + [key]))
+  }
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
     node.set(key.stringValue, try EncodingNode.integer(value, at: codingPath + [key]))
   }
   mutating func encode(_ value: some Encodable, forKey key: Key) throws {
@@ -226,7 +303,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func superEncoder() -> any Encoder {
-    NodeEncoder(node: node.member("super"), codingPath: codingPath)
+    NodeEncoder(node: node.member("super"), codingPath: codingPath + [SuperKey()])
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
@@ -269,6 +346,8 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt16) throws { try encodeElement(value) }
   mutating func encode(_ value: UInt32) throws { try encodeElement(value) }
   mutating func encode(_ value: UInt64) throws { try encodeElement(value) }
+  mutating func encode(_ value: Int128) throws { try encodeElement(value) }
+  mutating func encode(_ value: UInt128) throws { try encodeElement(value) }
   mutating func encode(_ value: some Encodable) throws { try encodeElement(value) }
 
   /// Writes `value` as the next element. A standard type writes itself into
@@ -305,7 +384,7 @@ struct SingleNodeContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
   mutating func encode(_ value: String) throws { node.content = .value(.string(value)) }
   mutating func encode(_ value: Double) throws { node.content = .value(try EncodingNode.whole(value, at: codingPath)) }
-  mutating func encode(_ value: Float) throws { try encode(Double(value)) }
+  mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.whole(value, at: codingPath)) }
   mutating func encode(_ value: Int) throws { node.content = .value(.integer(value)) }
   mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
   mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
@@ -316,6 +395,12 @@ struct SingleNodeContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
   mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
   mutating func encode(_ value: UInt64) throws {
+    node.content = .value(try EncodingNode.integer(value, at: codingPath))
+  }
+  mutating func encode(_ value: Int128) throws {
+    node.content = .value(try EncodingNode.integer(value, at: codingPath))
+  }
+  mutating func encode(_ value: UInt128) throws {
     node.content = .value(try EncodingNode.integer(value, at: codingPath))
   }
   mutating func encode(_ value: some Encodable) throws {

@@ -207,6 +207,56 @@ import Testing
     }
   }
 
+  /// A value the old path (text, then the parser) refuses is refused at the same path; one it takes is the same value.
+  static func expectSameAsText(
+    _ value: some Encodable, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let built = Result { () throws(CanonicalError) in try JSONValue(encoding: value) }
+    let parsed = Result { try throughText(value) }
+    switch (built, parsed) {
+    case (.success(let mine), .success(let theirs)): #expect(mine == theirs, comment, sourceLocation: sourceLocation)
+    case (.failure(let mine), .failure(let theirs as CanonicalError)):
+      #expect(mine.path == theirs.path, "\(comment): \(mine) against \(theirs)", sourceLocation: sourceLocation)
+    default: Issue.record("\(comment): \(built) against \(parsed)", sourceLocation: sourceLocation)
+    }
+  }
+
+  struct Twice: Encodable {
+    enum Keys: CodingKey { case x, a, b }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Keys.self)
+      var first = container.nestedContainer(keyedBy: Keys.self, forKey: .x)
+      try first.encode(1, forKey: .a)
+      var second = container.nestedContainer(keyedBy: Keys.self, forKey: .x)
+      try second.encode(2, forKey: .b)
+    }
+  }
+
+  indirect enum Deep: Encodable {
+    case leaf
+    case inner(Deep)
+    static func of(_ depth: Int) -> Deep { depth == 0 ? .leaf : .inner(of(depth - 1)) }
+  }
+
+  @Test func whatTheParserRefusesIsRefusedAndTheEdgesAreTheEncodersOwn() throws {
+    Self.expectSameAsText(["café": 1], "a key outside printable ASCII")
+    Self.expectSameAsText(["ok": -0.0], "negative zero")
+    Self.expectSameAsText([9_007_199_254_740_992.0, -9_007_199_254_740_992.0], "2^53 in plain digits")
+    Self.expectSameAsText([18_014_398_509_481_984.0], "2^54, written with an exponent")
+    Self.expectSameAsText([Float(16_777_216)], "2^24 as a Float")
+    Self.expectSameAsText([Float(20_000_000)], "a Float written with an exponent")
+    Self.expectSameAsText([Int128(5), Int128(-7)], "Int128")
+    Self.expectSameAsText([UInt128(UInt64.max)], "a UInt128 beyond Int")
+    Self.expectSameAsText(Twice(), "a nested container asked for twice under one key")
+    // Each level is two objects (`{"inner":{"_0":…}}`), the leaf two more: 31 levels are 64, the deepest the parser reads.
+    Self.expectSameAsText(Deep.of(31), "64 nested objects")
+    #expect(throws: Never.self) { try JSONValue(encoding: Deep.of(31)) }
+    Self.expectSameAsText(Deep.of(32), "66 nested objects")
+    #expect(throws: CanonicalError.self) { try JSONValue(encoding: Deep.of(32)) }
+    #expect(throws: CanonicalError.self) { try JSONValue(encoding: ["ok": -0.0]) }
+    #expect(try JSONValue(encoding: Twice()) == .object(["x": .object(["a": .integer(1), "b": .integer(2)])]))
+  }
+
   @Test func compactBytesAreThePrettyTextWithoutItsLayout() throws {
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<300 {
