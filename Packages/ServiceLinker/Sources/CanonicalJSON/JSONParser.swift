@@ -9,6 +9,12 @@ struct JSONParser {
   /// The deepest nesting of arrays and objects accepted.
   static let maxDepth = 64
 
+  // What the canonical form refuses, in the words `JSONValue(encoding:)` uses too.
+  static let deeperThanMax = "nested deeper than \(maxDepth)"
+  static let keysArePrintable = "keys are printable ASCII"
+  static let numbersAreWhole = "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)"
+  static let zeroIsZero = "zero is written 0, not -0"
+
   private let bytes: [UInt8]
   private var index = 0
 
@@ -62,7 +68,7 @@ struct JSONParser {
 
   private mutating func object(path: String, depth: Int) throws(CanonicalError) -> JSONValue {
     guard depth <= Self.maxDepth else {
-      throw CanonicalError(path: path, reason: "nested deeper than \(Self.maxDepth)")
+      throw CanonicalError(path: path, reason: Self.deeperThanMax)
     }
     index += 1
     var members: [String: JSONValue] = [:]
@@ -79,7 +85,7 @@ struct JSONParser {
       // Keys are ASCII: names, ids, ingredients and idempotency keys. Swift
       // compares strings by canonical equivalence, code points would not.
       guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-        throw CanonicalError(path: inner, reason: "keys are printable ASCII")
+        throw CanonicalError(path: inner, reason: Self.keysArePrintable)
       }
       guard members[key] == nil else { throw CanonicalError(path: inner, reason: "the key appears twice") }
       skipWhitespace()
@@ -100,7 +106,7 @@ struct JSONParser {
 
   private mutating func array(path: String, depth: Int) throws(CanonicalError) -> JSONValue {
     guard depth <= Self.maxDepth else {
-      throw CanonicalError(path: path, reason: "nested deeper than \(Self.maxDepth)")
+      throw CanonicalError(path: path, reason: Self.deeperThanMax)
     }
     index += 1
     var elements: [JSONValue] = []
@@ -132,12 +138,11 @@ struct JSONParser {
     let digits = bytes[digitsStart..<index]
     guard !digits.isEmpty else { throw syntax("a digit was expected") }
     if let byte = next, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-      throw CanonicalError(
-        path: path, reason: "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
+      throw CanonicalError(path: path, reason: Self.numbersAreWhole)
     }
     guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { throw syntax("a number starts with 0") }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    guard text != "-0" else { throw CanonicalError(path: path, reason: "zero is written 0, not -0") }
+    guard text != "-0" else { throw CanonicalError(path: path, reason: Self.zeroIsZero) }
     guard let number = Int(text) else { throw CanonicalError(path: path, reason: "the number \(text) is too large") }
     return number
   }

@@ -46,57 +46,65 @@ extension JSONValue {
   /// The canonical text laid out for review: two spaces of indent, `": "`
   /// between a key and its value, and a newline at the end. What a recording holds.
   public var prettyText: String {
-    var out = ""
-    write(to: &out, indent: "")
-    return out + "\n"
-  }
-
-  private func write(to out: inout String, indent: String?) {
-    switch self {
-    case .null: out += "null"
-    case .bool(let value): out += value ? "true" : "false"
-    case .integer(let value): out += String(value)
-    case .string(let value): Self.writeString(value, to: &out)
-    case .array(let values):
-      writeContainer(open: "[", close: "]", count: values.count, to: &out, indent: indent) { index, out, inner in
-        values[index].write(to: &out, indent: inner)
-      }
-    case .object(let members):
-      let keys = members.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
-      writeContainer(open: "{", close: "}", count: keys.count, to: &out, indent: indent) { index, out, inner in
-        Self.writeString(keys[index], to: &out)
-        out += inner == nil ? ":" : ": "
-        members[keys[index]]!.write(to: &out, indent: inner)
-      }
-    }
+    var out: [UInt8] = []
+    write(to: &out, indent: [])
+    out.append(0x0A)
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Writes the compact text into `out`.
-  public func writeCompact(to out: inout [UInt8]) {
+  public func writeCompact(to out: inout [UInt8]) { write(to: &out, indent: nil) }
+
+  /// One writer for both layouts: compact when `indent` is nil, laid out from `indent` otherwise.
+  private func write(to out: inout [UInt8], indent: [UInt8]?) {
     switch self {
     case .null: out.append(contentsOf: "null".utf8)
     case .bool(let value): out.append(contentsOf: value ? "true".utf8 : "false".utf8)
     case .integer(let value): Self.writeInteger(value, to: &out)
     case .string(let value): Self.writeString(value, to: &out)
     case .array(let values):
-      out.append(UInt8(ascii: "["))
-      for (index, value) in values.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        value.writeCompact(to: &out)
+      Self.writeContainer(
+        open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: values.count, to: &out, indent: indent
+      ) {
+        index, out, inner in values[index].write(to: &out, indent: inner)
       }
-      out.append(UInt8(ascii: "]"))
     case .object(let members):
-      out.append(UInt8(ascii: "{"))
-      // Most objects are small: sorting their pairs by the keys' bytes costs less than a sort of scalars.
+      // Sorting the pairs by the keys' bytes is sorting by their Unicode scalars.
       let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-      for (index, member) in sorted.enumerated() {
-        if index > 0 { out.append(UInt8(ascii: ",")) }
-        Self.writeString(member.key, to: &out)
-        out.append(UInt8(ascii: ":"))
-        member.value.writeCompact(to: &out)
+      Self.writeContainer(
+        open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: sorted.count, to: &out, indent: indent
+      ) {
+        index, out, inner in
+        Self.writeString(sorted[index].key, to: &out)
+        out.append(contentsOf: inner == nil ? ":".utf8 : ": ".utf8)
+        sorted[index].value.write(to: &out, indent: inner)
       }
-      out.append(UInt8(ascii: "}"))
     }
+  }
+
+  private static func writeContainer(
+    open: UInt8, close: UInt8, count: Int, to out: inout [UInt8], indent: [UInt8]?,
+    element: (Int, inout [UInt8], [UInt8]?) -> Void
+  ) {
+    out.append(open)
+    guard count > 0 else {
+      out.append(close)
+      return
+    }
+    let inner = indent.map { $0 + [0x20, 0x20] }
+    for index in 0..<count {
+      if index > 0 { out.append(UInt8(ascii: ",")) }
+      if let inner {
+        out.append(0x0A)
+        out.append(contentsOf: inner)
+      }
+      element(index, &out, inner)
+    }
+    if let indent {
+      out.append(0x0A)
+      out.append(contentsOf: indent)
+    }
+    out.append(close)
   }
 
   private static func writeInteger(_ value: Int, to out: inout [UInt8]) {
@@ -136,45 +144,6 @@ extension JSONValue {
       }
     }
     out.append(UInt8(ascii: "\""))
-  }
-
-  private func writeContainer(
-    open: String, close: String, count: Int, to out: inout String, indent: String?,
-    element: (Int, inout String, String?) -> Void
-  ) {
-    out += open
-    guard count > 0 else {
-      out += close
-      return
-    }
-    let inner = indent.map { $0 + "  " }
-    for index in 0..<count {
-      if index > 0 { out += "," }
-      if let inner { out += "\n" + inner }
-      element(index, &out, inner)
-    }
-    if let indent { out += "\n" + indent }
-    out += close
-  }
-
-  private static func writeString(_ value: String, to out: inout String) {
-    out += "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      case let control where control.value < 0x20:
-        let hex = String(control.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    out += "\""
   }
 }
 

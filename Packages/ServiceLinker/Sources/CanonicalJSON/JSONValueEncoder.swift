@@ -29,23 +29,20 @@ enum JSONValueEncoder {
   /// printable ASCII, and containers nested deeper than `JSONParser.maxDepth`.
   private static func check(_ value: JSONValue, path: String, depth: Int) throws(CanonicalError) {
     switch value {
-    case .object(let members):
-      guard depth < JSONParser.maxDepth else {
-        throw CanonicalError(path: path, reason: "nested deeper than \(JSONParser.maxDepth)")
-      }
+    case .null, .bool, .integer, .string: return
+    case .object, .array:
+      guard depth < JSONParser.maxDepth else { throw CanonicalError(path: path, reason: JSONParser.deeperThanMax) }
+    }
+    if case .object(let members) = value {
       for (key, member) in members {
         let inner = path.isEmpty ? key : "\(path).\(key)"
         guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-          throw CanonicalError(path: inner, reason: "keys are printable ASCII")
+          throw CanonicalError(path: inner, reason: JSONParser.keysArePrintable)
         }
         try check(member, path: inner, depth: depth + 1)
       }
-    case .array(let elements):
-      guard depth < JSONParser.maxDepth else {
-        throw CanonicalError(path: path, reason: "nested deeper than \(JSONParser.maxDepth)")
-      }
+    } else if case .array(let elements) = value {
       for (index, element) in elements.enumerated() { try check(element, path: "\(path)[\(index)]", depth: depth + 1) }
-    case .null, .bool, .integer, .string: break
     }
   }
 }
@@ -110,7 +107,7 @@ final class EncodingNode {
   static func whole(_ decimal: Decimal, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
     let number = Int(NSDecimalNumber(decimal: decimal).int64Value)
     guard decimal.isFinite, Decimal(number) == decimal else {
-      throw refusal(at: path, "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
+      throw refusal(at: path, JSONParser.numbersAreWhole)
     }
     return .integer(number)
   }
@@ -123,9 +120,9 @@ final class EncodingNode {
     throws(CanonicalError) -> JSONValue
   {
     guard number.isFinite, number.rounded() == number, abs(number) <= limit else {
-      throw refusal(at: path, "numbers are whole: no fraction or exponent (money is in minor units: 450 for 4.50)")
+      throw refusal(at: path, JSONParser.numbersAreWhole)
     }
-    guard !(number == 0 && number.sign == .minus) else { throw refusal(at: path, "zero is written 0, not -0") }
+    guard !(number == 0 && number.sign == .minus) else { throw refusal(at: path, JSONParser.zeroIsZero) }
     return .integer(Int(number))
   }
 
@@ -158,21 +155,18 @@ final class EncodingNode {
     // A container asked for again under the same key goes on writing into
     // what is there, as `JSONEncoder` does, not into a fresh one.
     if case .object(var members) = content, let at = members.lastIndex(where: { $0.key == key }) {
-      switch members[at].member {
-      case .node(let node): return node
-      case .value(.object(let inner)):
-        let node = EncodingNode(.object(inner.map { ($0.key, .value($0.value)) }))
+      let reopened: EncodingNode? =
+        switch members[at].member {
+        case .node(let node): node
+        case .value(.object(let inner)): EncodingNode(.object(inner.map { ($0.key, .value($0.value)) }))
+        case .value(.array(let elements)): EncodingNode(.array(elements.map { EncodingNode(.value($0)) }))
+        case .value: nil
+        }
+      if let reopened {
         content = .unset
-        members[at].member = .node(node)
+        members[at].member = .node(reopened)
         content = .object(members)
-        return node
-      case .value(.array(let elements)):
-        let node = EncodingNode(.array(elements.map { EncodingNode(.value($0)) }))
-        content = .unset
-        members[at].member = .node(node)
-        content = .object(members)
-        return node
-      case .value: break
+        return reopened
       }
     }
     let node = EncodingNode()
