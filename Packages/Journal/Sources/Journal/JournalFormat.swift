@@ -133,6 +133,18 @@ public enum JournalFormat {
     return (sequence, bytes[offset + 8], offset + frameSize..<end)
   }
 
+  /// How many zero bytes end `bytes`, counting back no further than `start`.
+  /// A writer zeroes space ahead of its last record (`WriteAheadLog`), so a
+  /// bad frame followed only by zeros is the end of the records, not a torn
+  /// tail; zeros are never a record, since no record has type 0.
+  static func trailingZeros(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    var end = bytes.count
+    // Eight bytes at a time: the zeros ahead can be a megabyte.
+    while end - 8 >= start, bytes.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) == 0 { end -= 8 }
+    while end > start, bytes[end - 1] == 0 { end -= 1 }
+    return bytes.count - end
+  }
+
   /// The payload length of the frame at `offset` when its type exists, its
   /// length is within that type's bound and the whole frame is in `bytes`.
   static func wholeFrameLength(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {

@@ -101,9 +101,17 @@ struct JournalScan {
   var frames: [Frame] = []
   /// Where the valid prefix ends, in the scanned bytes.
   var goodEnd: Int
+  /// The zeros that end the scanned bytes after the valid prefix: space a
+  /// writer zeroed ahead (`WriteAheadLog`), not a torn tail. After a torn
+  /// write into that space, the zeros that follow what the write left.
+  var zeroTail = 0
   /// The first bad record, if any: its offset in the file (not in the scanned
   /// bytes), and whether valid records follow it.
   var firstBad: (offset: Int, validRecordsFollow: Bool)?
+  /// The bytes of a torn tail in `count` scanned bytes: what follows the
+  /// valid prefix, less the zeros after it. 0 when the scan ended clean.
+  func tornBytes(of count: Int) -> Int { count - goodEnd - zeroTail }
+
   /// Whether the bad part holds two or more whole frames chained by their
   /// lengths: more than the one record an interrupted append can leave, so
   /// not a torn tail (records of another journal, behind a copied header).
@@ -123,6 +131,9 @@ struct JournalScan {
         expected += 1
         continue
       }
+      zeroTail = JournalFormat.trailingZeros(in: bytes, from: offset)
+      // Only zeros after the last record: the space ahead, and nothing is bad.
+      if offset + zeroTail == bytes.count { return }
       firstBad = (base + offset, Self.validRecordExists(in: bytes, after: offset, from: expected, seed: seed))
       badPartHoldsWholeFrames = Self.wholeFrames(in: bytes, from: offset) >= 2
       return

@@ -56,6 +56,8 @@ struct JournalSalvage {
         expected += 1
         continue
       }
+      // Zeros written ahead of the last record are not damage: nothing to cut.
+      if offset + JournalFormat.trailingZeros(in: bytes, from: offset) == bytes.count { break }
       guard let next = Self.nextValidRecord(in: bytes, after: offset, from: expected, seed: seed) else {
         cut = offset
         break

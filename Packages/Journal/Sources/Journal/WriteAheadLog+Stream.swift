@@ -27,9 +27,13 @@ public struct StreamSummary: Equatable, Sendable {
   /// Records handed over.
   public var records: Int
   /// Bytes at the end left unread: a torn tail, or an append in flight.
+  /// Zeros a writer wrote ahead of its records are not counted.
   public var unreadTailBytes: Int
   /// The file's size when the read started (later appends are not read).
   public var size: Int
+  /// Where the last record read ends: the file as a writer that wrote no
+  /// space ahead would have left it (`size` less any zeros and torn tail).
+  public var recordsEnd: Int
 }
 
 extension WriteAheadLog {
@@ -68,7 +72,7 @@ extension WriteAheadLog {
       guard bytes.allSatisfy({ $0 == 0 }) || JournalFormat.magic.starts(with: bytes.prefix(4)) else {
         throw JournalError.notAJournal(path: path)
       }
-      return StreamSummary(records: 0, unreadTailBytes: size, size: size)
+      return StreamSummary(records: 0, unreadTailBytes: size, size: size, recordsEnd: 0)
     }
     let header = try reader.bytes(from: 0, to: JournalFormat.headerSize)
     let salt = try validateHeader(header, path: path)
@@ -93,18 +97,25 @@ extension WriteAheadLog {
       expected += 1
     }
     progress?(size, size)
-    guard offset < size else { return StreamSummary(records: Int(expected - 1), unreadTailBytes: 0, size: size) }
-    // A bad record: the rest of the file decides between a torn tail and corruption.
+    let records = Int(expected - 1)
+    guard offset < size else {
+      return StreamSummary(records: records, unreadTailBytes: 0, size: size, recordsEnd: offset)
+    }
+    // A bad record: the rest of the file decides between zeros written ahead, a torn tail and corruption.
     let rest = try reader.bytes(from: offset, to: size)
-    let (validFollow, wholeFrames) = rest.withUnsafeBytes { raw in
+    let (zeros, validFollow, wholeFrames) = rest.withUnsafeBytes { raw in
       (
+        JournalFormat.trailingZeros(in: raw, from: 0),
         JournalScan.validRecordExists(in: raw, after: 0, from: expected, seed: seed),
         JournalScan.wholeFrames(in: raw, from: 0)
       )
     }
+    if zeros == rest.count {
+      return StreamSummary(records: records, unreadTailBytes: 0, size: size, recordsEnd: offset)
+    }
     if validFollow { throw JournalError.corruptRecord(offset: offset, sequence: expected) }
     if wholeFrames >= 2 { throw JournalError.foreignRecords(offset: offset) }
-    return StreamSummary(records: Int(expected - 1), unreadTailBytes: size - offset, size: size)
+    return StreamSummary(records: records, unreadTailBytes: rest.count - zeros, size: size, recordsEnd: offset)
   }
 }
 

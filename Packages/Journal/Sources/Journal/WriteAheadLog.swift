@@ -53,6 +53,17 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   public private(set) var lastSequence: UInt64
   /// The file size after the last committed record.
   private var end: Int
+  /// The file's size: `end`, then the zeros written ahead of it (docs/journal.md, "Space ahead").
+  private var allocated: Int
+  /// How many zero bytes the next extension writes ahead: doubled each time, up to `maximumAhead`.
+  private var nextAhead = minimumAhead
+  /// Commits by this handle: its first writes no space ahead, since a process
+  /// that appends one record (a till command) would only write zeros to cut them again.
+  private var commits = 0
+  /// The first extension's zeros.
+  static var minimumAhead: Int { 64 << 10 }
+  /// The largest extension's zeros.
+  static var maximumAhead: Int { 4 << 20 }
   /// Set by a failed write or sync; appends are refused from then on.
   public private(set) var hasFailed = false
   /// The last checkpoint in the file, when opening read it or this handle wrote it.
@@ -120,18 +131,22 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       }
       let scan = loaded.scan
       var savedTailPath = tornHeaderCopy
+      // Zeros after the last record are space a writer wrote ahead: kept, and written over.
+      var allocated = loaded.base + loaded.bytes.count
       if scan.firstBad != nil {
         try Self.refuseCorruption(scan, firstSequence: loaded.firstSequence)
-        dropped += loaded.bytes.count - scan.goodEnd
-        // Keep what is cut, beside the journal, before cutting it.
+        let torn = scan.tornBytes(of: loaded.bytes.count)
+        dropped += torn
+        // Keep what is cut, beside the journal, before cutting it (the zeros after it are not kept).
         savedTailPath = try Self.saveCopy(
-          of: Array(loaded.bytes[scan.goodEnd...]), besides: path, suffix: "torn-tail", io: io)
+          of: Array(loaded.bytes[scan.goodEnd..<scan.goodEnd + torn]), besides: path, suffix: "torn-tail", io: io)
         if case .failure(let errno) = io.truncate(descriptor, to: loaded.base + scan.goodEnd) {
           throw JournalError.writeFailed(errno)
         }
         if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
-        loaded.bytes.removeSubrange(scan.goodEnd...)
+        allocated = loaded.base + scan.goodEnd
       }
+      loaded.bytes.removeSubrange(scan.goodEnd...)
       self.environment = environment
       self.descriptor = descriptor
       self.seed = loaded.seed
@@ -139,6 +154,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       self.salt = loaded.salt
       self.version = loaded.version
       self.end = loaded.base + loaded.bytes.count
+      self.allocated = allocated
       self.lastSequence = loaded.firstSequence - 1 + UInt64(scan.frames.count)
       self.lastCheckpoint = loaded.lastCheckpointMark
       var recovery = JournalRecovery(
@@ -156,7 +172,12 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
   }
 
-  deinit { io.close(descriptor) }
+  /// Cuts the space written ahead (best effort: a reader takes zeros for the
+  /// end anyway), so a journal at rest ends with its last record.
+  deinit {
+    if allocated > end { _ = io.truncate(descriptor, to: end) }
+    io.close(descriptor)
+  }
 
   /// Appends one record and syncs it; returns its sequence number.
   @discardableResult
@@ -228,6 +249,8 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
 
   /// Writes `count` framed records at the end and syncs them, all or none acknowledged.
   private mutating func write(_ frames: [UInt8], count: Int) throws(JournalError) -> ClosedRange<UInt64> {
+    let newEnd = end + frames.count
+    if newEnd > allocated, commits > 0 { writeZerosAhead(of: newEnd) }
     do throws(JournalError) {
       try Self.writeAll(frames, at: end, descriptor, io: io)
       if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
@@ -235,19 +258,51 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       // The record may be partly on disk: cut it off if we can, and refuse
       // everything from now on, since the page cache can no longer be trusted.
       _ = io.truncate(descriptor, to: end)
+      allocated = end
       hasFailed = true
       throw error
     }
-    end += frames.count
+    end = newEnd
+    allocated = max(allocated, end)
+    commits += 1
     let first = lastSequence + 1
     lastSequence += UInt64(count)
     return first...lastSequence
   }
 
+  /// Writes zeros from `newEnd` on, so that the commits after this one write
+  /// over space written before: their `fdatasync` then carries no new file
+  /// length, which on ext4 halves a commit (docs/journal.md, "Space ahead").
+  /// The sync of the record that follows makes the zeros durable with it.
+  /// Best effort: when they cannot be written (a full disk), the file is cut
+  /// back to its size and the record is appended as it would have been.
+  private mutating func writeZerosAhead(of newEnd: Int) {
+    let page = 4096
+    let target = (newEnd + nextAhead + page - 1) / page * page
+    do throws(JournalError) {
+      try Self.writeAll([UInt8](repeating: 0, count: target - newEnd), at: newEnd, descriptor, io: io)
+      allocated = target
+      nextAhead = min(nextAhead * 2, Self.maximumAhead)
+    } catch {
+      _ = io.truncate(descriptor, to: allocated)
+    }
+  }
+
+  /// Cuts the space written ahead, durably: the file ends with its last record again.
+  private mutating func cutSpaceAhead() throws(JournalError) {
+    guard allocated > end else { return }
+    if case .failure(let errno) = io.truncate(descriptor, to: end) { throw .writeFailed(errno) }
+    if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
+    allocated = end
+  }
+
   /// Gives the journal file the name `newPath` (replacing any file there) in
   /// one atomic step, syncs the directory, and moves the checkpoint index with
-  /// it. The handle, its lock and its records stay as they are.
+  /// it. The handle, its lock and its records stay as they are; the space
+  /// written ahead is cut first, so a file renamed into an archive ends with
+  /// its last record.
   public mutating func rename(to newPath: String) throws(JournalError) {
+    try cutSpaceAhead()
     guard Foundation.rename(path, newPath) == 0 else { throw .cannotOpen(path: newPath, Errno.current) }
     try Self.synchronizeDirectory(of: newPath, io: io)
     let index = CheckpointIndex.path(besides: path)
@@ -285,8 +340,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     for stretch in plan.stretches { try writeAll(stretch.bytes, at: stretch.offset, descriptor, io: io) }
     if let cut = plan.cut, case .failure(let errno) = io.truncate(descriptor, to: cut) { throw .writeFailed(errno) }
     if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
-    var repair = JournalRepair(
-      keptRecords: plan.keptRecords, droppedBytes: bytes.count - (plan.cut ?? bytes.count), backupPath: backupPath)
+    // The zeros a writer wrote ahead are cut with a torn tail, but they were never a record's.
+    let cutBytes = bytes.count - (plan.cut ?? bytes.count)
+    let zeros = bytes.withUnsafeBytes { JournalFormat.trailingZeros(in: $0, from: plan.cut ?? bytes.count) }
+    var repair = JournalRepair(keptRecords: plan.keptRecords, droppedBytes: cutBytes - zeros, backupPath: backupPath)
     repair.lost = plan.stretches.flatMap(\.lost)
     return repair
   }
@@ -384,6 +441,12 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     var count: UInt64 = 0
     while offset < bytes.count {
       let frame = bytes.withUnsafeBytes { JournalFormat.record(in: $0, at: offset, seed: seed) }
+      // Zeros written ahead end the records; the file rewritten ends with its last record.
+      if frame == nil,
+        bytes.withUnsafeBytes({ offset + JournalFormat.trailingZeros(in: $0, from: offset) }) == bytes.count
+      {
+        break
+      }
       guard let frame else { throw .corruptRecord(offset: offset, sequence: count + 1) }
       if frame.type == JournalFormat.lostType, let payload = records[frame.sequence] {
         JournalFormat.appendRecord(payload, sequence: frame.sequence, seed: seed, to: &rewritten)
@@ -486,7 +549,8 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       loaded = try LoadedFile(wholeFile: bytes, path: path)
     }
     try refuseCorruption(loaded.scan, firstSequence: loaded.firstSequence)
-    let ignored = loaded.bytes.count - loaded.scan.goodEnd
+    // Zeros written ahead are not a tail left unread.
+    let ignored = loaded.scan.tornBytes(of: loaded.bytes.count)
     loaded.bytes.removeSubrange(loaded.scan.goodEnd...)
     var recovery = JournalRecovery(
       bytes: loaded.bytes, frames: loaded.scan.frames, firstSequence: loaded.firstSequence, droppedBytes: ignored,

@@ -11,6 +11,8 @@ final class FaultyFileIO: JournalFileIO {
   var writeLimit: Int?
   /// After this many more bytes are written, writes fail with the errno (ENOSPC).
   var failWritesAfter: (bytes: Int, errno: Errno)?
+  /// A `pwrite` of more than this many bytes fails with ENOSPC (a disk with less room than it asks for).
+  var refuseWritesOver: Int?
   /// The next this-many `pwrite` and `pread` calls fail with EINTR first.
   var interruptions = 0
   /// Calls seen.
@@ -35,6 +37,7 @@ final class FaultyFileIO: JournalFileIO {
       interruptions -= 1
       return .failure(Errno(EINTR))
     }
+    if let limit = refuseWritesOver, buffer.count > limit { return .failure(Errno(ENOSPC)) }
     var count = min(buffer.count, writeLimit ?? buffer.count)
     if let (remaining, errno) = failWritesAfter {
       if remaining == 0 { return .failure(errno) }

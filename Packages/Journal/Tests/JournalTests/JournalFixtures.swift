@@ -26,7 +26,7 @@ final class JournalFile {
     var log = try DurableJournal(path: path)
     var offsets: [Int] = []
     for index in 1...count {
-      offsets.append(bytes.count)
+      offsets.append(log.size)
       try log.append(payload(index))
     }
     return offsets

@@ -198,7 +198,8 @@ public enum HeadOfficeSync {
     }
     closed.day.file = TillDay.File(
       version: Int(version ?? JournalFormat.version), salt: salt,
-      crc: bytes.withUnsafeBytes { CRC32C.update(0, $0) })
+      // Up to its last record: an archive a crash left with zeros written ahead is the same file.
+      crc: bytes.prefix(summary.recordsEnd).withUnsafeBytes { CRC32C.update(0, $0) })
     return (closed.day, builder.continues, closed.ending)
   }
 

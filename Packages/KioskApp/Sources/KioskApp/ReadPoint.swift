@@ -2,7 +2,7 @@ import Foundation
 import Journal
 
 /// One point in the life of a till's files, for readers that take no lock:
-/// the ledger's size, then the live journal's, then the ledger's again. Every
+/// where the ledger's records end, then the live journal's, then the ledger's again. Every
 /// read of a command reads the live journal up to `journalEnd` and the ledger
 /// up to `ledgerAfter`, so its reads agree with each other whatever a writer
 /// appends meanwhile (`kiosk verify`, `reconcile`).
@@ -34,8 +34,7 @@ public struct ReadPoint: Equatable, Sendable {
     self.ledgerAfter = ledgerAfter
   }
 
-  private static func size(_ path: String) -> Int {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int(status.st_size) : 0
-  }
+  /// Where the file's records end now: its size, unless a writer wrote space
+  /// ahead, which later appends fill below the size (`DurableJournal.recordsEnd`).
+  private static func size(_ path: String) -> Int { DurableJournal.recordsEnd(path: path) }
 }
