@@ -116,6 +116,11 @@ release: setup ## The shipped binaries (kiosk, kiosk-hq, kiosk-replay, linkgen) 
 	  printf 'release: .build/release/%-13s %3d shared libraries\n' "$$product" "$$(ldd .build/release/$$product | wc -l)"; \
 	done
 	@if ldd .build/release/kiosk | grep libpq > /dev/null; then echo "release: error: kiosk links libpq" >&2; exit 1; fi
+	@# The command path uses FoundationEssentials alone: any use of Foundation's own
+	@# types (NSString, FileHandle, String(format:)) links Foundation, ICU and 50 MB more.
+	@if nm .build/release/kiosk | grep -E -m1 '\$$s(10Foundation|31FoundationInternationalization)' > /dev/null; then \
+	  echo "release: error: kiosk links Foundation beyond FoundationEssentials (nm .build/release/kiosk | grep 10Foundation names what)" >&2; exit 1; fi
+	@printf 'release: .build/release/kiosk links FoundationEssentials alone (%s MB)\n' "$$(( $$(stat -c %s .build/release/kiosk) / 1000000 ))"
 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh

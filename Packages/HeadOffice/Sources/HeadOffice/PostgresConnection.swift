@@ -257,7 +257,8 @@ public final class PostgresConnection {
     let pq = self.pq
     let token = CancelToken(cancel)
     let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
+    // A dispatch thread: Foundation's `Thread` is not loaded on the command path.
+    DispatchQueue.global().async {
       var reason = [CChar](repeating: 0, count: 256)
       _ = pq.cancel(token.cancel, &reason, Int32(reason.count))
       pq.freeCancel(token.cancel)
@@ -316,6 +317,8 @@ public final class PostgresConnection {
 
   /// libpq's messages end with a newline and may span lines: one line for ours.
   private static func oneLine(_ message: String) -> String {
-    message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    message.split(whereSeparator: \.isNewline).map { line in
+      String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }.joined(separator: " ")
   }
 }

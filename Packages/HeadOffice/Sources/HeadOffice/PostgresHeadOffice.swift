@@ -167,17 +167,12 @@ public struct PostgresHeadOffice: HeadOfficeService {
         rows: 1, columns: 10),
       [
         day.till, String(day.day), day.digest, String(day.records.count), "\(day.charged)", "\(day.refunded)",
-        String(day.settledTabs), day.file.map { String($0.version) }, day.file.map { Self.hex($0.salt, digits: 16) },
-        day.file.map { Self.hex(UInt64($0.crc), digits: 8) },
+        String(day.settledTabs), day.file.map { String($0.version) },
+        day.file.map { Hex.lowercase($0.salt, digits: 16) },
+        day.file.map { Hex.lowercase(UInt64($0.crc), digits: 8) },
       ])
     try connection.execute("COMMIT")
     return .success(.stored(records: day.records.count))
-  }
-
-  /// `value` in lowercase hex, `digits` wide.
-  static func hex(_ value: UInt64, digits: Int) -> String {
-    let text = String(value, radix: 16)
-    return String(repeating: "0", count: max(0, digits - text.count)) + text
   }
 
   /// `INSERT INTO <table> VALUES ($1, …), (…)`: `rows` rows of `columns` parameters.

@@ -1,4 +1,5 @@
 import Foundation
+import HeadOffice
 
 extension HeadOfficeSync {
   /// What this till noted of the days the head office acknowledged, kept
@@ -47,7 +48,7 @@ extension HeadOfficeSync {
     /// at the same time may rename its own over this one and lose this line:
     /// the day's archive is then read again next time, and answered `alreadyHeld`.
     mutating func add(till: String, day: Int, salt: UInt64, digest: String) throws {
-      lines.append("\(till) \(day) \(String(format: "%016llx", salt)) \(digest)")
+      lines.append("\(till) \(day) \(Hex.lowercase(salt, digits: 16)) \(digest)")
       notes["\(till) \(day)"] = Note(salt: salt, digest: digest)
       do {
         try TillFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))

@@ -103,10 +103,7 @@ extension HeadOfficeSync {
   }
 
   /// A CRC-32C as eight hex digits, for a message.
-  private static func hex(_ crc: UInt32) -> String {
-    let digits = String(crc, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
-  }
+  private static func hex(_ crc: UInt32) -> String { Hex.lowercase(UInt64(crc), digits: 8) }
 
   /// A record's fields, for a message: `settled, tab 3, amount 4.5`.
   private static func describe(_ record: TillDay.Record) -> String {

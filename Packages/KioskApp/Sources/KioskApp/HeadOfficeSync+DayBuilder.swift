@@ -86,7 +86,7 @@ extension HeadOfficeSync {
         carriedDigest: z.closingState.carriedOver.digest)
       let day = TillDay(
         till: till, day: number,
-        digest: "records crc32c:" + String(format: "%08x", recordsCRC) + ", state " + z.closingState.digest,
+        digest: "records crc32c:" + Hex.lowercase(UInt64(recordsCRC), digits: 8) + ", state " + z.closingState.digest,
         records: records,
         sales: z.sales.map { TillDay.Sale(item: $0.item.raw, name: $0.name, count: $0.count, total: $0.total) },
         charged: z.charged, refunded: z.refunded, settledTabs: z.settledTabs,

@@ -82,7 +82,7 @@ public enum HeadOfficeSync {
         setAside: setAside)
     }
     if let twice = Dictionary(grouping: archives, by: { $0.day ?? 0 }).first(where: { $0.value.count > 1 }) {
-      let names = twice.value.map { "'\(($0.path as NSString).lastPathComponent)'" }.joined(separator: " and ")
+      let names = twice.value.map { "'\(PathNames.lastComponent(of: $0.path))'" }.joined(separator: " and ")
       throw stopped(
         "\(names) both hold day \(twice.key); keep one, so that the day is shipped once", nil, shipped: [],
         behind: [twice.key])
@@ -188,7 +188,7 @@ public enum HeadOfficeSync {
       try builder.take(sequence, entry, payload: Array(record.payload))
     }
     guard summary.unreadTailBytes == 0,
-      var closed = builder.finish(till: till, number: day, archive: (path as NSString).lastPathComponent)
+      var closed = builder.finish(till: till, number: day, archive: PathNames.lastComponent(of: path))
     else {
       throw KioskDaysError.damagedArchive(path: path, unreadBytes: summary.unreadTailBytes)
     }

@@ -122,7 +122,7 @@ public enum KioskJournalReader {
   {
     do { return try read() } catch KioskDaysError.file(let path, let reason) where segment.day != nil {
       throw KioskDaysError.unreadableArchive(
-        path: path, day: segment.day!, reason: reason.replacingOccurrences(of: JournalError.repairAdvice, with: ""))
+        path: path, day: segment.day!, reason: reason.replacing(JournalError.repairAdvice, with: ""))
     }
   }
 

@@ -34,36 +34,27 @@ public enum KioskSegments {
   /// What `kiosk set-aside` renames a damaged archive to.
   public static let setAsideSuffix = ".set-aside"
 
-  /// The folder part of `path` (empty for a bare file name), as
-  /// `deletingLastPathComponent` gives it: which Foundation 6.3.1 on Linux
-  /// traps on for a bare name such as `kiosk.journal`.
-  static func folder(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    let folder = String(path[..<slash])
-    return folder.isEmpty ? "/" : folder
-  }
-
   /// The archive's file name for `day` of the journal at `journal`.
   public static func archiveName(of journal: String, day: Int) -> String {
     // Padded by hand: `%04d` takes a 32-bit integer and would name another day for a large one.
     let digits = String(day)
-    return (journal as NSString).lastPathComponent + ".day-" + String(repeating: "0", count: max(0, 4 - digits.count))
+    return PathNames.lastComponent(of: journal) + ".day-" + String(repeating: "0", count: max(0, 4 - digits.count))
       + digits
   }
 
   /// The archive's path for `day`, beside the journal (relative when the journal's path is).
   public static func archivePath(of journal: String, day: Int) -> String {
-    let folder = folder(of: journal)
+    let folder = PathNames.folder(of: journal)
     let name = archiveName(of: journal, day: day)
-    return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+    return PathNames.joining(folder, name)
   }
 
   /// Every archive beside `journal` (a name `JOURNAL.day-` and four or more
   /// digits), oldest day first; an archive set aside (the same name ending in
   /// `.set-aside`) stands for its day unless the archive itself is back.
   public static func archives(of journal: String) -> [Segment] {
-    let folder = folder(of: journal)
-    let prefix = (journal as NSString).lastPathComponent + ".day-"
+    let folder = PathNames.folder(of: journal)
+    let prefix = PathNames.lastComponent(of: journal) + ".day-"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
     let found = names.compactMap { name -> Segment? in
       let setAside = name.hasSuffix(setAsideSuffix)
@@ -71,7 +62,7 @@ public enum KioskSegments {
       guard name.hasPrefix(prefix), digits.count >= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
         let day = Int(digits), day > 0
       else { return nil }
-      let path = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+      let path = PathNames.joining(folder, name)
       return Segment(day: day, path: path, setAside: setAside)
     }
     let restored = Set(found.filter { !$0.setAside }.compactMap(\.day))
@@ -81,7 +72,7 @@ public enum KioskSegments {
 
   /// The day an archive's name gives (`JOURNAL.day-0007` is 7).
   static func day(ofArchive path: String) -> Int? {
-    guard let range = path.range(of: ".day-", options: .backwards) else { return nil }
+    guard let range = path.ranges(of: ".day-").last else { return nil }
     return Int(path[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
   }
 
@@ -101,9 +92,12 @@ public enum KioskSegments {
 
   /// The salt in the header of the file at `path`, nil when it does not read.
   static func salt(of path: String) -> UInt64? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    return try? DurableJournal.salt(ofHeader: [UInt8](handle.readData(ofLength: JournalFormat.headerSize)))
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var header = [UInt8](repeating: 0, count: JournalFormat.headerSize)
+    let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    return read == header.count ? DurableJournal.salt(ofHeader: header) : nil
   }
 
   /// Every archive, oldest first, then the live journal when it exists and is

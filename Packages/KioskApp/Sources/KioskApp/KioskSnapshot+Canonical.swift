@@ -1,4 +1,5 @@
 import Foundation
+import HeadOffice
 import Journal
 
 // `KioskSnapshot` itself (its slices, `snapshot`, `restore(_:)` and
@@ -9,7 +10,7 @@ extension KioskSnapshot {
   /// A short fingerprint of `canonicalJSON()`: `crc32c:` and eight hex digits.
   public var digest: String {
     let crc = CRC32C.checksum(canonicalJSONWrittenByHand())
-    return "crc32c:" + String(format: "%08x", crc)
+    return "crc32c:" + Hex.lowercase(UInt64(crc), digits: 8)
   }
 
   /// `canonicalJSON()`'s bytes, for a fraction of its cost: the tabs, which

@@ -48,7 +48,7 @@ public enum TillFiles {
   /// Syncs the folder holding `path`, so that a rename or a new name in it
   /// survives a crash (best effort: a folder that cannot be opened is left).
   public static func syncFolder(of path: String) {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathNames.folder(of: path)
     let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)

@@ -74,7 +74,8 @@ enum BackgroundSync {
     let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard spawned == 0 else { return .failure(Refusal(reason: String(cString: strerror(spawned)))) }
     let child = pid
-    Thread.detachNewThread {
+    // A dispatch thread: Foundation's `Thread` is not loaded on the command path.
+    DispatchQueue.global().async {
       var status: Int32 = 0
       while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     }

@@ -217,5 +217,5 @@ func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
 /// One line on standard error.
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  writeAll((line + "\n").utf8, to: STDERR_FILENO)
 }

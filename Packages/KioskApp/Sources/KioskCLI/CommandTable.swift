@@ -172,7 +172,7 @@ struct CommandSpec {
   /// The whole usage text.
   static var usageText: String {
     let width = all.map(\.usage.count).max() ?? 0
-    let lines = all.map { "  \($0.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+    let lines = all.map { "  \(padded($0.usage, to: width))  \($0.summary)" }
     return """
       usage: kiosk \(GlobalOptions.usage) <command> [arguments]
 

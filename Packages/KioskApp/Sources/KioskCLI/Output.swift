@@ -46,8 +46,26 @@ func table(_ header: [String], _ rows: [[String]]) -> [String] {
   let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
   return all.map { row in
     row.enumerated().map { column, cell in
-      column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+      column == row.count - 1 ? cell : padded(cell, to: widths[column])
     }.joined(separator: "  ")
+  }
+}
+
+/// `text` with spaces after it up to `width` characters.
+func padded(_ text: String, to width: Int) -> String {
+  text + String(repeating: " ", count: max(0, width - text.count))
+}
+
+/// Writes all of `bytes` to `descriptor` (short writes continued, `EINTR`
+/// retried; a stream that is gone drops the rest): standard output and error
+/// without Foundation's `FileHandle`, which the command path does not load.
+func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) {
+  var remaining = Array(bytes)[...]
+  while !remaining.isEmpty {
+    let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else { return }
+    remaining = remaining.dropFirst(written)
   }
 }
 

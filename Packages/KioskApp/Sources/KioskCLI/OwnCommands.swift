@@ -81,8 +81,8 @@ enum OwnCommands {
   /// processor ledger beside it, whose entries stand alone, so every valid
   /// entry after damage is kept. Never creates either file.
   static func repair(_ options: GlobalOptions) throws -> RepairOutput {
-    let name = (options.journalPath as NSString).lastPathComponent
-    if let range = name.range(of: ".day-", options: .backwards),
+    let name = PathNames.lastComponent(of: options.journalPath)
+    if let range = name.ranges(of: ".day-").last,
       name[range.upperBound...].count >= 4, name[range.upperBound...].allSatisfy({ $0.isASCII && $0.isNumber })
     {
       throw KioskFailure(

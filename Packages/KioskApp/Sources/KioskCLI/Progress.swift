@@ -22,15 +22,15 @@ final class ProgressLine {
     guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
     lastDraw = now
     let percent = Int(Double(done) / Double(max(total, 1)) * 100)
-    let megabytes = String(format: "%.1f", Double(total) / 1_000_000)
-    FileHandle.standardError.write(Data("\r\(what): \(percent)% of \(megabytes) MB".utf8))
+    let tenths = (total + 50_000) / 100_000
+    writeAll("\r\(what): \(percent)% of \(tenths / 10).\(tenths % 10) MB".utf8, to: STDERR_FILENO)
     drawn = true
   }
 
   /// Erases the line.
   func finish() {
     guard drawn else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    writeAll("\r\u{1B}[K".utf8, to: STDERR_FILENO)
     drawn = false
   }
 }
@@ -49,7 +49,7 @@ final class StandardOutput {
 
   func flush() {
     guard !buffer.isEmpty else { return }
-    FileHandle.standardOutput.write(Data(buffer))
+    writeAll(buffer, to: STDOUT_FILENO)
     buffer.removeAll(keepingCapacity: true)
   }
 }

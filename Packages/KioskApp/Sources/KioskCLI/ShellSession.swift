@@ -43,7 +43,7 @@ struct ShellSession {
         if context.options.json {
           printError(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
         } else {
-          print("error: \(failure.message.replacingOccurrences(of: "\n", with: " | "))")
+          print("error: \(failure.message.replacing("\n", with: " | "))")
         }
       }
       fflush(nil)

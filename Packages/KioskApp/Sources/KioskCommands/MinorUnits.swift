@@ -44,7 +44,8 @@ private func minorUnits(of amount: Decimal, exactOnly: Bool) -> Int? {
   guard amount.isFinite else { return nil }
   let significand = amount.significand
   guard significand < significandLimit else { return nil }
-  let digits = Int(NSDecimalNumber(decimal: significand).int64Value)
+  // Whole and under the limit: its text is its digits (no `NSDecimalNumber` on the command path).
+  guard let digits = Int(significand.description) else { return nil }
   // amount = ±digits × 10^exponent, so cents = digits × 10^(exponent + 2).
   let shift = amount.exponent + 2
   var magnitude: Int

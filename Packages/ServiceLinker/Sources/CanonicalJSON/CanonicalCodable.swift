@@ -48,7 +48,8 @@ public enum CanonicalMoney {
     var whole = Decimal()
     NSDecimalRound(&whole, &scaled, 0, .plain)
     guard whole == scaled, whole > -Decimal(limit), whole < Decimal(limit) else { return nil }
-    return NSDecimalNumber(decimal: whole).intValue
+    // Whole and within `limit`: its text is its digits.
+    return Int(whole.description)
   }
 
   /// The amount that is `units` minor units.

@@ -105,8 +105,8 @@ final class EncodingNode {
 
   /// A whole number, or the canonical form's refusal at `path`.
   static func whole(_ decimal: Decimal, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
-    let number = Int(NSDecimalNumber(decimal: decimal).int64Value)
-    guard decimal.isFinite, Decimal(number) == decimal else {
+    // A whole decimal's text is its digits; anything else (a fraction, past `Int`) is no `Int`.
+    guard decimal.isFinite, let number = Int(decimal.description), Decimal(number) == decimal else {
       throw refusal(at: path, JSONParser.numbersAreWhole)
     }
     return .integer(number)

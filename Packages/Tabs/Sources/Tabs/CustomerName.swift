@@ -78,10 +78,23 @@ public enum CustomerName {
     return first < 0 ? .blank : .trimmed(first..<last + 1)
   }
 
+  /// `text` without the spaces around it: tabs, Unicode's space separators
+  /// (category Zs) and the zero width space, scalar by scalar, as Foundation's
+  /// `CharacterSet.whitespaces` trims (which the command path does not load).
+  static func trimmedOfSpaces(_ text: String) -> String {
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+      scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+    }
+    let scalars = text.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+
   /// `validated` for any text: trimmed of Unicode whitespace, counted in
   /// characters, and checked scalar by scalar.
   static func validatedByUnicodeRules(_ text: String) throws(Refusal) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = trimmedOfSpaces(text)
     guard !trimmed.isEmpty else { throw .empty }
     guard trimmed.count <= maxCharacters else { throw .tooLong(characters: trimmed.count) }
     guard trimmed.utf8.count <= maxBytes else { throw .tooManyBytes(trimmed.utf8.count) }

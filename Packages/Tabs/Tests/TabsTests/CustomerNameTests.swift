@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Tabs
@@ -49,5 +50,22 @@ func aNameThatCouldBreakALineOrPrintAsNothingIsRefused(name: String, refusal: Cu
     let fast = Result { () throws(CustomerName.Refusal) in try CustomerName.validated(name) }
     let general = Result { () throws(CustomerName.Refusal) in try CustomerName.validatedByUnicodeRules(name) }
     #expect(fast == general, "\(name.debugDescription)")
+  }
+}
+
+@Test func namesAreTrimmedOfTheSpacesFoundationTrimsAndOfNothingElse() {
+  // Foundation's `CharacterSet.whitespaces` is the oracle the command path no longer loads.
+  let spaces = [
+    "\t", " ", "\u{A0}", "\u{1680}", "\u{2000}", "\u{2009}", "\u{200A}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}",
+  ]
+  let notSpaces = ["\n", "\r", "\u{B}", "\u{85}", "\u{2028}", "\u{FEFF}", "\u{301}", "x"]
+  var texts = ["", "Ada", "A d a", "🏴‍☠️"]
+  for space in spaces + notSpaces {
+    texts += [space, space + "Ada", "Ada" + space, space + "A" + space + "b" + space, space + space]
+  }
+  for text in texts {
+    #expect(
+      CustomerName.trimmedOfSpaces(text) == text.trimmingCharacters(in: .whitespaces),
+      "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
   }
 }

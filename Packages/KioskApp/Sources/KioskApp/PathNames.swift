@@ -1,0 +1,28 @@
+/// The path arithmetic a till's files need (an archive beside its journal, a
+/// file's name in a message), done on the text as `NSString`'s path methods do
+/// it for such paths, so the command path never loads Foundation's `NSString`
+/// and all it brings (README, "Install").
+public enum PathNames {
+  /// The last component: `a/b.journal` is `b.journal`, trailing slashes aside
+  /// (`a/b/` is `b`); slashes alone are `/`, and an empty path is empty.
+  public static func lastComponent(of path: String) -> String {
+    guard let end = path.lastIndex(where: { $0 != "/" }) else { return path.isEmpty ? "" : "/" }
+    let trimmed = path[...end]
+    guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+    return String(trimmed[trimmed.index(after: slash)...])
+  }
+
+  /// The folder part of `path`: what comes before its last slash, `/` for a
+  /// file at the root, and empty for a bare file name (which Foundation
+  /// 6.3.1's `deletingLastPathComponent` traps on, on Linux).
+  public static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    let folder = String(path[..<slash])
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// `name` in `folder`, one slash between them; `name` alone when `folder` is empty.
+  public static func joining(_ folder: String, _ name: String) -> String {
+    folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  }
+}

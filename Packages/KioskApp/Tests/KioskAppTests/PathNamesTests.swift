@@ -1,0 +1,35 @@
+import Foundation
+import KioskApp
+import Testing
+
+// `NSString`'s path methods are the oracle `PathNames` stands in for on the command path.
+
+private let paths = [
+  "kiosk.journal", "/tmp/kiosk.journal", "tills/kiosk.journal", "/a/b/c", "/a/b/", "a//b", "a/b//", "/", "",
+  "./kiosk.journal", "../x", "/x", "x/", "é/ü.journal",
+]
+
+@Test func theLastComponentIsNSStringsForEveryKindOfPath() {
+  for path in paths {
+    #expect(PathNames.lastComponent(of: path) == (path as NSString).lastPathComponent, "'\(path)'")
+  }
+  // Foundation 6.3.1 gives nothing for two slashes or more, and `/` for one: slashes alone are the root here.
+  #expect(PathNames.lastComponent(of: "//") == "/")
+}
+
+@Test func aNameJoinedToAFolderIsNSStringsAppendedPath() {
+  for folder in ["/tmp", "/tmp/", "/", "tills", "a/b"] {
+    for name in ["kiosk.journal", "kiosk.journal.day-0007"] {
+      #expect(
+        PathNames.joining(folder, name) == (folder as NSString).appendingPathComponent(name), "'\(folder)' + '\(name)'")
+    }
+  }
+  #expect(PathNames.joining("", "kiosk.journal") == "kiosk.journal")
+}
+
+@Test func theFolderIsNSStringsWithoutItsTrapOnABareName() {
+  for path in ["/tmp/kiosk.journal", "tills/kiosk.journal", "/x", "/a/b/c", "./kiosk.journal"] {
+    #expect(PathNames.folder(of: path) == (path as NSString).deletingLastPathComponent, "'\(path)'")
+  }
+  #expect(PathNames.folder(of: "kiosk.journal") == "")
+}
