@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A clock stopped at one instant, for tests and for replay: its uptime never
 /// moves, and a wait ends at once (only a cancelled task's wait throws).

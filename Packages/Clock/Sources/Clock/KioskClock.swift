@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where commands get the time, and where effects wait. Never `Date()` or
 /// `Task.sleep` in a command or an effect: replay and tests would differ.

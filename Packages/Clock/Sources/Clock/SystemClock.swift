@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The wall clock and the system's monotonic clock: production's time source.
 public struct SystemClock: KioskClock {

@@ -1,5 +1,10 @@
-import Foundation
 public import VirtualTime
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The kiosk's clock on virtual time: the framework's `TestClock`, which moves
 /// only when a test advances it, told in the kiosk's vocabulary (a receipt's

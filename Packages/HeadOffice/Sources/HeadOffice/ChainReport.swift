@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the head office holds, summed across the chain: per till and day, and
 /// per item, from the tables `ship` fills.

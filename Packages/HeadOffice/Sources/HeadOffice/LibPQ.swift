@@ -1,5 +1,17 @@
 import CLibPQ
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// libpq's functions, loaded with `dlopen` the first time a connection is made:
 /// only `kiosk sync` and `kiosk-hq` ever connect, so no other command loads

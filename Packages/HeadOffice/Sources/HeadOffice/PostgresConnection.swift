@@ -1,5 +1,18 @@
 import CLibPQ
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One connection to a PostgreSQL server through libpq: statements with text
 /// parameters, rows of text back. Small on purpose; the head office needs no more.

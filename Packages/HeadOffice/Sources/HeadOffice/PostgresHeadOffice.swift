@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The head office in a PostgreSQL database, through libpq. Kept in the world's
 /// storage: it connects on first use, creates its tables when missing, and

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One closed day of one till, as the head office stores it: every record of
 /// the day's journal, its Z report's totals and sales, and the digest of the

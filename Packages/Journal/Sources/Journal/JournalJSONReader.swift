@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads JSON in exactly the form `JournalJSONWriter` writes it (the journal's
 /// `JSONEncoder`, sorted keys, no whitespace): the mirror of the writer, for

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Writes JSON bytes exactly as the journal's `JSONEncoder` (sorted keys) writes
 /// the same values, without going through `Encodable`: a hand-written

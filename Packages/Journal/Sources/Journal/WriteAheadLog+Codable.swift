@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension WriteAheadLog {
   /// Appends `entry` as canonical JSON (sorted keys) and syncs it.

@@ -1,5 +1,10 @@
-import Foundation
 import JournalIO
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -303,11 +308,11 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// its last record.
   public mutating func rename(to newPath: String) throws(JournalError) {
     try cutSpaceAhead()
-    guard Foundation.rename(path, newPath) == 0 else { throw .cannotOpen(path: newPath, Errno.current) }
+    guard renameFile(path, newPath) == 0 else { throw .cannotOpen(path: newPath, Errno.current) }
     try Self.synchronizeDirectory(of: newPath, io: io)
     let index = CheckpointIndex.path(besides: path)
     let newIndex = CheckpointIndex.path(besides: newPath)
-    if Foundation.rename(index, newIndex) != 0 { unlink(newIndex) }
+    if renameFile(index, newIndex) != 0 { unlink(newIndex) }
     path = newPath
   }
 
@@ -475,7 +480,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
       throw error
     }
     io.close(copy)
-    guard Foundation.rename(temporary, path) == 0 else {
+    guard renameFile(temporary, path) == 0 else {
       let failure = Errno.current
       unlink(temporary)
       throw .writeFailed(failure)
@@ -712,6 +717,9 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
   }
 }
+
+/// The C library's `rename(2)`, which the method `rename(to:)` hides inside `WriteAheadLog`.
+private func renameFile(_ old: String, _ new: String) -> Int32 { rename(old, new) }
 
 /// The journal on the real file system.
 public typealias DurableJournal = WriteAheadLog<PosixJournalEnvironment>

@@ -1,5 +1,10 @@
-import Foundation
 import HeadOffice
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HeadOfficeSync {
   /// What this till noted of the days the head office acknowledged, kept

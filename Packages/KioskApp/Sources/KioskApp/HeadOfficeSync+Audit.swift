@@ -1,7 +1,12 @@
-import Foundation
 import HeadOffice
 import Journal
 import KioskCommands
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HeadOfficeSync {
   /// What is wrong with a day as the head office holds it (`stored`), found by

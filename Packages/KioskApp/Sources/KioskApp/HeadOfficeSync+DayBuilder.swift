@@ -1,7 +1,12 @@
-import Foundation
 import HeadOffice
 import Journal
 import KioskCommands
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HeadOfficeSync {
   /// A closed day as the head office stores it, built one entry at a time by

@@ -1,6 +1,18 @@
-import Foundation
 import HeadOffice
 import Journal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension HeadOfficeSync {
   /// What `heal` did.

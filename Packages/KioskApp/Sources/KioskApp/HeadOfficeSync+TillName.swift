@@ -1,6 +1,11 @@
-import Foundation
 import Journal
 import KioskCommands
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension HeadOfficeSync {
   /// The name the till whose live journal is `journal` keeps for itself: the

@@ -1,7 +1,12 @@
-import Foundation
 import HeadOffice
 import Journal
 import KioskCommands
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `kiosk sync`: ships each closed day of a till that the head office does not
 /// hold yet, oldest first, through any world's head-office link. The till's

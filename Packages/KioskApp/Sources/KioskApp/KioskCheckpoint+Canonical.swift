@@ -1,10 +1,15 @@
 import CanonicalJSON
-import Foundation
 import Journal
 import KioskCommands
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // A checkpoint in a journal of format 3 is in the canonical form (checkpoint
 // format 4; docs/journal.md, "Checkpoints"): the slices, undo entries and

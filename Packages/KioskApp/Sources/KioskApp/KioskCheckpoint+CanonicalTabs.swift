@@ -1,9 +1,14 @@
 import CanonicalJSON
-import Foundation
 import Journal
 import KioskCommands
 import Menu
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension TabsState {
   /// Writes the slice's canonical form by hand, the bytes `canonical.compactText` gives:

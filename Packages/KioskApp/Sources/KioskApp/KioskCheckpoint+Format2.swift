@@ -1,9 +1,14 @@
-import Foundation
 import KioskCommands
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reading a checkpoint that journal format 2 wrote (no `format` key): its
 /// tabs slice held every tab of the day, settled ones flagged, and its undo

@@ -1,8 +1,13 @@
-import Foundation
 import Journal
 import KioskCommands
 import Menu
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A checkpoint reads its own journal bytes: every process that opens the
 /// journal decodes the last checkpoint, whose size is the day's tabs. The

@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import KioskCommands
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A checkpoint writes its own journal bytes: the same `JSONEncoder` (sorted
 /// keys) writes, at a fraction of the cost. Its size is the day's tabs; the

@@ -1,8 +1,13 @@
-import Foundation
 import Journal
 import KioskCommands
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads a journal file as decoded entries, oldest first, in bounded memory
 /// (`history`, `verify`, the payment audit and the Z report stream it).

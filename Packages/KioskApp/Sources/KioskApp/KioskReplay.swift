@@ -1,9 +1,14 @@
-import Foundation
 import Journal
 import KioskCommands
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Rebuilds state from journal records: the only way state is ever loaded.
 public enum KioskReplay {

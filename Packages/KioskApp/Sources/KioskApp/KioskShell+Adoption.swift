@@ -1,7 +1,12 @@
-import Foundation
 import KioskCommands
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A movement the processor had already made for a command this journal has
 /// no outcome for (the journal was restored from a backup, or cut back),

@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import KioskCommands
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

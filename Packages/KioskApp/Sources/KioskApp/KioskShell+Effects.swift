@@ -1,9 +1,14 @@
 import Clock
-import Foundation
 import KioskCommands
 import Menu
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the shell's off-actor effects run on: the clock their waits and
 /// deadlines use, where retries take their jitter, the retry policy, and the

@@ -1,5 +1,4 @@
 import CanonicalJSON
-import Foundation
 import Journal
 import KioskCommands
 import Menu
@@ -7,6 +6,19 @@ import Observation
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The one owner of the world: recovers it from the journal, runs each command
 /// with a checkpoint, journals it durably before acknowledging it, rolls back
@@ -98,16 +110,17 @@ public final class KioskShell {
 
   /// Opens the kiosk on `journal` and `processor`: restores its last
   /// checkpoint and replays the records after it, or, for a new journal,
-  /// journals `menu` and `stock` as the first record; finishes a close of the
+  /// journals `menu` and `stock` as the first record (evaluated only then); finishes a close of the
   /// day that was cut short; then reconciles any open intent with the processor.
   public convenience init(
     journal: consuming DurableJournal, processor: consuming LocalProcessor,
-    menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock,
+    menu: @autoclosure () -> MenuState = KioskDefaults.menu,
+    stock: @autoclosure () -> StockState = KioskDefaults.stock,
     effects: EffectEnvironment = .live
   ) throws {
     let contents = try KioskReplay.contents(of: journal.recovery)
     try self.init(
-      journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
+      journal: journal, contents: contents, processor: processor, menu: menu(), stock: stock(), effects: effects)
   }
 
   /// Opens the kiosk on `journal` with the processor's ledger at
@@ -116,7 +129,8 @@ public final class KioskShell {
   /// movements, not every day's. Otherwise as `init(journal:processor:…)`.
   public convenience init(
     journal: consuming DurableJournal, ledgerPath: String, lockWait: Duration = DurableJournal.defaultLockWait,
-    fault: LocalProcessor.Fault? = nil, menu: MenuState = KioskDefaults.menu, stock: StockState = KioskDefaults.stock,
+    fault: LocalProcessor.Fault? = nil, menu: @autoclosure () -> MenuState = KioskDefaults.menu,
+    stock: @autoclosure () -> StockState = KioskDefaults.stock,
     effects: EffectEnvironment = .live
   ) throws {
     let contents = try KioskReplay.contents(of: journal.recovery)
@@ -128,7 +142,7 @@ public final class KioskShell {
       throw KioskShellError.ledgerUnreadable(error)
     }
     try self.init(
-      journal: journal, contents: contents, processor: processor, menu: menu, stock: stock, effects: effects)
+      journal: journal, contents: contents, processor: processor, menu: menu(), stock: stock(), effects: effects)
   }
 
   /// A refused open leaves a journal (or a ledger) with nothing in it as it
@@ -145,7 +159,7 @@ public final class KioskShell {
 
   private init(
     journal: consuming DurableJournal, contents: JournalContents, processor: consuming LocalProcessor,
-    menu: MenuState, stock: StockState, effects: EffectEnvironment
+    menu: @autoclosure () -> MenuState, stock: @autoclosure () -> StockState, effects: EffectEnvironment
   ) throws {
     self.effects = effects
     droppedBytes = journal.recovery.droppedBytes
@@ -231,7 +245,8 @@ public final class KioskShell {
       LostLedgerEntries.highestNumber(namedBy: contents.records, in: world.processor.ledger))
     ledgerCaughtUp = try world.processor.retire(through: named)
     if isNew {
-      let first = KioskRecord.initialized(menu: menu, stock: stock)
+      // Built only here: a journal that holds a menu never builds the default one.
+      let first = KioskRecord.initialized(menu: menu(), stock: stock())
       try world.journal.append(first)
       contents.records = [first]
     }

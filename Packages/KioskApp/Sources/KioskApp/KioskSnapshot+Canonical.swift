@@ -1,6 +1,11 @@
-import Foundation
 import HeadOffice
 import Journal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // `KioskSnapshot` itself (its slices, `snapshot`, `restore(_:)` and
 // `canonicalJSON()`) is generated from codegen.yaml, in

@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import KioskCommands
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `kiosk verify`: replays a journal file from its first record, streaming,
 /// and checks every checkpoint in it against the replay that reaches it; with

@@ -1,6 +1,11 @@
-import Foundation
 import KioskCommands
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The processor ledger's entries lost to damage that the till's journal
 /// knows again. The processor makes an entry durable before it answers, and

@@ -1,3 +1,6 @@
+// Foundation, not FoundationEssentials: `NSDecimalRound` is Foundation's. It
+// is inlined into its callers, so the binary still links no part of Foundation
+// beyond FoundationEssentials (`make release` checks).
 import Foundation
 import KioskCommands
 

@@ -1,7 +1,12 @@
-import Foundation
 import KioskCommands
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The processor's ledger and the journal side by side (`kiosk reconcile`, and
 /// part of `kiosk verify`): every charge maps to exactly one settled tab, every

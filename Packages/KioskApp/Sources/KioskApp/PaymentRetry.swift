@@ -1,7 +1,12 @@
 import Clock
-import Foundation
 import Payment
 import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How long a processor call may take, and how it retries.
 ///

@@ -1,6 +1,11 @@
 import Clock
-import Foundation
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How the network between the till and its processor behaves: what makes a
 /// processor slow or silent to the till, whatever the processor itself does.

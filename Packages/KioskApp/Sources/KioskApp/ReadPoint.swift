@@ -1,5 +1,10 @@
-import Foundation
 import Journal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One point in the life of a till's files, for readers that take no lock:
 /// where the ledger's records end, then the live journal's, then the ledger's again. Every

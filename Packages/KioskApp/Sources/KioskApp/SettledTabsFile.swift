@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import KioskCommands
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The day's settled tabs, beside its journal: `<journal>.settled`, a
 /// `DerivedLog` of `SettledTabsEntry`s, one per `settled` record and per

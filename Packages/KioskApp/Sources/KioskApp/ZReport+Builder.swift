@@ -1,9 +1,14 @@
-import Foundation
 import KioskCommands
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension ZReport {
   /// A day's Z report, built one entry at a time from the day's first record:

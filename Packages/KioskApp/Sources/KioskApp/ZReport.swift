@@ -1,7 +1,12 @@
-import Foundation
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The day's Z report, printed by `kiosk close-day`: what was sold, every
 /// charge and refund with its reference, and the stock at opening and closing.

@@ -1,6 +1,11 @@
-import Foundation
 import Journal
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The options every command takes, wherever they stand on the command line.
 struct GlobalOptions: Equatable {

@@ -1,5 +1,18 @@
-import Foundation
+import Dispatch
 import KioskApp
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The sync `close-day` starts when a head office is configured
 /// ($KIOSK_HEAD_OFFICE and $KIOSK_TILL): this same executable running

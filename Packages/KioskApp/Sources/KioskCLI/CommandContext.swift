@@ -1,7 +1,19 @@
-import Foundation
 import Journal
 import KioskApp
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a running command reaches: the options, a read-only view of the
 /// kiosk, or the writer, opened on first use and kept for a shell session.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `kiosk demo`: a scripted session on a fresh temporary journal, showing every command.
 @MainActor

@@ -1,6 +1,11 @@
-import Foundation
 import HeadOffice
 import KioskApp
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `kiosk heal DAY`: gives the till back its archive of a closed day from the
 /// head office's copy, byte for byte, checked against the till's chain and the

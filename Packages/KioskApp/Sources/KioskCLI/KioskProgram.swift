@@ -1,6 +1,11 @@
-import Foundation
 import KioskApp
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `kiosk` program: parse the command line, run one command, print its
 /// result (text or JSON) and return the exit status. Every failure, usage

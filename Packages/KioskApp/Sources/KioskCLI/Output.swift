@@ -1,7 +1,19 @@
 import CanonicalJSON
-import Foundation
 import KioskApp
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a command prints: lines of text, and the same result as one JSON object
 /// (its stable schema is in docs/cli.md; golden files pin it).

@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import KioskApp
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The commands that run on their own: help and repair (demo and shell have files of their own).
 enum OwnCommands {

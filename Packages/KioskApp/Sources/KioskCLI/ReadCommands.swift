@@ -1,10 +1,15 @@
-import Foundation
 import Journal
 import KioskApp
 import KioskCommands
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The commands that only read: each returns a result with its text and JSON.
 @MainActor

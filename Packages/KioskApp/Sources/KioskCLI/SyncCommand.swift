@@ -1,6 +1,11 @@
-import Foundation
 import HeadOffice
 import KioskApp
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `kiosk sync`: ships the till's closed days to the head office, each exactly
 /// once, oldest first (docs/head-office.md). Reads the archives only: it takes

@@ -1,6 +1,11 @@
-import Foundation
 import HeadOffice
 import KioskApp
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The till's name in its chain, kept in its own journal (docs/head-office.md,
 /// "A till's name"): its first `sync` keeps the name it ships under, a later

@@ -1,8 +1,13 @@
-import Foundation
 import KioskApp
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The commands that write, through the one writer: each checks and resolves
 /// its arguments, runs the command, and returns its result.

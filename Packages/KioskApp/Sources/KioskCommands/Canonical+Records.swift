@@ -1,9 +1,14 @@
 import CanonicalJSON
-import Foundation
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The records, and the undo history's entries, in canonical form
 // (docs/replay.md): what answers and recordings hold, and what a journal of

@@ -1,8 +1,13 @@
 import CanonicalJSON
-import Foundation
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The state slices' canonical forms: dictionaries keyed by ids are objects
 // keyed by the ids' digits, and ingredients are their names.

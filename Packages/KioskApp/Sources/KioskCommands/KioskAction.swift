@@ -1,9 +1,14 @@
 import Clock
-import Foundation
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One command of the till, as data: what the shell runs, what a scenario's
 /// `When` sends and what the replay server receives (docs/replay.md).

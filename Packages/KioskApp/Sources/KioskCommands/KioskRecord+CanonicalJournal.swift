@@ -1,10 +1,15 @@
 import CanonicalJSON
-import Foundation
 import Journal
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // A journal of format 3 holds each record in its canonical form
 // (docs/replay.md, compact): the bytes `KioskRecord.canonical.compactText`

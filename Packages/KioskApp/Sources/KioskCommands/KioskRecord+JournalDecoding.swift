@@ -1,8 +1,13 @@
-import Foundation
 import Journal
 import Menu
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A record reads its own journal bytes, in the form of its journal's format
 /// (`decoded(from:version:decoder:)`). Format 2 (this file): every process that opens the journal

@@ -1,9 +1,14 @@
-import Foundation
 import Journal
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A record writes its own journal bytes. In a journal of format 3, its
 /// canonical form (`KioskRecord+CanonicalJournal.swift`). In one of format 2,

@@ -1,8 +1,13 @@
-import Foundation
 import Menu
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One journaled command, with the outcomes of its external effects, so that
 /// replay rebuilds the same world without calling the gateway or the clock.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // Money as minor units (cents) by integer arithmetic: the command line
 // formats amounts from them, and the journal writes them (docs/replay.md,

@@ -1,8 +1,13 @@
 import Clock
-import Foundation
 import Payment
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The one effect a command may need before it applies: money moving at the
 /// processor. A settle and an undo are each decide → this effect → apply; the

@@ -1,6 +1,11 @@
-import Foundation
 import Journal
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An entry of the settled-tabs file writes and reads its own bytes, the
 /// ones `JSONEncoder` (sorted keys) writes for its synthesized `Codable`:

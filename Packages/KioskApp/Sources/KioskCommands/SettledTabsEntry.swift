@@ -1,6 +1,11 @@
-import Foundation
 import Menu
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A tab the day settled, as the day's settled-tabs file keeps it: the tab as
 /// it was paid for, and its receipt.

@@ -1,7 +1,12 @@
-import Foundation
 import Journal
 import Menu
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The undo history as a checkpoint holds it (`JSONEncoder`'s synthesized
 /// form), read by hand: every process that opens the till decodes the last

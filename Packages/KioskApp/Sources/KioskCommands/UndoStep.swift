@@ -1,7 +1,12 @@
-import Foundation
 import Menu
 import Stock
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The inverse of one journaled command: the few values that put the world
 /// back, taken from the world just before the command ran. Undo and the

@@ -126,3 +126,17 @@ private func format3Bytes(_ record: KioskRecord) throws -> [UInt8] {
   #expect(Receipt.time(now) == Date(timeIntervalSince1970: 1_750_000_000))
   #expect(Receipt.time(Date(timeIntervalSince1970: -0.5)) == Date(timeIntervalSince1970: -1))
 }
+
+@Test func anIdempotencyKeyIsOneToAHundredOfItsBytesAsTheRegexSays() {
+  var texts = [
+    "a", "K-1", "till:7.day_3", String(repeating: "x", count: 100), String(repeating: "x", count: 101), "", " ", "a b",
+    "é", "e\u{301}", "a/b", "a\n", "a\r\n", "ключ", "a+b", "a=b",
+  ]
+  texts += (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+  for text in texts {
+    // The pattern the byte check replaced, as the oracle.
+    let expected = text.wholeMatch(of: /[A-Za-z0-9_.:\-]{1,100}/) != nil
+    let read = (try? JSONCursor(.string(text)).idempotencyKey()) != nil
+    #expect(read == expected, "'\(text)'")
+  }
+}

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One thing for sale: its name, price and recipe.
 public struct Item: Hashable, Codable, Sendable {

@@ -1,5 +1,10 @@
-import Foundation
 import Journal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The default gateway: a local stand-in for a card processor, with no network,
 /// that plays the remote party. Its ledger of charges and refunds lives in its

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Approves every charge with the reference `mock_ok`; keeps no state, so its
 /// link constructs it on each access and the world stores nothing.

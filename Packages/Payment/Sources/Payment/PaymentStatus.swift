@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What a processor did under one idempotency key.
 public enum PaymentStatus: Equatable, Codable, Sendable {

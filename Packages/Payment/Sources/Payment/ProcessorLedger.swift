@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The processor's rules, as plain data: every charge and refund it made, and
 /// how it answers the next call. One model for every processor here: the

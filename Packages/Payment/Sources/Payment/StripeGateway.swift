@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The production gateway's shape, as an in-memory stand-in: it talks to no
 /// network and keeps nothing after the process ends (`LocalProcessor` does).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // A value that is `Codable` gets its canonical form from its coding keys, so
 // an adopter declares `struct State: Codable, CanonicalCodable {}` and writes no

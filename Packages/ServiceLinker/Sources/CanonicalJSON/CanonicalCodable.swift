@@ -1,4 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A value with one canonical JSON form (docs/replay.md), written by
 /// `canonical` and read back by `init(canonical:)`.
@@ -44,12 +55,10 @@ public enum CanonicalMoney {
   /// `amount` in minor units, when it is a whole number of them under `limit`; nil otherwise.
   public static func minorUnits(of amount: Decimal) -> Int? {
     guard amount.isFinite else { return nil }
-    var scaled = amount * Decimal(minorUnitsPerUnit)
-    var whole = Decimal()
-    NSDecimalRound(&whole, &scaled, 0, .plain)
-    guard whole == scaled, whole > -Decimal(limit), whole < Decimal(limit) else { return nil }
-    // Whole and within `limit`: its text is its digits.
-    return Int(whole.description)
+    guard let units = Int(wholeDecimal: amount * Decimal(minorUnitsPerUnit)), units > -limit, units < limit else {
+      return nil
+    }
+    return units
   }
 
   /// The amount that is `units` minor units.
@@ -98,7 +107,13 @@ public enum CanonicalDate {
 extension JSONCursor {
   /// An id written as an object key (`"12"`), as the canonical form keys its dictionaries by ids.
   public static func idKey(_ key: String, at cursor: JSONCursor) throws(CanonicalError) -> Int {
-    guard key.wholeMatch(of: /[1-9][0-9]{0,9}/) != nil, let number = Int(key), number <= 1_000_000_000 else {
+    // `[1-9][0-9]{0,9}`, byte by byte: a regex literal is compiled on every call, and
+    // this runs once for every item and open tab a checkpoint holds.
+    let bytes = key.utf8
+    guard (1...10).contains(bytes.count), bytes.first != UInt8(ascii: "0"),
+      bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(key),
+      number <= 1_000_000_000
+    else {
       throw cursor.fail("expected an id from 1 to 1000000000 as the key, found '\(key)'")
     }
     return number

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON value and where it sits in its document: what the decoders read, so
 /// every error names the path of the value that is wrong.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON value as the replay protocol and the recordings carry it
 /// (docs/replay.md): no floating-point numbers, so every value has exactly one

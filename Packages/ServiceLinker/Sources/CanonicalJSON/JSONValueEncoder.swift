@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Encodes an `Encodable` value straight into its `JSONValue`: what
 /// `JSONEncoder` (sorted keys, dates as ISO 8601) followed by `JSONValue.parse`
@@ -105,8 +109,7 @@ final class EncodingNode {
 
   /// A whole number, or the canonical form's refusal at `path`.
   static func whole(_ decimal: Decimal, at path: [any CodingKey]) throws(CanonicalError) -> JSONValue {
-    // A whole decimal's text is its digits; anything else (a fraction, past `Int`) is no `Int`.
-    guard decimal.isFinite, let number = Int(decimal.description), Decimal(number) == decimal else {
+    guard let number = Int(wholeDecimal: decimal) else {
       throw refusal(at: path, JSONParser.numbersAreWhole)
     }
     return .integer(number)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `2025-06-15T15:06:40Z`: a date in UTC to the second, written and read by
 /// integer arithmetic on the days since 1970 (the civil calendar's own

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The rules every customer name meets wherever it comes from (the command
 /// line, a shell line, a scenario, a replay request): one line of printable

@@ -1,5 +1,10 @@
-import Foundation
 import Payment
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What `settle` returns and journals: the money taken and the external outcomes.
 public struct Receipt: Codable, Equatable, Sendable {

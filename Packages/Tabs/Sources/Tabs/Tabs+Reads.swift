@@ -1,5 +1,10 @@
-import Foundation
 import Menu
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One tab as a view shows it: the facts, not their text (the kiosk's command
 /// line renders them; the domain does not format).

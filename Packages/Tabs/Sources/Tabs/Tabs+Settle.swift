@@ -1,8 +1,13 @@
 import Clock
-import Foundation
 import Menu
 import Payment
 import Stock
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The read phase of a settle: everything checked, nothing written yet.
 public struct Settlement: Equatable, Sendable {

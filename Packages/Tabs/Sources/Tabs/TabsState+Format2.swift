@@ -1,5 +1,10 @@
-import Foundation
 import Menu
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reading the slice as journal format 2 wrote it: every tab of the day in
 /// `open`, each with a `settled` flag, and no count of the settled ones. A

@@ -1,5 +1,10 @@
-import Foundation
 import Menu
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The inverse of each tab command, as single writes to the slice: what undo
 /// and a rolled-back command apply, so that neither keeps a copy of the slice.

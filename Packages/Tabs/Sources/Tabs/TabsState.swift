@@ -1,5 +1,10 @@
-import Foundation
 import Menu
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The tabs slice: the open tabs by id, the next id to issue, and the day's
 /// settled tabs, counted. Plain copyable data.
