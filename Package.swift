@@ -15,8 +15,23 @@ let paymentFeatures: [SwiftSetting] = [.enableExperimentalFeature("SuppressedAss
 /// The modules that declare or use `HasPayment`.
 let paymentModules: Set<String> = ["Payment", "PaymentTesting", "Tabs"]
 
+/// What the release build of a module on a till command's path gets: generic types
+/// instantiated through their metadata accessors, which take the witness tables
+/// they need, not through a mangled name that the runtime demangles and whose
+/// conformances it looks up by scanning every conformance in the binary, about
+/// 130,000 instructions each the first time. Half of what `kiosk open` did from
+/// `main` on (README, "Install"). The kiosk's own targets only: a package that
+/// depends on this one by URL builds none of them, and SwiftPM refuses unsafe
+/// flags in what a dependency builds.
+let commandPathSettings: [SwiftSetting] = [
+  .unsafeFlags(
+    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+
 /// The settings of a module: `paymentFeatures` where it declares or uses `HasPayment`.
-func settings(_ module: String) -> [SwiftSetting] { paymentModules.contains(module) ? paymentFeatures : [] }
+func settings(_ module: String) -> [SwiftSetting] {
+  (paymentModules.contains(module) ? paymentFeatures : []) + commandPathSettings
+}
 
 /// A domain package under Packages/: its name, the domains it imports, and
 /// whether it has a `<Name>Testing` library: the recording mock, closure witness
@@ -158,20 +173,20 @@ let package = Package(
       name: "KioskCommands",
       dependencies: ["Menu", "Stock", "Tabs", "Payment", "Clock", "Journal", "CanonicalJSON"],
       path: "Packages/KioskApp/Sources/KioskCommands",
-      swiftSettings: paymentFeatures
+      swiftSettings: paymentFeatures + commandPathSettings
     ),
     // The composition root.
     .target(
       name: "KioskApp",
       dependencies: ["KioskCommands", "CanonicalJSON"] + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
-      swiftSettings: paymentFeatures
+      swiftSettings: paymentFeatures + commandPathSettings
     ),
     .executableTarget(
       name: "KioskCLI",
       dependencies: ["KioskApp", "KioskCommands", "HeadOffice", "CanonicalJSON"],
       path: "Packages/KioskApp/Sources/KioskCLI",
-      swiftSettings: paymentFeatures
+      swiftSettings: paymentFeatures + commandPathSettings
     ),
     .testTarget(
       name: "KioskAppTests",
