@@ -25,29 +25,53 @@ enum JSONValueEncoder {
     } catch {
       throw CanonicalError(path: "", reason: "\(error)")
     }
-    try check(encoded, path: "", depth: 0)
+    if let refusal = firstRefusal(in: encoded, depth: 0) {
+      // The path is spelled only for a refusal: building it for every member cost more than the walk.
+      let path = refusal.path.reversed().enumerated().map { position, piece in
+        switch piece {
+        case .key(let key): position == 0 ? key : "." + key
+        case .index(let index): "[\(index)]"
+        }
+      }.joined()
+      throw CanonicalError(path: path, reason: refusal.reason)
+    }
     return encoded
   }
 
-  /// Refuses what `JSONParser` refuses of a value's shape: keys outside
-  /// printable ASCII, and containers nested deeper than `JSONParser.maxDepth`.
-  private static func check(_ value: JSONValue, path: String, depth: Int) throws(CanonicalError) {
+  /// One step of a path into a value: a member's key or an element's index.
+  private enum PathPiece {
+    case key(String)
+    case index(Int)
+  }
+
+  /// The first of what `JSONParser` refuses of a value's shape (a key outside
+  /// printable ASCII, a container nested deeper than `JSONParser.maxDepth`),
+  /// with its path innermost piece first; nil when there is none.
+  private static func firstRefusal(in value: JSONValue, depth: Int) -> (path: [PathPiece], reason: String)? {
     switch value {
-    case .null, .bool, .integer, .string: return
+    case .null, .bool, .integer, .string: return nil
     case .object, .array:
-      guard depth < JSONParser.maxDepth else { throw CanonicalError(path: path, reason: JSONParser.deeperThanMax) }
+      guard depth < JSONParser.maxDepth else { return ([], JSONParser.deeperThanMax) }
     }
     if case .object(let members) = value {
       for (key, member) in members {
-        let inner = path.isEmpty ? key : "\(path).\(key)"
         guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-          throw CanonicalError(path: inner, reason: JSONParser.keysArePrintable)
+          return ([.key(key)], JSONParser.keysArePrintable)
         }
-        try check(member, path: inner, depth: depth + 1)
+        if var refusal = firstRefusal(in: member, depth: depth + 1) {
+          refusal.path.append(.key(key))
+          return refusal
+        }
       }
     } else if case .array(let elements) = value {
-      for (index, element) in elements.enumerated() { try check(element, path: "\(path)[\(index)]", depth: depth + 1) }
+      for (index, element) in elements.enumerated() {
+        if var refusal = firstRefusal(in: element, depth: depth + 1) {
+          refusal.path.append(.index(index))
+          return refusal
+        }
+      }
     }
+    return nil
   }
 }
 
