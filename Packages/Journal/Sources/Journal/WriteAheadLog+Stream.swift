@@ -110,7 +110,13 @@ extension WriteAheadLog {
         JournalScan.wholeFrames(in: raw, from: 0)
       )
     }
-    if zeros == rest.count {
+    // Zeros after the last record, or a record that landed there since the
+    // window was read (a writer filling the zeros it wrote ahead): the end of
+    // what this read reads, not damage.
+    let appendedSince = rest.withUnsafeBytes { raw in
+      JournalFormat.record(in: raw, at: 0, seed: seed).map { $0.sequence == expected } ?? false
+    }
+    if zeros == rest.count || appendedSince {
       return StreamSummary(records: records, unreadTailBytes: 0, size: size, recordsEnd: offset)
     }
     if validFollow { throw JournalError.corruptRecord(offset: offset, sequence: expected) }

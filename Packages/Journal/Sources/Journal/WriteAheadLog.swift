@@ -255,7 +255,7 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// Writes `count` framed records at the end and syncs them, all or none acknowledged.
   private mutating func write(_ frames: [UInt8], count: Int) throws(JournalError) -> ClosedRange<UInt64> {
     let newEnd = end + frames.count
-    if newEnd > allocated, commits > 0 { writeZerosAhead(of: newEnd) }
+    if newEnd > allocated, commits > 0 { writeZerosAhead(through: newEnd) }
     do throws(JournalError) {
       try Self.writeAll(frames, at: end, descriptor, io: io)
       if case .failure(let errno) = io.synchronizeData(descriptor) { throw JournalError.syncFailed(errno) }
@@ -275,17 +275,19 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return first...lastSequence
   }
 
-  /// Writes zeros from `newEnd` on, so that the commits after this one write
-  /// over space written before: their `fdatasync` then carries no new file
-  /// length, which on ext4 halves a commit (docs/journal.md, "Space ahead").
-  /// The sync of the record that follows makes the zeros durable with it.
+  /// Writes zeros from the file's end to past `newEnd`, so that the commits
+  /// after this one write over space written before: their `fdatasync` then
+  /// carries no new file length, which on ext4 halves a commit (docs/journal.md,
+  /// "Space ahead"). The zeros cover the record about to be written too, so
+  /// when they fit, the record does: the zeros never take a full disk's last
+  /// room from it. The sync of the record makes the zeros durable with it.
   /// Best effort: when they cannot be written (a full disk), the file is cut
   /// back to its size and the record is appended as it would have been.
-  private mutating func writeZerosAhead(of newEnd: Int) {
+  private mutating func writeZerosAhead(through newEnd: Int) {
     let page = 4096
     let target = (newEnd + nextAhead + page - 1) / page * page
     do throws(JournalError) {
-      try Self.writeAll([UInt8](repeating: 0, count: target - newEnd), at: newEnd, descriptor, io: io)
+      try Self.writeAll([UInt8](repeating: 0, count: target - allocated), at: allocated, descriptor, io: io)
       allocated = target
       nextAhead = min(nextAhead * 2, Self.maximumAhead)
     } catch {
@@ -293,8 +295,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     }
   }
 
-  /// Cuts the space written ahead, durably: the file ends with its last record again.
-  private mutating func cutSpaceAhead() throws(JournalError) {
+  /// Cuts the space written ahead, durably: the file ends with its last record
+  /// again. `rename(to:)` does it first; call it before the file gets another
+  /// name any other way (`link`, as the kiosk's close of the day archives it).
+  public mutating func cutSpaceAhead() throws(JournalError) {
     guard allocated > end else { return }
     if case .failure(let errno) = io.truncate(descriptor, to: end) { throw .writeFailed(errno) }
     if case .failure(let errno) = io.synchronizeData(descriptor) { throw .syncFailed(errno) }
@@ -531,6 +535,17 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   }
 
   private static func read(path: String, io: some JournalFileIO) throws(JournalError) -> JournalRecovery {
+    do {
+      return try readOnce(path: path, io: io)
+    } catch .corruptRecord, .foreignRecords {
+      // A writer fills zeros it wrote ahead while this reader copies the file:
+      // a copy can hold zeros where a record has since landed, then records
+      // after it. Only a second read that finds the same is corruption.
+      return try readOnce(path: path, io: io)
+    }
+  }
+
+  private static func readOnce(path: String, io: some JournalFileIO) throws(JournalError) -> JournalRecovery {
     let descriptor: Int32
     switch io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0) {
     case .success(let opened): descriptor = opened

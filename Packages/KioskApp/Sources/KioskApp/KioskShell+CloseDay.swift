@@ -135,6 +135,8 @@ extension KioskShell {
   private func switchToNextDay(_ next: consuming DurableJournal, closed: Int, archive: String) throws {
     let path = world.journal.path
     let archivePath = KioskSegments.archivePath(of: path, day: closed)
+    // An archive ends with its last record: the zeros the journal wrote ahead go first (docs/journal.md, "Space ahead").
+    try world.journal.cutSpaceAhead()
     if link(path, archivePath) != 0 {
       let failure = errno
       guard failure == EEXIST, KioskSegments.sameFile(path, archivePath) else {

@@ -51,6 +51,11 @@ private func playADay(_ shell: KioskShell) async throws {
   #expect(FileManager.default.fileExists(atPath: archive))
   #expect((try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int) == 0o444)
   #expect(KioskSegments.all(of: journal.path).map(\.path) == [archive, journal.path])
+  // The shell that wrote the day held zeros ahead of its records; the archive, still
+  // named by that open handle, ends with its last record all the same.
+  let archived = try #require(FileManager.default.contents(atPath: archive))
+  #expect(try DurableJournal.stream(path: archive) { _ in }.recordsEnd == archived.count)
+  #expect(archived.last != 0)
 
   // The next day goes on from there, and the days chain.
   _ = try await shell.settle(Tab.ID(raw: 3))
