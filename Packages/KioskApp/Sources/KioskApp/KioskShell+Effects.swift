@@ -92,7 +92,6 @@ struct PaymentInFlight {
 }
 
 extension KioskShell {
-
   /// The tabs whose charge or refund is in flight: observers show them as authorizing.
   public var authorizingTabs: [Tab.ID] {
     _ = revision
@@ -344,4 +343,15 @@ extension KioskShell {
       throw KioskError.shortage(ingredient)
     }
   }
+}
+
+/// A step of a payment, where `KioskShell.paymentStepHook` runs: the seams
+/// of the one path `kiosk settle` and `kiosk undo` take.
+public enum PaymentStep: Sendable, Equatable {
+  /// The intent is durable; the processor has not been called.
+  case afterIntent
+  /// The processor moved the money; its outcome is not journaled yet.
+  case afterEffect
+  /// The outcome is durable; the command is not acknowledged yet.
+  case afterOutcome
 }
