@@ -83,11 +83,6 @@ enum BenchReminders: DurableFeature {
     -> [EffectTask<Action>]
   {
     guard case .set(let title, let seconds) = action else { return [] }
-    return [
-      EffectTask(id: title) {
-        do { try await environment.sleep(for: .seconds(seconds)) } catch { return nil }
-        return .ring(title: title)
-      }
-    ]
+    return [.after(.seconds(seconds), on: environment, id: title, send: .ring(title: title))]
   }
 }

@@ -154,12 +154,16 @@ public final class DurableStore<Model: DurableFeature> {
 
   // MARK: Work
 
-  @usableFromInline func start(_ item: EffectTask<Model.Action>) {
-    let id = item.id
-    work.start(item) { [weak self] action, generation in self?.feedBack(action, from: id, generation: generation) }
+  @inlinable func start(_ item: EffectTask<Model.Action>) {
+    work.start(item, deliver: deliverWork)
   }
 
-  private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
+  /// Where work hands what it fed back: one closure for the store's life.
+  @usableFromInline lazy var deliverWork: @MainActor @Sendable (Model.Action?, String, Int) async -> Void = {
+    [weak self] action, id, generation in self?.feedBack(action, from: id, generation: generation)
+  }
+
+  @usableFromInline func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
     // Work replaced or cancelled meanwhile feeds nothing back.
     guard let action = work.accept(action, from: id, generation: generation) else { return }
     do { try commit(.fedBack(task: id), action) } catch { lastError = error }

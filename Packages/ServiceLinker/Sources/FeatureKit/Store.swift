@@ -36,6 +36,10 @@ public final class Store<Model: FeatureModel> {
   /// The ids of the work in flight, sorted.
   public var inFlight: [String] { work.ids }
 
+  /// The names of the tasks the work in flight runs as, sorted: each piece's
+  /// id, and `timers` for the one task that waits for all its timers.
+  public var tasksInFlight: [String] { work.taskNames }
+
   /// Steps `action`, starts the work it names, and returns what the step did.
   @discardableResult
   public func send(_ action: Model.Action) -> StepResult<Model.Effect, Model.Outcome> {
@@ -51,8 +55,12 @@ public final class Store<Model: FeatureModel> {
   }
 
   private func start(_ item: EffectTask<Model.Action>) {
-    let id = item.id
-    work.start(item) { [weak self] action, generation in self?.feedBack(action, from: id, generation: generation) }
+    work.start(item, deliver: deliverWork)
+  }
+
+  /// Where work hands what it fed back: one closure for the store's life.
+  private lazy var deliverWork: @MainActor @Sendable (Model.Action?, String, Int) async -> Void = {
+    [weak self] action, id, generation in self?.feedBack(action, from: id, generation: generation)
   }
 
   private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {
@@ -66,7 +74,7 @@ public final class Store<Model: FeatureModel> {
   public func settle(limit: Int = 100_000, asleep: () -> Set<String>) async {
     for _ in 0..<limit {
       let sleeping = asleep()
-      if work.ids.allSatisfy({ sleeping.contains($0) }) { return }
+      if work.taskNames.allSatisfy({ sleeping.contains($0) }) { return }
       await Task.yield()
     }
   }

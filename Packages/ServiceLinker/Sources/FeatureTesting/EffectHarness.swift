@@ -108,7 +108,7 @@ public final class EffectHarness<Runner: EffectRunner> {
     for _ in 0..<100_000 {
       guard let runner else { return }
       let asleep = Set(clock?.sleepers.map(\.label) ?? [])
-      if runner.workInFlight.allSatisfy({ asleep.contains($0) }) { return }
+      if runner.tasksInFlight.allSatisfy({ asleep.contains($0) }) { return }
       await Task.yield()
     }
     Issue.record(

@@ -10,9 +10,19 @@ public protocol EffectRunner: AnyObject {
   /// The ids of the work in flight.
   var workInFlight: [String] { get }
 
+  /// The names of the tasks the work in flight runs as: what a `TestClock`
+  /// lists asleep once the work waits on it. `workInFlight` by default (a
+  /// task per piece of work, named by its id).
+  var tasksInFlight: [String] { get }
+
   /// Everything work fed back so far, oldest first.
   var workFedBack: [FedBack] { get }
 
   /// Cancels the work in flight and returns once it has stopped.
   func cancelWork() async
+}
+
+extension EffectRunner {
+  /// A task per piece of work, named by its id.
+  public var tasksInFlight: [String] { workInFlight }
 }

@@ -134,6 +134,7 @@ final class StoreRunner<Model: FeatureModel>: EffectRunner {
   }
 
   var workInFlight: [String] { store.inFlight }
+  var tasksInFlight: [String] { store.tasksInFlight }
 
   func cancelWork() async { await store.cancelAll() }
 }

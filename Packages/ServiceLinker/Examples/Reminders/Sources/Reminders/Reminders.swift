@@ -144,12 +144,9 @@ public enum Reminders: FeatureModel {
     }
   }
 
-  /// The timer that rings `reminder`.
+  /// The timer that rings `reminder`: a store waits for every pending one with a single task.
   static func timer(_ reminder: Reminder, on clock: any Clock<Duration>) -> EffectTask<Action> {
-    EffectTask(id: "reminder \(reminder.title)") {
-      do { try await clock.sleep(for: .seconds(reminder.seconds)) } catch { return nil }
-      return .ring(title: reminder.title)
-    }
+    .after(.seconds(reminder.seconds), on: clock, id: "reminder \(reminder.title)", send: .ring(title: reminder.title))
   }
 
   private static func refused(_ reason: String) -> StepResult<Effect, Outcome> {

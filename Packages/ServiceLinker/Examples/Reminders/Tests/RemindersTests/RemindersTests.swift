@@ -66,7 +66,7 @@ let recordings = RecordingStore(
     #expect(store?.state.pending == [.init(title: "tea", seconds: 180)])
     // The timer runs off the main actor: let it reach its sleep before time moves.
     var yields = 0
-    while !clock.sleepers.contains(where: { $0.label == "reminder tea" }) && yields < 100_000 {
+    while !clock.sleepers.contains(where: { $0.label == "timers" }) && yields < 100_000 {
       await Task.yield()
       yields += 1
     }
