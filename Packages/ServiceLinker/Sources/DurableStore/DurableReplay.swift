@@ -40,11 +40,19 @@ enum DurableReplay {
       }
       let applied = ledger.apply(record.kind, record.action, sequence: sequence, salt: salt)
       guard applied.intents == record.intents else {
-        throw .replay(
-          sequence: sequence,
-          reason: "the step opens \(applied.intents.count) intent(s) now, not the \(record.intents.count) journaled")
+        throw .replay(sequence: sequence, reason: difference(now: applied.intents, journaled: record.intents))
       }
     }
     return ledger
+  }
+
+  /// What differs between the intents a step opens now and those its record holds, first difference named.
+  static func difference<Request>(now: [Intent<Request>], journaled: [Intent<Request>]) -> String {
+    guard now.count == journaled.count else {
+      return "the step opens \(now.count) intent(s) now, not the \(journaled.count) journaled"
+    }
+    let index = now.indices.first { now[$0] != journaled[$0] } ?? 0
+    return "the step's intent \(index) is now \(now[index].key) asking \(now[index].request), not the journaled "
+      + "\(journaled[index].key) asking \(journaled[index].request)"
   }
 }

@@ -34,16 +34,27 @@ extension DurableStore {
   /// place last: a crash between those leaves files that `open` puts right.
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()
-    guard archivePath != path, access(archivePath, F_OK) != 0 else { throw .archiveExists(path: archivePath) }
     let nextPath = DurablePeriods.nextPath(of: path)
+    guard !DurablePeriods.ownFiles(of: path).contains(archivePath), access(archivePath, F_OK) != 0 else {
+      throw .archiveExists(path: archivePath)
+    }
     DurablePeriods.remove(nextPath)
     var next = ledger
     next.period += 1
     var nextJournal = try writeNextPeriod(next, at: nextPath)
+    try guarded { () throws(DurableStoreError) in try seam(.periodNextWritten) }
+    do throws(JournalError) { try journal.rename(to: archivePath) } catch {
+      if case .cannotOpen(let target, let errno) = error, target == archivePath {
+        // Nothing was renamed: the period goes on in the journal, whose
+        // end-of-period checkpoint is just a checkpoint.
+        DurablePeriods.remove(nextPath)
+        throw .archiveFailed(path: archivePath, reason: "the journal could not be renamed there (\(errno))")
+      }
+      failure = failure ?? .journal(error)
+      throw .journal(error)
+    }
+    chmod(archivePath, 0o444)
     try guarded { () throws(DurableStoreError) in
-      try seam(.periodNextWritten)
-      do throws(JournalError) { try journal.rename(to: archivePath) } catch { throw .journal(error) }
-      chmod(archivePath, 0o444)
       try seam(.periodArchived)
       do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
     }
@@ -97,18 +108,23 @@ enum DurablePeriods {
   /// Where the next period's journal is written before it takes `path`'s place.
   static func nextPath(of path: String) -> String { path + ".next" }
 
-  /// Puts right a close a crash interrupted: with the journal renamed into
-  /// its archive and the next one not yet in its place, the next one takes
-  /// it; with the journal still in place, the half-written next one goes.
-  static func finishInterruptedClose(of path: String) throws(DurableStoreError) {
+  /// The names a store keeps beside its journal at `path`, which no archive may take.
+  static func ownFiles(of path: String) -> Set<String> {
+    [path, nextPath(of: path), path + ".checkpoints", nextPath(of: path) + ".checkpoints"]
+  }
+
+  /// Finishes a close a crash interrupted after the journal was renamed into
+  /// its archive: the next period's journal, complete, takes its place. It is
+  /// opened with its lock, so a store closing its period right now (which
+  /// holds it) is waited for, not overtaken. With the journal still in
+  /// place, `open` removes the next one once it holds the journal's lock.
+  static func finishInterruptedClose(of path: String, lockWait: Duration) throws(DurableStoreError) {
     let nextPath = nextPath(of: path)
-    guard access(nextPath, F_OK) == 0 else { return }
-    if access(path, F_OK) == 0 {
-      remove(nextPath)
-      return
-    }
+    guard access(path, F_OK) != 0, access(nextPath, F_OK) == 0 else { return }
     do {
-      var next = try DurableJournal(path: nextPath)
+      var next = try DurableJournal(path: nextPath, lockWait: lockWait)
+      // A close that finished while we waited for the lock renamed it already.
+      guard access(path, F_OK) != 0 else { return }
       try next.rename(to: path)
     } catch { throw .journal(error) }
   }

@@ -69,9 +69,12 @@ public final class DurableStore<Model: DurableFeature> {
     at path: String, initial: Model.State, environment: Model.Environment,
     clock: any Clock<Duration> = ContinuousClock(), options: DurableStoreOptions = DurableStoreOptions()
   ) throws(DurableStoreError) -> DurableStore<Model> {
-    try DurablePeriods.finishInterruptedClose(of: path)
+    try DurablePeriods.finishInterruptedClose(of: path, lockWait: options.lockWait)
     let journal: DurableJournal
     do { journal = try DurableJournal(path: path, lockWait: options.lockWait) } catch { throw .journal(error) }
+    // Only now, holding the journal's lock (a store closing its period holds
+    // it throughout): a next period a close wrote but never put in place goes.
+    DurablePeriods.remove(DurablePeriods.nextPath(of: path))
     let ledger = try DurableReplay.ledger(
       of: Model.self, from: journal.recovery, salt: journal.salt, initial: initial)
     let store = DurableStore(
@@ -216,10 +219,15 @@ public final class DurableStore<Model: DurableFeature> {
 
   /// Cancels the work and requests in flight and waits for them to stop.
   /// A cancelled request's intent stays open: the next open asks its service.
+  /// Work or a request that ended while it waited may have started more
+  /// (an outcome's step asking for another request): that is cancelled too.
   public func cancelAll() async {
-    let tasks = work.cancelAll() + Array(intentsInFlight.values)
-    for task in tasks { task.cancel() }
-    for task in tasks { await task.value }
-    intentsInFlight.removeAll()
+    while true {
+      let tasks = work.cancelAll() + Array(intentsInFlight.values)
+      guard !tasks.isEmpty else { return }
+      intentsInFlight.removeAll()
+      for task in tasks { task.cancel() }
+      for task in tasks { await task.value }
+    }
   }
 }

@@ -13,8 +13,12 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// the state in memory may hold it, so the store refuses everything until
   /// it is opened again from its journal.
   case failedEarlier
-  /// A period cannot close into `path`: it exists, or is where the journal is.
+  /// A period cannot close into `path`: it exists, or is where the journal,
+  /// its next period or its checkpoint index are kept.
   case archiveExists(path: String)
+  /// The journal could not be renamed into the archive `path` (`reason`);
+  /// nothing was lost, and the period goes on in the journal.
+  case archiveFailed(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -22,7 +26,9 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .replay(let sequence, let reason): "record \(sequence) does not replay: \(reason)"
     case .stopped(let point): "stopped at the crash seam \(point)"
     case .failedEarlier: "an earlier write to the journal failed; open the store again to recover from its journal"
-    case .archiveExists(let path): "cannot close the period into \(path): a file is there"
+    case .archiveExists(let path): "cannot close the period into \(path): a file is there, or the store's own"
+    case .archiveFailed(let path, let reason):
+      "cannot close the period into \(path): \(reason); nothing was lost and the period goes on"
     }
   }
 }

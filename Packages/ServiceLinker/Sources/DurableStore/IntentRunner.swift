@@ -67,6 +67,21 @@ enum IntentRunner<Model: DurableFeature> {
         askFirst = true
       }
     }
+    if askFirst {
+      // The last attempt may have reached the service before its answer was
+      // lost: ask once more, after the backoff, before giving the request up.
+      try await clock.sleep(for: backoff)
+      let answer = try? await withDeadline(policy.deadline, on: clock) {
+        try await Model.reconcile(request, key: key, environment: environment)
+      }
+      try Task.checkCancellation()
+      switch answer {
+      case .completed(let action): return IntentClosing(action: action, abandoned: nil)
+      case .abandon(let reason):
+        return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+      case .notPerformed, nil: break
+      }
+    }
     let reason = "given up after \(policy.attempts) attempt(s): \(failure)"
     return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
   }

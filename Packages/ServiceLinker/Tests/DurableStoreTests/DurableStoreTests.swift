@@ -179,6 +179,23 @@ func waitForOneSleeper(on clock: TestClock) async {
     #expect(reopened.openIntents.isEmpty)
   }
 
+  @Test func aLastAttemptWhoseAnswerWasLostIsAskedAboutBeforeItIsGivenUp() async throws {
+    let till = try Till()
+    till.cards.failNext(2)
+    till.cards.loseAnswers(true)
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("hojicha"))
+    var steps = 0
+    while store?.openIntents.isEmpty == false && steps < 200 {
+      await till.clock.advance(by: .milliseconds(500))
+      steps += 1
+    }
+    await store?.finish()
+    #expect(till.cards.charges == ["hojicha"], "the third attempt went through; its answer never came")
+    #expect(store?.state.charged == ["hojicha"])
+    #expect(store?.state.refunded == [], "a charge that went through is not given up")
+  }
+
   @Test func workFedBackIsJournaledAndTimersRunOnTheTestClock() async throws {
     let till = try Till()
     var store: DurableStore<Tea>? = try till.open()

@@ -99,7 +99,8 @@ enum Tea: DurableFeature {
 /// A card service outside the process, as the tests play it: it keeps every
 /// charge it took with its key, and can be told to fail or to hang.
 final class CardService: Sendable {
-  private let state = Mutex((charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false))
+  private let state = Mutex(
+    (charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false))
 
   /// Every charge taken, in order.
   var charges: [String] { state.withLock { $0.charges.map(\.name) } }
@@ -110,17 +111,21 @@ final class CardService: Sendable {
   /// Makes every charge hang until it is cancelled.
   func hang(_ hangs: Bool) { state.withLock { $0.hangs = hangs } }
 
+  /// Makes every charge go through and then hang, as if its answer were lost.
+  func loseAnswers(_ loses: Bool) { state.withLock { $0.losesAnswers = loses } }
+
   func charge(_ name: String, key: IntentKey) async throws {
-    let (fails, hangs) = state.withLock { state -> (Bool, Bool) in
+    let (fails, hangs, losesAnswer) = state.withLock { state -> (Bool, Bool, Bool) in
       if state.failuresLeft > 0 {
         state.failuresLeft -= 1
-        return (true, false)
+        return (true, false, false)
       }
-      return (false, state.hangs)
+      return (false, state.hangs, state.losesAnswers)
     }
     if fails { throw CardDeclined() }
     if hangs { try await Task.sleep(for: .seconds(3600)) }
     state.withLock { $0.charges.append((key, name)) }
+    if losesAnswer { try await Task.sleep(for: .seconds(3600)) }
   }
 
   func wasCharged(_ key: IntentKey) -> Bool { state.withLock { $0.charges.contains { $0.key == key } } }
