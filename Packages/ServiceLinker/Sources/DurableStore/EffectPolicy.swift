@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a `DurableStore` runs an outside request: each attempt is bounded by
 /// `deadline` on the store's clock; a failed one is followed, after `backoff`
 /// (doubled each time), by asking the service what became of it
@@ -28,24 +30,74 @@ public struct DeadlineExceeded: Error, Sendable, CustomStringConvertible {
 }
 
 /// Runs `operation`, giving up with `DeadlineExceeded` when `clock` passes
-/// `deadline` first; the loser is cancelled.
+/// `deadline` first. The operation is cancelled then, but not waited for: an
+/// operation that ignores cancellation (a blocking call) runs on, unheard,
+/// and the caller goes on at its deadline. Cancelling the caller cancels both.
 func withDeadline<Value: Sendable>(
   _ deadline: Duration, on clock: any Clock<Duration>, _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
-  try await withThrowingTaskGroup(of: Race<Value>.self) { group in
-    group.addTask { .finished(try await operation()) }
-    group.addTask {
-      try await clock.sleep(for: deadline)
-      return .timedOut
+  let first = FirstAnswer<Value>()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+      first.wait(with: continuation)
+      let work = Task {
+        do { first.answer(.success(try await operation())) } catch { first.answer(.failure(error)) }
+      }
+      let timer = Task {
+        do { try await clock.sleep(for: deadline) } catch { return }
+        first.answer(.failure(DeadlineExceeded(deadline: deadline)))
+      }
+      first.whenAnswered {
+        work.cancel()
+        timer.cancel()
+      }
     }
-    defer { group.cancelAll() }
-    guard case .finished(let value) = try await group.next() else { throw DeadlineExceeded(deadline: deadline) }
-    return value
+  } onCancel: {
+    first.answer(.failure(CancellationError()))
   }
 }
 
-/// Which side of `withDeadline` ended first.
-private enum Race<Value: Sendable>: Sendable {
-  case finished(Value)
-  case timedOut
+/// The first of several answers to one continuation: the rest are dropped.
+private final class FirstAnswer<Value: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Value, any Error>?
+    var answer: Result<Value, any Error>?
+    var cleanUp: (@Sendable () -> Void)?
+  }
+  private let state = Mutex(State())
+
+  /// Sets the continuation the first answer resumes (at once, when one came already).
+  func wait(with continuation: CheckedContinuation<Value, any Error>) {
+    let ready = state.withLock { state -> Result<Value, any Error>? in
+      if let answer = state.answer { return answer }
+      state.continuation = continuation
+      return nil
+    }
+    if let ready { continuation.resume(with: ready) }
+  }
+
+  /// Runs `cleanUp` once an answer has come (at once, when one has).
+  func whenAnswered(_ cleanUp: @escaping @Sendable () -> Void) {
+    let now = state.withLock { state -> Bool in
+      if state.answer != nil { return true }
+      state.cleanUp = cleanUp
+      return false
+    }
+    if now { cleanUp() }
+  }
+
+  /// Resumes the continuation with `result` if no answer came before.
+  func answer(_ result: Result<Value, any Error>) {
+    let (continuation, cleanUp) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
+      guard state.answer == nil else { return (nil, nil) }
+      state.answer = result
+      defer {
+        state.continuation = nil
+        state.cleanUp = nil
+      }
+      return (state.continuation, state.cleanUp)
+    }
+    continuation?.resume(with: result)
+    cleanUp?()
+  }
 }

@@ -179,6 +179,23 @@ func waitForOneSleeper(on clock: TestClock) async {
     #expect(reopened.openIntents.isEmpty)
   }
 
+  @Test func aChargeDeafToCancellationIsStillGivenUpAtItsDeadlines() async throws {
+    let till = try Till()
+    till.cards.deaf(true)
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("lapsang"))
+    var steps = 0
+    while store?.openIntents.isEmpty == false && steps < 200 {
+      await till.clock.advance(by: .milliseconds(500))
+      steps += 1
+    }
+    #expect(store?.openIntents.isEmpty == true, "the store went on at each deadline")
+    #expect(store?.state.refunded == ["lapsang"])
+    till.cards.deaf(false)
+    await store?.finish()
+    #expect(till.cards.charges.isEmpty)
+  }
+
   @Test func aLastAttemptWhoseAnswerWasLostIsAskedAboutBeforeItIsGivenUp() async throws {
     let till = try Till()
     till.cards.failNext(2)

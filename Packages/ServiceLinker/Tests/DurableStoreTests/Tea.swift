@@ -100,7 +100,10 @@ enum Tea: DurableFeature {
 /// charge it took with its key, and can be told to fail or to hang.
 final class CardService: Sendable {
   private let state = Mutex(
-    (charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false))
+    (
+      charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false, deaf: false,
+      deafCalls: [CheckedContinuation<Bool, Never>]()
+    ))
 
   /// Every charge taken, in order.
   var charges: [String] { state.withLock { $0.charges.map(\.name) } }
@@ -110,6 +113,16 @@ final class CardService: Sendable {
 
   /// Makes every charge hang until it is cancelled.
   func hang(_ hangs: Bool) { state.withLock { $0.hangs = hangs } }
+
+  /// Makes every charge hang, deaf to cancellation, until `deaf(false)`; then it is declined.
+  func deaf(_ deaf: Bool) {
+    let waiting = state.withLock { state in
+      state.deaf = deaf
+      defer { state.deafCalls = [] }
+      return deaf ? [] : state.deafCalls
+    }
+    for call in waiting { call.resume(returning: true) }
+  }
 
   /// Makes every charge go through and then hang, as if its answer were lost.
   func loseAnswers(_ loses: Bool) { state.withLock { $0.losesAnswers = loses } }
@@ -123,6 +136,15 @@ final class CardService: Sendable {
       return (false, state.hangs, state.losesAnswers)
     }
     if fails { throw CardDeclined() }
+    // A call cancellation does not reach: it ends only when the service is no longer deaf.
+    let wasDeaf = await withCheckedContinuation { (call: CheckedContinuation<Bool, Never>) in
+      let deaf = state.withLock { state in
+        if state.deaf { state.deafCalls.append(call) }
+        return state.deaf
+      }
+      if !deaf { call.resume(returning: false) }
+    }
+    if wasDeaf { throw CardDeclined() }
     if hangs { try await Task.sleep(for: .seconds(3600)) }
     state.withLock { $0.charges.append((key, name)) }
     if losesAnswer { try await Task.sleep(for: .seconds(3600)) }
