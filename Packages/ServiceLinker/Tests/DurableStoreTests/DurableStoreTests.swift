@@ -32,6 +32,18 @@ final class Till {
   }
 }
 
+extension Till {
+  /// Moves the clock on half a second at a time while `store` has an intent
+  /// open, for at most 100 seconds: attempts, deadlines and backoffs all run on it.
+  func advanceWhileIntentsAreOpen(in store: DurableStore<Tea>?) async {
+    var steps = 0
+    while store?.openIntents.isEmpty == false && steps < 200 {
+      await clock.advance(by: .milliseconds(500))
+      steps += 1
+    }
+  }
+}
+
 /// Waits until one task sleeps on `clock`: the work a step started has reached its wait.
 func waitForOneSleeper(on clock: TestClock) async {
   await waitUntil("one task sleeps on the clock") { clock.sleepers.count == 1 }
@@ -164,11 +176,7 @@ func waitForOneSleeper(on clock: TestClock) async {
     var store: DurableStore<Tea>? = try till.open()
     try store?.send(.order("pu-erh"))
     // Three attempts of 5 s, two backoffs of 1 s and 2 s: all on the test clock.
-    var steps = 0
-    while store?.openIntents.isEmpty == false && steps < 200 {
-      await till.clock.advance(by: .milliseconds(500))
-      steps += 1
-    }
+    await till.advanceWhileIntentsAreOpen(in: store)
     await store?.finish()
     #expect(till.clock.elapsed >= .seconds(18))
     #expect(store?.state.refunded == ["pu-erh"])
@@ -184,11 +192,7 @@ func waitForOneSleeper(on clock: TestClock) async {
     till.cards.deaf(true)
     var store: DurableStore<Tea>? = try till.open()
     try store?.send(.order("lapsang"))
-    var steps = 0
-    while store?.openIntents.isEmpty == false && steps < 200 {
-      await till.clock.advance(by: .milliseconds(500))
-      steps += 1
-    }
+    await till.advanceWhileIntentsAreOpen(in: store)
     #expect(store?.openIntents.isEmpty == true, "the store went on at each deadline")
     #expect(store?.state.refunded == ["lapsang"])
     till.cards.deaf(false)
@@ -202,11 +206,7 @@ func waitForOneSleeper(on clock: TestClock) async {
     till.cards.loseAnswers(true)
     var store: DurableStore<Tea>? = try till.open()
     try store?.send(.order("hojicha"))
-    var steps = 0
-    while store?.openIntents.isEmpty == false && steps < 200 {
-      await till.clock.advance(by: .milliseconds(500))
-      steps += 1
-    }
+    await till.advanceWhileIntentsAreOpen(in: store)
     await store?.finish()
     #expect(till.cards.charges == ["hojicha"], "the third attempt went through; its answer never came")
     #expect(store?.state.charged == ["hojicha"])
@@ -313,11 +313,7 @@ func waitForOneSleeper(on clock: TestClock) async {
     try store?.undo()
     till.cards.hang(true)
     try store?.send(.order("pu-erh \"strong\"\n"))  // a charge given up: an outcome with its reason
-    var steps = 0
-    while store?.openIntents.isEmpty == false && steps < 200 {
-      await till.clock.advance(by: .milliseconds(500))
-      steps += 1
-    }
+    await till.advanceWhileIntentsAreOpen(in: store)
     await store?.finish()
     store = nil
     let journal = try DurableJournal.read(path: till.path)
