@@ -88,7 +88,8 @@ private final class FirstAnswer<Value: Sendable>: Sendable {
 
   /// Resumes the continuation with `result` if no answer came before.
   func answer(_ result: Result<Value, any Error>) {
-    let (continuation, cleanUp) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
+    typealias Waiting = (continuation: CheckedContinuation<Value, any Error>?, cleanUp: (@Sendable () -> Void)?)
+    let waiting = state.withLock { state -> Waiting in
       guard state.answer == nil else { return (nil, nil) }
       state.answer = result
       defer {
@@ -97,7 +98,7 @@ private final class FirstAnswer<Value: Sendable>: Sendable {
       }
       return (state.continuation, state.cleanUp)
     }
-    continuation?.resume(with: result)
-    cleanUp?()
+    waiting.continuation?.resume(with: result)
+    waiting.cleanUp?()
   }
 }

@@ -13,6 +13,11 @@ import Synchronization
 /// sooner than the one the task sleeps for, or replaces it. A timer replaced
 /// or cancelled stays in the heap, dead, until its deadline passes or dead
 /// ones outnumber live ones.
+///
+/// On a `TestClock`, timers and other sleepers due at the same instant wake
+/// in the order they went to sleep: the queue sleeps for a timer only once
+/// it is the soonest, so a task that slept for that instant before then wakes
+/// first (with a task per timer, the timer went first).
 @usableFromInline final class TimerQueue: Sendable {
   /// A timer waiting: when it is due, in the order timers were started.
   private struct Entry: Sendable {
@@ -96,9 +101,22 @@ import Synchronization
       Self.push(
         Entry(due: due, order: state.started, id: id, generation: generation, fire: fire),
         into: &state.heap)
+      if replaced { Self.dropDeadIfMostlyDead(&state) }
       if let waiter = state.waiter, waiter.due <= due, !(replaced && waiter.id == id) { return }
       arm(&state)
     }
+  }
+
+  /// The number of timers in the heap, live and dead: what compaction bounds.
+  var heapCount: Int { state.withLock { $0.heap.count } }
+
+  /// Drops the dead timers once they outnumber the live ones (and 64), so
+  /// a store that replaces or cancels timers often keeps a heap about the
+  /// size of its live ones. A sorted array is a heap.
+  private static func dropDeadIfMostlyDead(_ state: inout State) {
+    guard state.heap.count > 2 * state.live.count + 64 else { return }
+    state.heap.removeAll { [live = state.live] in live[$0.id] != $0.generation }
+    state.heap.sort { ($0.due, $0.order) < ($1.due, $1.order) }
   }
 
   /// Stops timer `id` if it is live.
@@ -106,10 +124,7 @@ import Synchronization
     state.withLock { state in
       guard state.live.removeValue(forKey: id) != nil else { return }
       if state.waiter?.id == id { arm(&state) }
-      if state.heap.count > 2 * state.live.count + 64 {
-        state.heap.removeAll { [live = state.live] in live[$0.id] != $0.generation }
-        state.heap.sort { ($0.due, $0.order) < ($1.due, $1.order) }
-      }
+      Self.dropDeadIfMostlyDead(&state)
     }
   }
 
@@ -144,12 +159,35 @@ import Synchronization
     let task = Task.detached(name: Self.label) { [weak self] in
       var due = head.due
       while true {
-        do { try await sleep(due) } catch { return }
+        do { try await sleep(due) } catch {
+          // A clock that fails a sleep it was not asked to cancel: the timers
+          // end unfired, as a task per timer would have, and nothing waits on.
+          if !Task.isCancelled { self?.endAfterFailedSleep() }
+          return
+        }
         guard let next = self?.feedBackDue() else { return }
         due = next
       }
     }
     state.waiter = (task, head.due, head.id)
+  }
+
+  /// Ends every timer after the waiting task's sleep failed, unless that task was replaced meanwhile.
+  private func endAfterFailedSleep() {
+    state.withLock { state in
+      guard !Task.isCancelled else { return }
+      state.live.removeAll()
+      state.heap.removeAll()
+      state.waiter = nil
+    }
+  }
+
+  /// A queue dropped with its store stops waiting: no task sleeps on for it.
+  deinit {
+    state.withLock { state in
+      state.waiter?.task.cancel()
+      for task in state.feeding.values { task.cancel() }
+    }
   }
 
   /// Hands every live timer due by now to the main actor, and returns the

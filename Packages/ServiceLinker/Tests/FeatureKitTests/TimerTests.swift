@@ -1,8 +1,8 @@
 import CanonicalJSON
-import FeatureKit
 import FeatureTesting
 import Testing
 import VirtualTime
+@testable import FeatureKit
 
 /// Alarms that ring after a delay: each one a timer (`EffectTask.after`), so
 /// a store waits for all of them with one task.
@@ -60,8 +60,15 @@ struct LaggingClock: Clock {
 }
 
 @MainActor @Suite struct TimerTests {
+  /// A store of alarms on `clock`. On a test clock, each `advance` waits
+  /// until the store's tasks are asleep again before it wakes the next
+  /// sleeper (the shared task must be back asleep for the next timer to wake).
   func alarms(on clock: any Clock<Duration>) -> Store<Alarms> {
-    Store<Alarms>(state: .init(), environment: .init(clock: clock))
+    let store = Store<Alarms>(state: .init(), environment: .init(clock: clock))
+    if let clock = clock as? TestClock {
+      clock.settle = { [weak store] in await store?.settle { Set(clock.sleepers.map(\.label)) } }
+    }
+    return store
   }
 
   /// Lets the store's tasks reach their sleep.
@@ -125,6 +132,35 @@ struct LaggingClock: Clock {
     #expect(store.state.rung.isEmpty)
     await clock.advance(by: .seconds(1))
     #expect(store.state.rung == ["tea"])
+    #expect(clock.sleepers.isEmpty)
+  }
+
+  @Test func timersReplacedAgainAndAgainLeaveAHeapAboutTheSizeOfTheLiveOnes() {
+    let clock = TestClock()
+    var work = WorkInFlight<Alarms.Action>()
+    let deliver: @MainActor @Sendable (Alarms.Action?, String, Int) async -> Void = { _, _, _ in }
+    // The heartbeat stays the soonest, so replacing "idle" never rearms the waiting task.
+    work.start(.after(.seconds(1), on: clock, id: "heartbeat", send: .rang("heartbeat")), deliver: deliver)
+    for _ in 0..<10_000 {
+      work.start(.after(.seconds(3_600), on: clock, id: "idle", send: .rang("idle")), deliver: deliver)
+    }
+    #expect(work.ids == ["heartbeat", "idle"])
+    #expect((work.timers?.heapCount ?? .max) <= 2 * 2 + 64)
+    _ = work.cancelAll()
+  }
+
+  @Test func aStoreDroppedWithATimerPendingLeavesNothingAsleep() async {
+    let clock = TestClock()
+    var store: Store<Alarms>? = alarms(on: clock)
+    store?.send(.set("tea", seconds: 60))
+    if let store { await settle(store, clock) }
+    #expect(clock.sleepers.map(\.label) == ["timers"])
+    store = nil
+    var yields = 0
+    while !clock.sleepers.isEmpty && yields < 100_000 {
+      await Task.yield()
+      yields += 1
+    }
     #expect(clock.sleepers.isEmpty)
   }
 
