@@ -129,6 +129,12 @@ enum DurablePeriods {
     } catch { throw .journal(error) }
   }
 
+  /// Removes a journal and its checkpoint index when the journal is there:
+  /// one `access` on the common path of `open`, where there is none.
+  static func removeIfThere(_ path: String) {
+    if access(path, F_OK) == 0 { remove(path) }
+  }
+
   /// Removes a journal and its checkpoint index.
   static func remove(_ path: String) {
     unlink(path)

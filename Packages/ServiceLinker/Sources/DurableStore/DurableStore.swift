@@ -74,7 +74,7 @@ public final class DurableStore<Model: DurableFeature> {
     do { journal = try DurableJournal(path: path, lockWait: options.lockWait) } catch { throw .journal(error) }
     // Only now, holding the journal's lock (a store closing its period holds
     // it throughout): a next period a close wrote but never put in place goes.
-    DurablePeriods.remove(DurablePeriods.nextPath(of: path))
+    DurablePeriods.removeIfThere(DurablePeriods.nextPath(of: path))
     let ledger = try DurableReplay.ledger(
       of: Model.self, from: journal.recovery, salt: journal.salt, initial: initial)
     let store = DurableStore(

@@ -80,11 +80,13 @@ import Synchronization
   /// The ids of the live timers: waiting, or due and not yet fed back.
   var liveIDs: [String] { state.withLock { Array($0.live.keys) } }
 
-  /// Whether the task that waits for the timers is running.
-  var isWaiting: Bool { state.withLock { $0.waiter != nil } }
-
-  /// Whether timers are due and not yet fed back.
-  var isFeeding: Bool { state.withLock { !$0.feeding.isEmpty } }
+  /// The names of the queue's tasks running now: `label` while it waits for
+  /// a timer, `feedingLabel` while timers due are not yet fed back.
+  var taskNames: [String] {
+    state.withLock { state in
+      (state.waiter == nil ? [] : [Self.label]) + (state.feeding.isEmpty ? [] : [Self.feedingLabel])
+    }
+  }
 
   /// What `finish` waits for next: a hand-over, else the waiting task.
   var nextTask: Task<Void, Never>? { state.withLock { $0.feeding.first?.value ?? $0.waiter?.task } }

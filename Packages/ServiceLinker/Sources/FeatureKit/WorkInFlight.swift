@@ -28,12 +28,7 @@ public struct WorkInFlight<Action: Sendable> {
   /// `timers (feeding back)`, which never sleeps. What `Store.settle` waits
   /// to see asleep.
   public var taskNames: [String] {
-    var names = Array(running.keys)
-    if let timers {
-      if timers.isWaiting { names.append(TimerQueue.label) }
-      if timers.isFeeding { names.append(TimerQueue.feedingLabel) }
-    }
-    return names.sorted()
+    (Array(running.keys) + (timers?.taskNames ?? [])).sorted()
   }
 
   /// Starts `work` (as `Task(name: work.id)`, or in the timer queue); when
