@@ -46,15 +46,15 @@ enum BenchReminders: DurableFeature {
       guard Self.handWritten else { return canonical.writeCompact(to: &out) }
       switch self {
       case .set(let title, let seconds):
-        out.append(contentsOf: #"{"set":{"seconds":"#.utf8)
-        out.append(contentsOf: String(seconds).utf8)
-        out.append(contentsOf: #","title":"#.utf8)
+        JSONValue.writeLiteral(#"{"set":{"seconds":"#, to: &out)
+        JSONValue.writeInteger(seconds, to: &out)
+        JSONValue.writeLiteral(#","title":"#, to: &out)
         JSONValue.writeString(title, to: &out)
-        out.append(contentsOf: "}}".utf8)
+        JSONValue.writeLiteral("}}", to: &out)
       case .ring(let title):
-        out.append(contentsOf: #"{"ring":{"title":"#.utf8)
+        JSONValue.writeLiteral(#"{"ring":{"title":"#, to: &out)
         JSONValue.writeString(title, to: &out)
-        out.append(contentsOf: "}}".utf8)
+        JSONValue.writeLiteral("}}", to: &out)
       }
     }
   }

@@ -34,6 +34,10 @@ public enum JournalFormat {
   public static let headerSize = 20
   /// Bytes before a record's payload.
   public static let frameSize = 17
+  /// A record's frame left as zeros: a buffer that starts with it takes the
+  /// payload after it and goes to `WriteAheadLog.append(framed:)`, which
+  /// fills it in, so the payload is never copied into a frame.
+  public static let reservedFrame = [UInt8](repeating: 0, count: frameSize)
   /// The largest payload accepted; a length field above it is corruption, so
   /// garbage never causes a huge allocation.
   public static let maxPayload = 1 << 20

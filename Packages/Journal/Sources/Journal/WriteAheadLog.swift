@@ -77,6 +77,10 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   /// The file's size after the last committed record.
   public var size: Int { end }
 
+  /// Bytes of records after the last checkpoint (after the header when there
+  /// is none): what a writer that checkpoints by size compares.
+  public var bytesSinceCheckpoint: Int { end - (lastCheckpoint?.end ?? JournalFormat.headerSize) }
+
   /// Where the next record will be: a later open `from` it reads only what
   /// is appended after now.
   public var endAnchor: JournalAnchor { JournalAnchor(offset: end, sequence: lastSequence + 1, salt: salt) }
@@ -241,9 +245,13 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
   }
 
   /// Appends one command record whose payload follows `JournalFormat.frameSize`
-  /// reserved bytes in `frame` (`JournalJSONWriter.reservingFrame(version:)`): framed
-  /// in place and written with one sync, so a command's bytes are never copied.
-  mutating func append(framed frame: inout [UInt8]) throws(JournalError) -> UInt64 {
+  /// reserved bytes in `frame` (`JournalFormat.reservedFrame`, or
+  /// `JournalJSONWriter.reservingFrame(version:)`): framed in place and
+  /// written with one sync, so a command's bytes are never copied. Returns
+  /// its sequence number. `frame` holds the framed record afterwards.
+  @discardableResult
+  public mutating func append(framed frame: inout [UInt8]) throws(JournalError) -> UInt64 {
+    precondition(frame.count >= JournalFormat.frameSize, "a framed record starts with the frame's reserved bytes")
     guard !hasFailed else { throw .failedEarlier }
     let payloadCount = frame.count - JournalFormat.frameSize
     guard payloadCount <= JournalFormat.maxPayload else { throw .payloadTooLarge(payloadCount) }

@@ -147,3 +147,22 @@ private func texts(of recovery: JournalRecovery) -> [String] {
   }
   #expect(count == 2)
 }
+
+@Test func aRecordFramedInPlaceReadsBackAndSizeSinceTheCheckpointCountsIt() throws {
+  let file = try JournalFile()
+  var log = try DurableJournal(path: file.path)
+  #expect(log.bytesSinceCheckpoint == 0, "a new journal has only its header")
+  var framed = JournalFormat.reservedFrame
+  framed.append(contentsOf: "framed in place".utf8)
+  let sequence = try log.append(framed: &framed)
+  #expect(sequence == 1)
+  #expect(log.bytesSinceCheckpoint == JournalFormat.frameSize + 15)
+  try log.appendCheckpoint(Array("state".utf8))
+  #expect(log.bytesSinceCheckpoint == 0)
+  try log.append(Array("after".utf8))
+  #expect(log.bytesSinceCheckpoint == JournalFormat.frameSize + 5)
+  #expect(texts(of: try DurableJournal.read(path: file.path)) == ["state", "after"])
+  // Without its index the whole file is read: the framed record is there as written.
+  try FileManager.default.removeItem(atPath: file.path + ".checkpoints")
+  #expect(texts(of: try DurableJournal.read(path: file.path)) == ["framed in place", "state", "after"])
+}

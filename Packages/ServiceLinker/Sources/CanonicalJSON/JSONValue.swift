@@ -111,8 +111,33 @@ extension JSONValue {
     out.append(close)
   }
 
-  private static func writeInteger(_ value: Int, to out: inout [UInt8]) {
-    out.append(contentsOf: String(value).utf8)
+  /// Writes `value` in decimal into `out`, as the canonical form writes an
+  /// integer: digits straight into the buffer, with no `String` made for them.
+  @inlinable public static func writeInteger(_ value: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    // The magnitude as unsigned, so `Int.min` has one too; its digits are
+    // made last to first on the stack and appended in one copy.
+    var rest = value.magnitude
+    if rest < 10 {
+      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest))
+      return
+    }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var first = digits.count
+      while rest > 0 {
+        first -= 1
+        digits[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
+  }
+
+  /// Writes the bytes of `literal` into `out`: the fixed parts of a
+  /// hand-written canonical text (`{"set":{"seconds":`), copied from the
+  /// binary's own storage rather than walked as a `String`'s view.
+  @inlinable public static func writeLiteral(_ literal: StaticString, to out: inout [UInt8]) {
+    literal.withUTF8Buffer { out.append(contentsOf: $0) }
   }
 
   /// Writes `value` as a JSON string into `out`, escaped only where JSON requires.

@@ -37,7 +37,10 @@ import FeatureKit
     }
     guard let action else { return (nil, []) }
     let result = Model.step(&state, action)
-    let intents = Model.requests(after: action, state: state, result: result).enumerated().map {
+    let requests = Model.requests(after: action, state: state, result: result)
+    // Most steps ask no service for anything: they build no intents.
+    guard !requests.isEmpty else { return (result, []) }
+    let intents = requests.enumerated().map {
       Intent(key: IntentKey(salt: salt, sequence: sequence, index: $0.offset), request: $0.element)
     }
     open += intents

@@ -1,5 +1,6 @@
 import CanonicalJSON
 import FeatureKit
+import Journal
 
 /// One record of a durable store's journal: a step, with the intents it
 /// opened. Its payload is canonical JSON, so the same record is the same bytes.
@@ -24,34 +25,40 @@ import FeatureKit
   /// The intents the step opened, in order.
   @usableFromInline var intents: [Intent<Model.Request>]
 
-  /// The record's payload: its canonical text, written member by member in
-  /// the canonical key order (`abandoned`, `action`, `intents`, `key`,
-  /// `kind`, `task`), with no object built for it, since every step writes one.
-  @inlinable var bytes: [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(128)
+  /// A record's payload after a frame the journal fills in
+  /// (`WriteAheadLog.append(framed:)`): its canonical text, written member
+  /// by member in the canonical key order (`abandoned`, `action`, `intents`,
+  /// `key`, `kind`, `task`), with no object built for it, since every step
+  /// writes one.
+  @inlinable static func framed(_ kind: Kind, _ action: Model.Action?, _ intents: [Intent<Model.Request>]) -> [UInt8] {
+    var out = JournalFormat.reservedFrame
+    out.reserveCapacity(192)
     out.append(UInt8(ascii: "{"))
     if case .outcome(_, let abandoned) = kind {
-      out.append(contentsOf: #""abandoned":"#.utf8)
-      if let abandoned { JSONValue.writeString(abandoned, to: &out) } else { out.append(contentsOf: "null".utf8) }
+      JSONValue.writeLiteral(#""abandoned":"#, to: &out)
+      if let abandoned { JSONValue.writeString(abandoned, to: &out) } else { JSONValue.writeLiteral("null", to: &out) }
       out.append(UInt8(ascii: ","))
     }
-    out.append(contentsOf: #""action":"#.utf8)
-    if let action { action.writeCanonical(to: &out) } else { out.append(contentsOf: "null".utf8) }
-    out.append(contentsOf: #","intents":"#.utf8)
-    Self.value(of: intents).writeCompact(to: &out)
+    JSONValue.writeLiteral(#""action":"#, to: &out)
+    if let action { action.writeCanonical(to: &out) } else { JSONValue.writeLiteral("null", to: &out) }
+    JSONValue.writeLiteral(#","intents":"#, to: &out)
+    if intents.isEmpty {
+      JSONValue.writeLiteral("[]", to: &out)
+    } else {
+      Self.value(of: intents).writeCompact(to: &out)
+    }
     if case .outcome(let key, _) = kind {
-      out.append(contentsOf: #","key":"#.utf8)
+      JSONValue.writeLiteral(#","key":"#, to: &out)
       JSONValue.writeString(key.text, to: &out)
     }
-    out.append(contentsOf: #","kind":"#.utf8)
+    JSONValue.writeLiteral(#","kind":"#, to: &out)
     switch kind {
-    case .sent: out.append(contentsOf: #""send""#.utf8)
+    case .sent: JSONValue.writeLiteral(#""send""#, to: &out)
     case .fedBack(let task):
-      out.append(contentsOf: #""fed","task":"#.utf8)
+      JSONValue.writeLiteral(#""fed","task":"#, to: &out)
       JSONValue.writeString(task, to: &out)
-    case .undone: out.append(contentsOf: #""undo""#.utf8)
-    case .outcome: out.append(contentsOf: #""outcome""#.utf8)
+    case .undone: JSONValue.writeLiteral(#""undo""#, to: &out)
+    case .outcome: JSONValue.writeLiteral(#""outcome""#, to: &out)
     }
     out.append(UInt8(ascii: "}"))
     return out
@@ -76,13 +83,6 @@ import FeatureKit
     let actionCursor = try cursor.field("action")
     action = actionCursor.value == .null ? nil : try Model.Action(canonical: actionCursor)
     intents = try Self.intents(cursor.field("intents"))
-  }
-
-  /// A record.
-  @inlinable init(kind: Kind, action: Model.Action?, intents: [Intent<Model.Request>]) {
-    self.kind = kind
-    self.action = action
-    self.intents = intents
   }
 
   /// Intents as records and checkpoints hold them: an array of `{"key", "request"}`.

@@ -20,8 +20,7 @@ extension DurableStore {
   /// Writes a checkpoint when the journal has grown `checkpointBytes` past the
   /// last one. A failure is kept in `lastError`: the step before it is acknowledged.
   @usableFromInline func checkpointIfDue() {
-    let since = journal.size - (journal.lastCheckpoint?.end ?? JournalFormat.headerSize)
-    guard since >= options.checkpointBytes else { return }
+    guard journal.bytesSinceCheckpoint >= options.checkpointBytes else { return }
     do { try checkpoint() } catch { lastError = error }
   }
 

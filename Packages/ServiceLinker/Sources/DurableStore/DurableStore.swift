@@ -23,7 +23,9 @@ public final class DurableStore<Model: DurableFeature> {
   /// Called after every journaled step, sent, fed back, undone or closing an intent.
   public var onStep: ((DurableStep<Model>) -> Void)?
   /// Where a crash seam stopped the store, if one did.
-  public private(set) var stoppedAt: CrashPoint?
+  public private(set) var stoppedAt: CrashPoint? {
+    didSet { refusing = stoppedAt != nil || failure != nil }
+  }
   /// The last error a step the app did not send met (work fed back, an outcome, a checkpoint).
   public internal(set) var lastError: DurableStoreError?
 
@@ -34,7 +36,11 @@ public final class DurableStore<Model: DurableFeature> {
   @usableFromInline let options: DurableStoreOptions
   /// The append that failed, after which the store refuses every step
   /// (`failedEarlier`) until it is opened again: the cause an app reports.
-  public internal(set) var failure: DurableStoreError?
+  public internal(set) var failure: DurableStoreError? {
+    didSet { refusing = stoppedAt != nil || failure != nil }
+  }
+  /// Whether a seam stopped the store or a write failed: the one flag every step reads.
+  @usableFromInline var refusing = false
   @usableFromInline var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
 
@@ -59,6 +65,9 @@ public final class DurableStore<Model: DurableFeature> {
     self.environment = environment
     self.clock = clock
     self.options = options
+    work.deliver = { [weak self] action, id, generation in
+      self?.feedBack(action, from: id, generation: generation)
+    }
   }
 
   /// Opens the store whose journal is at `path`, creating it (at `initial`)
@@ -107,14 +116,16 @@ public final class DurableStore<Model: DurableFeature> {
     Model
   > {
     try checkRunning()
-    let sequence = journal.lastSequence + 1
+    // The next record's sequence number and the journal's salt, in one read.
+    let next = journal.endAnchor
+    let sequence = next.sequence
     // From here the state in memory is ahead of the journal until the record
     // is synced; if it cannot be, the store refuses everything (`failedEarlier`).
-    let applied = ledger.apply(kind, action, sequence: sequence, salt: journal.salt)
-    let record = DurableRecord<Model>(kind: kind, action: action, intents: applied.intents)
+    let applied = ledger.apply(kind, action, sequence: sequence, salt: next.salt)
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
-      do throws(JournalError) { try journal.append(record.bytes) } catch { throw .journal(error) }
+      var framed = DurableRecord<Model>.framed(kind, action, applied.intents)
+      do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
       try seam(.afterRecord)
     }
     for intent in applied.intents { run(intent, recovering: false) }
@@ -131,8 +142,12 @@ public final class DurableStore<Model: DurableFeature> {
 
   /// Refuses work once a seam stopped the store or a write failed.
   @inlinable func checkRunning() throws(DurableStoreError) {
-    if let stoppedAt { throw .stopped(at: stoppedAt) }
-    if failure != nil { throw .failedEarlier }
+    if refusing { throw refusal() }
+  }
+
+  /// Why the store refuses work, once it does.
+  @usableFromInline func refusal() -> DurableStoreError {
+    if let stoppedAt { .stopped(at: stoppedAt) } else { .failedEarlier }
   }
 
   /// Calls the crash seam at `point`; a throwing seam stops the store.
@@ -158,12 +173,7 @@ public final class DurableStore<Model: DurableFeature> {
   // MARK: Work
 
   @inlinable func start(_ item: EffectTask<Model.Action>) {
-    work.start(item, deliver: deliverWork)
-  }
-
-  /// Where work hands what it fed back: one closure for the store's life.
-  @usableFromInline lazy var deliverWork: @MainActor @Sendable (Model.Action?, String, Int) async -> Void = {
-    [weak self] action, id, generation in self?.feedBack(action, from: id, generation: generation)
+    work.start(item)
   }
 
   @usableFromInline func feedBack(_ action: Model.Action?, from id: String, generation: Int) {

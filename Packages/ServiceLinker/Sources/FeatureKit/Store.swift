@@ -31,6 +31,9 @@ public final class Store<Model: FeatureModel> {
   public init(state: Model.State, environment: Model.Environment) {
     self.state = state
     self.environment = environment
+    work.deliver = { [weak self] action, id, generation in
+      self?.feedBack(action, from: id, generation: generation)
+    }
   }
 
   /// The ids of the work in flight, sorted.
@@ -55,12 +58,7 @@ public final class Store<Model: FeatureModel> {
   }
 
   private func start(_ item: EffectTask<Model.Action>) {
-    work.start(item, deliver: deliverWork)
-  }
-
-  /// Where work hands what it fed back: one closure for the store's life.
-  private lazy var deliverWork: @MainActor @Sendable (Model.Action?, String, Int) async -> Void = {
-    [weak self] action, id, generation in self?.feedBack(action, from: id, generation: generation)
+    work.start(item)
   }
 
   private func feedBack(_ action: Model.Action?, from id: String, generation: Int) {

@@ -229,7 +229,7 @@ import Synchronization
     return state.heap.first
   }
 
-  private static func push(_ entry: Entry, into heap: inout [Entry]) {
+  private static func push(_ entry: consuming Entry, into heap: inout [Entry]) {
     heap.append(entry)
     var child = heap.count - 1
     while child > 0 {

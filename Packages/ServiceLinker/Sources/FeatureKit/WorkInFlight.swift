@@ -12,6 +12,12 @@ public struct WorkInFlight<Action: Sendable> {
   /// The timers, on the clock of the first one started; a timer on another clock runs as a task.
   @usableFromInline var timers: TimerQueue?
 
+  /// Where work hands what it fed back, its id and its generation, for the
+  /// store to pass to `accept`. The store that owns the work sets it once,
+  /// when it is made: one closure a store, not one a piece of work. Until
+  /// then, what work feeds back goes nowhere.
+  public var deliver: @MainActor @Sendable (Action?, _ id: String, _ generation: Int) async -> Void = { _, _, _ in }
+
   /// No work.
   public init() {}
 
@@ -32,13 +38,9 @@ public struct WorkInFlight<Action: Sendable> {
   }
 
   /// Starts `work` (as `Task(name: work.id)`, or in the timer queue); when
-  /// it ends, `deliver` gets what it fed back, its id and its generation, to
-  /// hand to `accept`. A store passes the same `deliver` every time: one
-  /// closure a store, not one a piece of work.
-  @inlinable public mutating func start(
-    _ work: EffectTask<Action>,
-    deliver: @escaping @MainActor @Sendable (Action?, _ id: String, _ generation: Int) async -> Void
-  ) {
+  /// it ends, `deliver` gets what it fed back.
+  @inlinable public mutating func start(_ work: EffectTask<Action>) {
+    let deliver = deliver
     generation += 1
     let mine = generation
     let id = work.id

@@ -21,6 +21,22 @@ import Testing
     #expect(value.compactText == #""q\"b\\n\nt\tc\u0001/é☕""#)
   }
 
+  @Test(arguments: [0, 7, 9, 10, 42, 100, 3_600, -1, -10, -987_654_321, Int.max, Int.min])
+  func integersAreWrittenAsTheirDecimalText(value: Int) {
+    var out: [UInt8] = Array("[".utf8)
+    JSONValue.writeInteger(value, to: &out)
+    // What was in the buffer stays; the digits follow it.
+    #expect(String(decoding: out, as: UTF8.self) == "[\(value)")
+    #expect(JSONValue.integer(value).compactText == String(value))
+  }
+
+  @Test func literalsAreWrittenByteForByte() {
+    var out: [UInt8] = []
+    JSONValue.writeLiteral(#"{"set":{"é":"#, to: &out)
+    JSONValue.writeLiteral("", to: &out)
+    #expect(out == Array(#"{"set":{"é":"#.utf8))
+  }
+
   @Test func parsingRoundTrips() throws {
     let text = #"{"a":[1,"two",false,null,{"b":-4}],"c":"\u00e9\ud83d\ude00\n"}"#
     #expect(try JSONValue.parse(Array(text.utf8)).compactText == #"{"a":[1,"two",false,null,{"b":-4}],"c":"é😀\n"}"#)

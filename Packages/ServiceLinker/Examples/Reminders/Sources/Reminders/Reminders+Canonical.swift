@@ -9,29 +9,29 @@ extension Reminders.Action {
   public func writeCanonical(to out: inout [UInt8]) {
     switch self {
     case .set(let title, let seconds):
-      out.append(contentsOf: #"{"set":{"seconds":"#.utf8)
-      out.append(contentsOf: String(seconds).utf8)
-      out.append(contentsOf: #","title":"#.utf8)
+      JSONValue.writeLiteral(#"{"set":{"seconds":"#, to: &out)
+      JSONValue.writeInteger(seconds, to: &out)
+      JSONValue.writeLiteral(#","title":"#, to: &out)
       JSONValue.writeString(title, to: &out)
-      out.append(contentsOf: "}}".utf8)
+      JSONValue.writeLiteral("}}", to: &out)
     case .dismiss(let title): Self.write("dismiss", title: title, to: &out)
     case .ring(let title): Self.write("ring", title: title, to: &out)
     case .notified(let title): Self.write("notified", title: title, to: &out)
     case .notDelivered(let title, let reason):
-      out.append(contentsOf: #"{"notDelivered":{"reason":"#.utf8)
+      JSONValue.writeLiteral(#"{"notDelivered":{"reason":"#, to: &out)
       JSONValue.writeString(reason, to: &out)
-      out.append(contentsOf: #","title":"#.utf8)
+      JSONValue.writeLiteral(#","title":"#, to: &out)
       JSONValue.writeString(title, to: &out)
-      out.append(contentsOf: "}}".utf8)
+      JSONValue.writeLiteral("}}", to: &out)
     }
   }
 
   /// `{"<name>":{"title":…}}`.
   private static func write(_ name: String, title: String, to out: inout [UInt8]) {
-    out.append(contentsOf: #"{""#.utf8)
+    JSONValue.writeLiteral(#"{""#, to: &out)
     out.append(contentsOf: name.utf8)
-    out.append(contentsOf: #"":{"title":"#.utf8)
+    JSONValue.writeLiteral(#"":{"title":"#, to: &out)
     JSONValue.writeString(title, to: &out)
-    out.append(contentsOf: "}}".utf8)
+    JSONValue.writeLiteral("}}", to: &out)
   }
 }
