@@ -40,6 +40,12 @@ public protocol DurableFeature: FeatureModel {
   /// when it cannot be undone. `undo` journals and steps it. None by default.
   static func inverse(of action: Action, before: State) -> Action?
 
+  /// Whether `outcome` refuses the action that had it. A refused step must
+  /// leave the state as it found it: a store journals nothing for a refused
+  /// step it was sent or fed back, opens no intent and starts no work for
+  /// it, and `send` returns its result. None is refused by default.
+  static func isRefusal(_ outcome: Outcome) -> Bool
+
   /// The work to start again when a store opens on `state` (a timer that was
   /// running when the process ended). None by default.
   static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>]
@@ -51,6 +57,9 @@ public protocol DurableFeature: FeatureModel {
 extension DurableFeature {
   /// Nothing can be undone.
   public static func inverse(of action: Action, before: State) -> Action? { nil }
+
+  /// Nothing is refused: every step is journaled.
+  public static func isRefusal(_ outcome: Outcome) -> Bool { false }
 
   /// No work to start again.
   public static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>] { [] }

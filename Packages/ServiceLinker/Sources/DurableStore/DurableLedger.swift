@@ -21,30 +21,47 @@ import FeatureKit
   /// Applies one step of `kind`: closes the outcome's intent, keeps the
   /// inverse a sent action has (computed on the state before it, so the
   /// state is never copied), steps the action, and opens the intents its
-  /// requests need, keyed by the record `sequence` of journal `salt`.
+  /// requests need, keyed by the record `sequence` of journal `salt`. A sent
+  /// or fed-back step the feature refuses (`isRefusal`) does nothing more:
+  /// it is not journaled, so it must leave nothing behind. An outcome or an
+  /// undo is journaled whatever its action's step says.
   @inlinable mutating func apply(
     _ kind: DurableRecord<Model>.Kind, _ action: Model.Action?, sequence: UInt64, salt: UInt64
-  ) -> (result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>]) {
-    switch kind {
-    case .sent:
-      if let action, let inverse = Model.inverse(of: action, before: state) {
-        undo.append(inverse)
-        if undo.count > Self.undoDepth { undo.removeFirst(undo.count - Self.undoDepth) }
-      }
-    case .undone: undo.removeLast()
-    case .outcome(let key, _): open.removeAll { $0.key == key }
-    case .fedBack: break
+  ) -> DurableApplied<Model> {
+    guard let action else {
+      close(kind)
+      return DurableApplied(result: nil, intents: [], refused: false)
     }
-    guard let action else { return (nil, []) }
+    var inverse: Model.Action?
+    if case .sent = kind { inverse = Model.inverse(of: action, before: state) }
     let result = Model.step(&state, action)
+    switch kind {
+    case .sent, .fedBack:
+      if Model.isRefusal(result.outcome) { return DurableApplied(result: result, intents: [], refused: true) }
+    case .undone, .outcome: break
+    }
+    if let inverse {
+      undo.append(inverse)
+      if undo.count > Self.undoDepth { undo.removeFirst(undo.count - Self.undoDepth) }
+    }
+    close(kind)
     let requests = Model.requests(after: action, state: state, result: result)
     // Most steps ask no service for anything: they build no intents.
-    guard !requests.isEmpty else { return (result, []) }
+    guard !requests.isEmpty else { return DurableApplied(result: result, intents: [], refused: false) }
     let intents = requests.enumerated().map {
       Intent(key: IntentKey(salt: salt, sequence: sequence, index: $0.offset), request: $0.element)
     }
     open += intents
-    return (result, intents)
+    return DurableApplied(result: result, intents: intents, refused: false)
+  }
+
+  /// What a step of `kind` ends besides its action: the undo it pops, the intent it closes.
+  @inlinable mutating func close(_ kind: DurableRecord<Model>.Kind) {
+    switch kind {
+    case .undone: undo.removeLast()
+    case .outcome(let key, _): open.removeAll { $0.key == key }
+    case .sent, .fedBack: break
+    }
   }
 
   /// The checkpoint's payload.
@@ -71,4 +88,20 @@ import FeatureKit
 
   /// A ledger starting at `state`, nothing open.
   init(state: Model.State) { self.state = state }
+}
+
+/// What applying one step did.
+@usableFromInline struct DurableApplied<Model: DurableFeature> {
+  /// What the step did; nil when there was no action.
+  @usableFromInline var result: StepResult<Model.Effect, Model.Outcome>?
+  /// The intents it opened, in order.
+  @usableFromInline var intents: [Intent<Model.Request>]
+  /// Whether the feature refused it: nothing is journaled and nothing starts.
+  @usableFromInline var refused: Bool
+
+  @inlinable init(result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>], refused: Bool) {
+    self.result = result
+    self.intents = intents
+    self.refused = refused
+  }
 }

@@ -24,7 +24,7 @@ public final class DurableStore<Model: DurableFeature> {
   public var onStep: ((DurableStep<Model>) -> Void)?
   /// Where a crash seam stopped the store, if one did.
   public private(set) var stoppedAt: CrashPoint? {
-    didSet { refusing = stoppedAt != nil || failure != nil }
+    didSet { halted = stoppedAt != nil || failure != nil }
   }
   /// The last error a step the app did not send met (work fed back, an outcome, a checkpoint).
   public internal(set) var lastError: DurableStoreError?
@@ -37,10 +37,10 @@ public final class DurableStore<Model: DurableFeature> {
   /// The append that failed, after which the store refuses every step
   /// (`failedEarlier`) until it is opened again: the cause an app reports.
   public internal(set) var failure: DurableStoreError? {
-    didSet { refusing = stoppedAt != nil || failure != nil }
+    didSet { halted = stoppedAt != nil || failure != nil }
   }
   /// Whether a seam stopped the store or a write failed: the one flag every step reads.
-  @usableFromInline var refusing = false
+  @usableFromInline var halted = false
   @usableFromInline var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
 
@@ -95,11 +95,13 @@ public final class DurableStore<Model: DurableFeature> {
 
   /// Steps `action`, syncs its record, starts what it asked for, and returns
   /// what the step did. Throws, and acknowledges nothing, when the record
-  /// could not be synced; the store then refuses every later step.
+  /// could not be synced; the store then refuses every later step. A step
+  /// the feature refuses (`DurableFeature.isRefusal`) is returned and leaves
+  /// no record.
   @inlinable @discardableResult
   public func send(_ action: Model.Action) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome> {
     // A sent step always has an action, so it always has a result.
-    try commit(.sent, action).result!
+    try commit(.sent, action)!
   }
 
   /// Steps the inverse of the last step that can be undone, journaled as an
@@ -107,14 +109,16 @@ public final class DurableStore<Model: DurableFeature> {
   @inlinable @discardableResult
   public func undo() throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
     guard let inverse = ledger.undo.last else { return nil }
-    return try commit(.undone, inverse).result
+    return try commit(.undone, inverse)
   }
 
-  /// Journals one step of `kind`, then starts its intents and work.
+  /// Journals one step of `kind`, then starts its intents and work; returns
+  /// what the step did (nil for an outcome with no action). A refused step
+  /// is returned at once: nothing journaled, nothing started.
   @inlinable @discardableResult
-  func commit(_ kind: DurableRecord<Model>.Kind, _ action: Model.Action?) throws(DurableStoreError) -> DurableStep<
-    Model
-  > {
+  func commit(
+    _ kind: DurableRecord<Model>.Kind, _ action: Model.Action?
+  ) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
     try checkRunning()
     // The next record's sequence number and the journal's salt, in one read.
     let next = journal.endAnchor
@@ -122,6 +126,7 @@ public final class DurableStore<Model: DurableFeature> {
     // From here the state in memory is ahead of the journal until the record
     // is synced; if it cannot be, the store refuses everything (`failedEarlier`).
     let applied = ledger.apply(kind, action, sequence: sequence, salt: next.salt)
+    if applied.refused { return applied.result }
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
       var framed = DurableRecord<Model>.framed(kind, action, applied.intents)
@@ -134,19 +139,20 @@ public final class DurableStore<Model: DurableFeature> {
         start(task)
       }
     }
-    let step = DurableStep<Model>(action: action, result: applied.result, intents: applied.intents, sequence: sequence)
-    onStep?(step)
+    if let onStep {
+      onStep(DurableStep(action: action, result: applied.result, intents: applied.intents, sequence: sequence))
+    }
     checkpointIfDue()
-    return step
+    return applied.result
   }
 
   /// Refuses work once a seam stopped the store or a write failed.
   @inlinable func checkRunning() throws(DurableStoreError) {
-    if refusing { throw refusal() }
+    if halted { throw haltedError() }
   }
 
-  /// Why the store refuses work, once it does.
-  @usableFromInline func refusal() -> DurableStoreError {
+  /// Why the store refuses work, once it is halted.
+  @usableFromInline func haltedError() -> DurableStoreError {
     if let stoppedAt { .stopped(at: stoppedAt) } else { .failedEarlier }
   }
 

@@ -229,7 +229,7 @@ func waitForOneSleeper(on clock: TestClock) async {
     let till = try Till()
     till.options.checkpointBytes = 400
     var store: DurableStore<Tea>? = try till.open()
-    for index in 0..<40 { try store?.send(.cancel("none \(index)")) }
+    for index in 0..<40 { try store?.send(.charged("tip \(index)")) }
     try store?.send(.order("darjeeling"))
     await store?.finish()
     let state = store?.state

@@ -54,6 +54,9 @@ enum Tea: DurableFeature {
     return StepResult(effects: [], outcome: Outcome())
   }
 
+  /// An order twice, or a cancel of none, changes nothing and is not journaled.
+  static func isRefusal(_ outcome: Outcome) -> Bool { outcome.refused != nil }
+
   static func requests(after action: Action, state: State, result: StepResult<Effect, Outcome>) -> [Request] {
     guard case .order(let name) = action, result.outcome.refused == nil else { return [] }
     return [Request(charge: name)]

@@ -59,7 +59,7 @@ enum StarterFeatureTemplates {
 
       /// What timed work waits on.
       public struct Environment: Sendable {
-        /// The clock the work sleeps on.
+        /// The clock the timers wait on.
         public var clock: any Clock<Duration>
 
         /// Work on `clock`.
@@ -96,12 +96,9 @@ enum StarterFeatureTemplates {
         after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Environment
       ) -> [EffectTask<Action>] {
         guard case .addLater(let key, let amount, let seconds) = action, result.outcome.refused == nil else { return [] }
-        let clock = environment.clock
+        // A timer: a store keeps all its timers on one clock in one waiting task.
         return [
-          EffectTask(id: "add later \(key)") {
-            do { try await clock.sleep(for: .seconds(seconds)) } catch { return nil }
-            return .add(key: key, amount: amount)
-          }
+          .after(.seconds(seconds), on: environment.clock, id: "add later \(key)", send: .add(key: key, amount: amount))
         ]
       }
     }
@@ -113,11 +110,14 @@ enum StarterFeatureTemplates {
 
     /// Counting on a `DurableStore` (docs/durable-store.md in the Service Linker
     /// repository): each step is journaled and synced before `send` returns, and
-    /// opening the store replays the journal. Counting asks no service outside
-    /// the process, so there is nothing more to write; a feature that does names
-    /// its `Request` and says how to perform and reconcile one.
+    /// opening the store replays the journal. A refused step is answered and
+    /// not journaled. Counting asks no service outside the process, so there is
+    /// nothing more to write; a feature that does names its `Request` and says
+    /// how to perform and reconcile one.
     extension Counting: DurableFeature {
       public typealias Request = NoRequest
+
+      public static func isRefusal(_ outcome: Outcome) -> Bool { outcome.refused != nil }
     }
 
     """

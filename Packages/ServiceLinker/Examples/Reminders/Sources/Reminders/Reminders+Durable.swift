@@ -32,6 +32,9 @@ extension Reminders: DurableFeature {
     .notDelivered(title: request.title, reason: reason)
   }
 
+  /// A refused step (a reminder set twice, a dismiss of none) is answered and not journaled.
+  public static func isRefusal(_ outcome: Outcome) -> Bool { outcome.refused != nil }
+
   public static func inverse(of action: Action, before: State) -> Action? {
     switch action {
     case .set(let title, _): .dismiss(title: title)

@@ -62,6 +62,9 @@ let recordings = RecordingStore(
       at: journal, initial: .init(), environment: environment, clock: clock)
     try store?.send(.set(title: "tea", seconds: 180))
     try store?.send(.set(title: "cake", seconds: 60))
+    // Refused, so not journaled and not on the undo stack: undo takes back the cake.
+    let again = try store?.send(.set(title: "tea", seconds: 5))
+    #expect(again?.outcome.refused == "'tea' is already set")
     try store?.undo()
     #expect(store?.state.pending == [.init(title: "tea", seconds: 180)])
     // The timer runs off the main actor: let it reach its sleep before time moves.

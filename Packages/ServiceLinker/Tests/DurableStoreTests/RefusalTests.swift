@@ -1,0 +1,71 @@
+import DurableStore
+import Journal
+import Testing
+import VirtualTime
+
+/// A step the feature refuses (`isRefusal`) is answered and leaves nothing:
+/// no record, no intent, no work, no undo.
+@MainActor @Suite struct RefusalTests {
+  /// The records of the journal at `path` that are not checkpoints.
+  private func recordCount(at path: String) throws -> Int {
+    let journal = try DurableJournal.read(path: path)
+    return (0..<journal.count).count { !journal.isCheckpoint($0) }
+  }
+
+  @Test func aRefusedSendIsAnsweredAndLeavesNoRecordIntentOrUndo() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    var steps = 0
+    store?.onStep = { _ in steps += 1 }
+    try store?.send(.order("green"))
+    await store?.finish()
+    let records = try recordCount(at: till.path)
+    #expect(records == 2, "the order and its charge's outcome")
+    let twice = try store?.send(.order("green"))
+    let none = try store?.send(.cancel("oolong"))
+    #expect(twice?.outcome.refused == "twice")
+    #expect(none?.outcome.refused == "none")
+    await store?.finish()
+    #expect(try recordCount(at: till.path) == records)
+    #expect(steps == 2, "onStep heard the order and its outcome, not the refusals")
+    #expect(till.cards.charges == ["green"], "the refused order asked for no charge")
+    #expect(store?.openIntents.isEmpty == true)
+    // The undo stack holds the order's inverse, not a refused step's.
+    try store?.undo()
+    #expect(store?.state.ordered == [])
+    #expect(store?.canUndo == false)
+    store = nil
+    let reopened = try till.open()
+    await reopened.finish()
+    #expect(reopened.state == Tea.State(ordered: [], charged: ["green"]))
+  }
+
+  @Test func aRefusedStepFedBackLeavesNoRecord() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("chai"))
+    await store?.finish()
+    // The brew feeds `.order("chai")` back after a minute: an order twice, refused.
+    try store?.send(.brew("chai", seconds: 60))
+    let records = try recordCount(at: till.path)
+    await waitForOneSleeper(on: till.clock)
+    await till.clock.advance(by: .seconds(60))
+    await store?.finish()
+    #expect(store?.inFlight == [])
+    #expect(try recordCount(at: till.path) == records, "nothing was journaled for the refused order")
+    #expect(till.cards.charges == ["chai"])
+    #expect(store?.lastError == nil)
+    store = nil
+    #expect(try DurableStore<Tea>.read(at: till.path, initial: Tea.State()).state.ordered == ["chai"])
+  }
+
+  @Test func refusalsSpendNoSequenceNumber() async throws {
+    let till = try Till()
+    let store = try till.open()
+    try store.send(.cancel("nothing yet"))
+    try store.send(.charged("tip"))
+    let snapshot = try DurableStore<Tea>.read(at: till.path, initial: Tea.State())
+    #expect(snapshot.lastSequence == 1, "the first record is the tip's")
+    #expect(snapshot.state.charged == ["tip"])
+  }
+}
