@@ -40,6 +40,14 @@ public protocol DurableFeature: FeatureModel {
   /// when it cannot be undone. `undo` journals and steps it. None by default.
   static func inverse(of action: Action, before: State) -> Action?
 
+  /// The idempotency key of request `index` of the step journaled as record
+  /// `sequence` in the journal salted `salt`: by default
+  /// `IntentKey(salt:sequence:index:)`. A feature whose service already
+  /// knows keys of another form (the kiosk's processor: `k_<salt>_<sequence>_t<tab>`)
+  /// names its own. It must depend on nothing else, and no two intents of a
+  /// journal's periods may share one: the store refuses a key already open.
+  static func key(for request: Request, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey
+
   /// Whether `outcome` refuses the action that had it. A refused step must
   /// leave the state as it found it: a store journals nothing for a refused
   /// step it was sent or fed back, opens no intent and starts no work for
@@ -57,6 +65,11 @@ public protocol DurableFeature: FeatureModel {
 extension DurableFeature {
   /// Nothing can be undone.
   public static func inverse(of action: Action, before: State) -> Action? { nil }
+
+  /// Keys of the form `<salt in hex>-<sequence>-<index>`.
+  public static func key(for request: Request, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey {
+    IntentKey(salt: salt, sequence: sequence, index: index)
+  }
 
   /// Nothing is refused: every step is journaled.
   public static func isRefusal(_ outcome: Outcome) -> Bool { false }

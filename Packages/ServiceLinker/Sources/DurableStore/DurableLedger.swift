@@ -49,7 +49,13 @@ import FeatureKit
     // Most steps ask no service for anything: they build no intents.
     guard !requests.isEmpty else { return DurableApplied(result: result, intents: [], refused: false) }
     let intents = requests.enumerated().map {
-      Intent(key: IntentKey(salt: salt, sequence: sequence, index: $0.offset), request: $0.element)
+      Intent(
+        key: Model.key(for: $0.element, salt: salt, sequence: sequence, index: $0.offset), request: $0.element)
+    }
+    for (index, intent) in intents.enumerated() {
+      // An outcome closes every intent under its key: two would close as one.
+      let taken = open.contains { $0.key == intent.key } || intents[..<index].contains { $0.key == intent.key }
+      precondition(!taken, "\(Model.self).key(for:salt:sequence:index:) gave key \(intent.key) twice")
     }
     open += intents
     return DurableApplied(result: result, intents: intents, refused: false)
