@@ -15,6 +15,10 @@ public protocol DurableFeature: FeatureModel {
   /// before it runs and closed by an outcome after it.
   associatedtype Request: CanonicalCodable & Equatable & Sendable
 
+  /// How the store writes this feature's records and checkpoints:
+  /// `CanonicalDurableFormat` unless the feature names another.
+  associatedtype Format: DurableFormat = CanonicalDurableFormat<Self> where Format.Model == Self
+
   /// The requests `action`'s step makes of outside services, given the state
   /// after it and what it did. Must depend on nothing else: replay computes
   /// them again and refuses a journal whose intents differ.

@@ -1,4 +1,3 @@
-import CanonicalJSON
 import FeatureKit
 
 /// Everything a durable store keeps: the feature's state, the intents still
@@ -26,7 +25,7 @@ import FeatureKit
   /// it is not journaled, so it must leave nothing behind. An outcome or an
   /// undo is journaled whatever its action's step says.
   @inlinable mutating func apply(
-    _ kind: DurableRecord<Model>.Kind, _ action: Model.Action?, sequence: UInt64, salt: UInt64
+    _ kind: DurableStepKind, _ action: Model.Action?, sequence: UInt64, salt: UInt64
   ) -> DurableApplied<Model> {
     guard let action else {
       close(kind)
@@ -62,7 +61,7 @@ import FeatureKit
   }
 
   /// What a step of `kind` ends besides its action: the undo it pops, the intent it closes.
-  @inlinable mutating func close(_ kind: DurableRecord<Model>.Kind) {
+  @inlinable mutating func close(_ kind: DurableStepKind) {
     switch kind {
     case .undone: undo.removeLast()
     case .outcome(let key, _): open.removeAll { $0.key == key }
@@ -70,26 +69,18 @@ import FeatureKit
     }
   }
 
-  /// The checkpoint's payload.
+  /// The checkpoint's payload, in the feature's format.
   var checkpointBytes: [UInt8] {
-    let value = JSONValue.object([
-      "state": state.canonical,
-      "open": DurableRecord<Model>.value(of: open),
-      "undo": .array(undo.map(\.canonical)),
-      "period": .integer(period),
-    ])
-    return value.compactBytes
+    Model.Format.writeCheckpoint(DurableCheckpoint(state: state, open: open, undo: undo, period: period))
   }
 
   /// A ledger read back from a checkpoint's payload.
-  init(checkpoint bytes: some Sequence<UInt8>) throws(CanonicalError) {
-    let cursor = JSONCursor(try JSONValue.parse(bytes), path: "checkpoint")
-    _ = try cursor.object(keys: ["state", "open", "undo", "period"])
-    state = try Model.State(canonical: cursor.field("state"))
-    open = try DurableRecord<Model>.intents(cursor.field("open"))
-    undo = []
-    for item in try cursor.field("undo").array() { undo.append(try Model.Action(canonical: item)) }
-    period = try cursor.field("period").integer(in: 0...Int.max)
+  init(checkpoint bytes: ArraySlice<UInt8>) throws {
+    let checkpoint = try Model.Format.readCheckpoint(bytes)
+    state = checkpoint.state
+    open = checkpoint.open
+    undo = checkpoint.undo
+    period = checkpoint.period
   }
 
   /// A ledger starting at `state`, nothing open.

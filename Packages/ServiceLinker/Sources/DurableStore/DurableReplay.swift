@@ -13,7 +13,7 @@ enum DurableReplay {
     var start = 0
     if let checkpoint = recovery.lastCheckpoint {
       do { ledger = try DurableLedger<Model>(checkpoint: recovery.payload(checkpoint)) } catch {
-        throw .replay(sequence: recovery.sequence(checkpoint), reason: error.description)
+        throw .replay(sequence: recovery.sequence(checkpoint), reason: "\(error)")
       }
       start = checkpoint + 1
     }
@@ -24,8 +24,8 @@ enum DurableReplay {
         throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
       }
       let record: DurableRecord<Model>
-      do { record = try DurableRecord<Model>(bytes: recovery.payload(index)) } catch {
-        throw .replay(sequence: sequence, reason: error.description)
+      do { record = try Model.Format.readRecord(recovery.payload(index)) } catch {
+        throw .replay(sequence: sequence, reason: "\(error)")
       }
       switch record.kind {
       case .undone:

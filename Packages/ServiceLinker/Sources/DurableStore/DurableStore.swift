@@ -117,7 +117,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// is returned at once: nothing journaled, nothing started.
   @inlinable @discardableResult
   func commit(
-    _ kind: DurableRecord<Model>.Kind, _ action: Model.Action?
+    _ kind: DurableStepKind, _ action: Model.Action?
   ) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
     try checkRunning()
     // The next record's sequence number and the journal's salt, in one read.
@@ -129,7 +129,8 @@ public final class DurableStore<Model: DurableFeature> {
     if applied.refused { return applied.result }
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
-      var framed = DurableRecord<Model>.framed(kind, action, applied.intents)
+      var framed = JournalFormat.reservedFrame
+      Model.Format.writeRecord(kind, action, applied.intents, result: applied.result, to: &framed)
       do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
       try seam(.afterRecord)
     }

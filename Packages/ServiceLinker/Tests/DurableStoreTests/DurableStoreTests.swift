@@ -35,7 +35,7 @@ final class Till {
 extension Till {
   /// Moves the clock on half a second at a time while `store` has an intent
   /// open, for at most 100 seconds: attempts, deadlines and backoffs all run on it.
-  func advanceWhileIntentsAreOpen(in store: DurableStore<Tea>?) async {
+  func advanceWhileIntentsAreOpen<Model: DurableFeature>(in store: DurableStore<Model>?) async {
     var steps = 0
     while store?.openIntents.isEmpty == false && steps < 200 {
       await clock.advance(by: .milliseconds(500))
@@ -121,7 +121,12 @@ func waitForOneSleeper(on clock: TestClock) async {
   /// Every crash point a send, a charge and a checkpoint pass through, in
   /// turn: after opening again, what was acknowledged is there once and
   /// every order is charged exactly once.
-  @Test func aCrashAtEverySeamLosesNoAcknowledgedStepAndChargesOnce() async throws {
+  @Test(arguments: [Tea.self, TextTea.self] as [any TeaVariant.Type])
+  func aCrashAtEverySeamLosesNoAcknowledgedStepAndChargesOnce(in format: any TeaVariant.Type) async throws {
+    try await crashAtEverySeam(format)
+  }
+
+  private func crashAtEverySeam<Variant: TeaVariant>(_ variant: Variant.Type) async throws {
     for stopAt in 0..<26 {
       let till = try Till()
       till.options.checkpointBytes = 1
@@ -133,7 +138,7 @@ func waitForOneSleeper(on clock: TestClock) async {
         }
         if count == stopAt + 1 { throw SimulatedCrash() }
       }
-      var store: DurableStore<Tea>? = try till.open()
+      var store: DurableStore<Variant>? = try till.open(as: variant)
       var acknowledged: [String] = []
       for name in ["a", "b", "c"] {
         do {
@@ -144,7 +149,7 @@ func waitForOneSleeper(on clock: TestClock) async {
       }
       store = nil
       till.options.crashSeam = nil
-      let reopened = try till.open()
+      let reopened = try till.open(as: variant)
       await reopened.finish()
       for name in acknowledged { #expect(reopened.state.ordered.filter { $0 == name }.count == 1, "stop \(stopAt)") }
       #expect(reopened.state.charged.sorted() == reopened.state.ordered.sorted(), "stop \(stopAt)")

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A feature with an outside effect, for the store's tests: ordering a tea
 /// charges for it at a card service, which feeds `charged` back.
-enum Tea: DurableFeature {
+enum Tea: TeaVariant {
   struct State: Codable, Equatable, Sendable, CanonicalCodable {
     var ordered: [String] = []
     var charged: [String] = []

@@ -1,0 +1,108 @@
+import CanonicalJSON
+import FeatureKit
+
+/// The format a durable store writes unless its feature names another: each
+/// record and checkpoint is canonical JSON, so the same step is the same bytes.
+///
+/// A record is `{"abandoned", "action", "intents", "key", "kind", "task"}`
+/// (`abandoned` and `key` for an outcome, `task` for work fed back); a
+/// checkpoint is `{"open", "period", "state", "undo"}`.
+public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
+  /// The record's canonical text, written member by member in the canonical
+  /// key order, with no object built for it, since every step writes one.
+  @inlinable public static func writeRecord(
+    _ kind: DurableStepKind, _ action: Model.Action?, _ intents: [Intent<Model.Request>],
+    result: StepResult<Model.Effect, Model.Outcome>?, to out: inout [UInt8]
+  ) {
+    out.reserveCapacity(out.count + 176)
+    out.append(UInt8(ascii: "{"))
+    if case .outcome(_, let abandoned) = kind {
+      JSONValue.writeLiteral(#""abandoned":"#, to: &out)
+      if let abandoned { JSONValue.writeString(abandoned, to: &out) } else { JSONValue.writeLiteral("null", to: &out) }
+      out.append(UInt8(ascii: ","))
+    }
+    JSONValue.writeLiteral(#""action":"#, to: &out)
+    if let action { action.writeCanonical(to: &out) } else { JSONValue.writeLiteral("null", to: &out) }
+    JSONValue.writeLiteral(#","intents":"#, to: &out)
+    if intents.isEmpty {
+      JSONValue.writeLiteral("[]", to: &out)
+    } else {
+      value(of: intents).writeCompact(to: &out)
+    }
+    if case .outcome(let key, _) = kind {
+      JSONValue.writeLiteral(#","key":"#, to: &out)
+      JSONValue.writeString(key.text, to: &out)
+    }
+    JSONValue.writeLiteral(#","kind":"#, to: &out)
+    switch kind {
+    case .sent: JSONValue.writeLiteral(#""send""#, to: &out)
+    case .fedBack(let task):
+      JSONValue.writeLiteral(#""fed","task":"#, to: &out)
+      JSONValue.writeString(task, to: &out)
+    case .undone: JSONValue.writeLiteral(#""undo""#, to: &out)
+    case .outcome: JSONValue.writeLiteral(#""outcome""#, to: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+  }
+
+  /// A record read back from its canonical text.
+  public static func readRecord(_ payload: ArraySlice<UInt8>) throws -> DurableRecord<Model> {
+    let cursor = JSONCursor(try JSONValue.parse(payload), path: "record")
+    _ = try cursor.object(keys: ["kind", "action", "intents", "task", "key", "abandoned"])
+    let kindName = try cursor.field("kind").string()
+    let kind: DurableStepKind
+    switch kindName {
+    case "send": kind = .sent
+    case "fed": kind = .fedBack(task: try cursor.field("task").string())
+    case "undo": kind = .undone
+    case "outcome":
+      let abandoned = try cursor.optionalField("abandoned").flatMap { cursor throws(CanonicalError) in
+        cursor.value == .null ? nil : try cursor.string()
+      }
+      kind = .outcome(key: IntentKey(text: try cursor.field("key").string()), abandoned: abandoned)
+    default: throw cursor.fail("unknown record kind '\(kindName)'")
+    }
+    let actionCursor = try cursor.field("action")
+    let action = actionCursor.value == .null ? nil : try Model.Action(canonical: actionCursor)
+    return DurableRecord(kind: kind, action: action, intents: try intents(cursor.field("intents")))
+  }
+
+  /// The checkpoint's canonical text.
+  public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>) -> [UInt8] {
+    JSONValue.object([
+      "state": checkpoint.state.canonical,
+      "open": value(of: checkpoint.open),
+      "undo": .array(checkpoint.undo.map(\.canonical)),
+      "period": .integer(checkpoint.period),
+    ]).compactBytes
+  }
+
+  /// A checkpoint read back from its canonical text.
+  public static func readCheckpoint(_ payload: ArraySlice<UInt8>) throws -> DurableCheckpoint<Model> {
+    let cursor = JSONCursor(try JSONValue.parse(payload), path: "checkpoint")
+    _ = try cursor.object(keys: ["state", "open", "undo", "period"])
+    var undo: [Model.Action] = []
+    for item in try cursor.field("undo").array() { undo.append(try Model.Action(canonical: item)) }
+    return DurableCheckpoint(
+      state: try Model.State(canonical: cursor.field("state")), open: try intents(cursor.field("open")), undo: undo,
+      period: try cursor.field("period").integer(in: 0...Int.max))
+  }
+
+  /// Intents as records and checkpoints hold them: an array of `{"key", "request"}`.
+  @inlinable public static func value(of intents: [Intent<Model.Request>]) -> JSONValue {
+    .array(intents.map { .object(["key": .string($0.key.text), "request": $0.request.canonical]) })
+  }
+
+  /// Intents read back from `cursor`, an array of `{"key", "request"}`.
+  public static func intents(_ cursor: JSONCursor) throws(CanonicalError) -> [Intent<Model.Request>] {
+    var intents: [Intent<Model.Request>] = []
+    for item in try cursor.array() {
+      _ = try item.object(keys: ["key", "request"])
+      intents.append(
+        Intent(
+          key: IntentKey(text: try item.field("key").string()),
+          request: try Model.Request(canonical: item.field("request"))))
+    }
+    return intents
+  }
+}

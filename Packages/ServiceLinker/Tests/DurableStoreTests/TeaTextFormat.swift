@@ -1,0 +1,90 @@
+import CanonicalJSON
+import DurableStore
+import FeatureKit
+
+/// Tea journaled in a format of its own, as an app with older journals keeps
+/// its records: tab-separated fields, each a JSON value or `-`.
+enum TextTea: TeaVariant {
+  typealias Format = TeaTextFormat
+}
+
+/// A record is `<kind>\t<task or key>\t<abandoned>\t<action>\t<intents>`; a
+/// checkpoint is `tea-checkpoint\t<period>\t<state>\t<open>\t<undo>`.
+/// Compact JSON never holds a raw tab, so the tab splits the fields.
+enum TeaTextFormat: DurableFormat {
+  typealias Model = TextTea
+  private typealias Canonical = CanonicalDurableFormat<TextTea>
+
+  /// Why a payload is not a record or a checkpoint of this format.
+  struct NotTeaText: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func writeRecord(
+    _ kind: DurableStepKind, _ action: Tea.Action?, _ intents: [Intent<Tea.Request>],
+    result: StepResult<Tea.Effect, Tea.Outcome>?, to out: inout [UInt8]
+  ) {
+    let (name, detail, abandoned): (String, String?, String?) =
+      switch kind {
+      case .sent: ("send", nil, nil)
+      case .fedBack(let task): ("fed", task, nil)
+      case .undone: ("undo", nil, nil)
+      case .outcome(let key, let abandoned): ("outcome", key.text, abandoned)
+      }
+    let fields = [
+      name, detail.map { JSONValue.string($0).compactText } ?? "-",
+      abandoned.map { JSONValue.string($0).compactText } ?? "-", action?.canonical.compactText ?? "-",
+      Canonical.value(of: intents).compactText,
+    ]
+    out.append(contentsOf: fields.joined(separator: "\t").utf8)
+  }
+
+  static func readRecord(_ payload: ArraySlice<UInt8>) throws -> DurableRecord<TextTea> {
+    let fields = try self.fields(of: payload, count: 5)
+    let detail = try fields[1] == "-" ? nil : string(fields[1])
+    let kind: DurableStepKind
+    switch (fields[0], detail) {
+    case ("send", nil): kind = .sent
+    case ("fed", let task?): kind = .fedBack(task: task)
+    case ("undo", nil): kind = .undone
+    case ("outcome", let key?): kind = .outcome(key: IntentKey(text: key), abandoned: try optionalString(fields[2]))
+    default: throw NotTeaText(description: "no record of kind '\(fields[0])'")
+    }
+    let action = try fields[3] == "-" ? nil : Tea.Action(canonical: cursor(fields[3], "action"))
+    return DurableRecord(kind: kind, action: action, intents: try Canonical.intents(cursor(fields[4], "intents")))
+  }
+
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<TextTea>) -> [UInt8] {
+    let fields = [
+      "tea-checkpoint", String(checkpoint.period), checkpoint.state.canonical.compactText,
+      Canonical.value(of: checkpoint.open).compactText, JSONValue.array(checkpoint.undo.map(\.canonical)).compactText,
+    ]
+    return Array(fields.joined(separator: "\t").utf8)
+  }
+
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>) throws -> DurableCheckpoint<TextTea> {
+    let fields = try self.fields(of: payload, count: 5)
+    guard fields[0] == "tea-checkpoint", let period = Int(fields[1]), period >= 0 else {
+      throw NotTeaText(description: "not a tea checkpoint")
+    }
+    var undo: [Tea.Action] = []
+    for item in try cursor(fields[4], "undo").array() { undo.append(try Tea.Action(canonical: item)) }
+    let state = try Tea.State(canonical: cursor(fields[2], "state"))
+    return DurableCheckpoint(
+      state: state, open: try Canonical.intents(cursor(fields[3], "open")), undo: undo, period: period)
+  }
+
+  private static func fields(of payload: ArraySlice<UInt8>, count: Int) throws -> [String] {
+    let fields = String(decoding: payload, as: UTF8.self).split(separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count == count else { throw NotTeaText(description: "\(fields.count) fields, not \(count)") }
+    return fields.map(String.init)
+  }
+
+  private static func cursor(_ text: String, _ path: String) throws -> JSONCursor {
+    JSONCursor(try JSONValue.parse(Array(text.utf8)), path: path)
+  }
+
+  private static func string(_ text: String) throws -> String { try cursor(text, "field").string() }
+
+  private static func optionalString(_ text: String) throws -> String? { text == "-" ? nil : try string(text) }
+}
