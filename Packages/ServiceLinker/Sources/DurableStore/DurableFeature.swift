@@ -37,6 +37,12 @@ public protocol DurableFeature: FeatureModel {
   static func reconcile(_ request: Request, key: IntentKey, environment: Environment) async throws
     -> Reconciliation<Action>
 
+  /// Whether `error`, thrown by `perform`, means the service refused the
+  /// request for good (a card declined): returns the reason, and the intent
+  /// is given up at once, neither asked about nor tried again. Nil, the
+  /// default, for an error that may pass (a timeout, a lost answer).
+  static func finalFailure(_ error: any Error) -> String?
+
   /// The action fed back when `request` is given up (`reason` says why), or nil for none.
   static func abandoned(_ request: Request, reason: String) -> Action?
 
@@ -49,7 +55,8 @@ public protocol DurableFeature: FeatureModel {
   /// `IntentKey(salt:sequence:index:)`. A feature whose service already
   /// knows keys of another form (the kiosk's processor: `k_<salt>_<sequence>_t<tab>`)
   /// names its own. It must depend on nothing else, and no two intents of a
-  /// journal's periods may share one: the store refuses a key already open.
+  /// journal's periods may share one: a key already open stops the process
+  /// (the function is wrong), and a journal that holds one is refused on open.
   static func key(for request: Request, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey
 
   /// Whether `outcome` refuses the action that had it. A refused step must
@@ -62,7 +69,7 @@ public protocol DurableFeature: FeatureModel {
   /// running when the process ended). None by default.
   static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>]
 
-  /// How long an attempt may take and how often a request is tried.
+  /// How long an attempt may take, how often a request is tried, and how long it waits between tries.
   static var effectPolicy: EffectPolicy { get }
 }
 
@@ -74,6 +81,9 @@ extension DurableFeature {
   public static func key(for request: Request, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey {
     IntentKey(salt: salt, sequence: sequence, index: index)
   }
+
+  /// No error is final: every failed attempt may be tried again.
+  public static func finalFailure(_ error: any Error) -> String? { nil }
 
   /// Nothing is refused: every step is journaled.
   public static func isRefusal(_ outcome: Outcome) -> Bool { false }

@@ -12,8 +12,8 @@ public protocol DurableFormat {
   /// The feature whose journal this is.
   associatedtype Model: DurableFeature
 
-  /// Writes the record of one step into `out`, after the bytes already there
-  /// (the journal's frame): what made it, the action stepped (nil for an
+  /// Appends the record of one step to `out`, after the bytes already there
+  /// (the journal's frame, which it must leave as it is): what made it, the action stepped (nil for an
   /// outcome that feeds nothing back), the intents it opened, and what the
   /// step did (nil when there was no action), for a format that keeps it.
   static func writeRecord(

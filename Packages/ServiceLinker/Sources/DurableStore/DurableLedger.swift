@@ -23,9 +23,14 @@ import FeatureKit
   /// requests need, keyed by the record `sequence` of journal `salt`. A sent
   /// or fed-back step the feature refuses (`isRefusal`) does nothing more:
   /// it is not journaled, so it must leave nothing behind. An outcome or an
-  /// undo is journaled whatever its action's step says.
+  /// undo is journaled whatever its action's step says; so is every step
+  /// `replaying` a journal, which may hold refused steps a store wrote before
+  /// refusals were left out, and must rebuild what that store kept.
+  ///
+  /// Intents whose keys clash with one open (`clash`) open nothing: live,
+  /// the feature's key function is wrong; replaying, the journal is.
   @inlinable mutating func apply(
-    _ kind: DurableStepKind, _ action: Model.Action?, sequence: UInt64, salt: UInt64
+    _ kind: DurableStepKind, _ action: Model.Action?, sequence: UInt64, salt: UInt64, replaying: Bool = false
   ) -> DurableApplied<Model> {
     guard let action else {
       close(kind)
@@ -36,7 +41,9 @@ import FeatureKit
     let result = Model.step(&state, action)
     switch kind {
     case .sent, .fedBack:
-      if Model.isRefusal(result.outcome) { return DurableApplied(result: result, intents: [], refused: true) }
+      if !replaying, Model.isRefusal(result.outcome) {
+        return DurableApplied(result: result, intents: [], refused: true)
+      }
     case .undone, .outcome: break
     }
     if let inverse {
@@ -53,8 +60,9 @@ import FeatureKit
     }
     for (index, intent) in intents.enumerated() {
       // An outcome closes every intent under its key: two would close as one.
-      let taken = open.contains { $0.key == intent.key } || intents[..<index].contains { $0.key == intent.key }
-      precondition(!taken, "\(Model.self).key(for:salt:sequence:index:) gave key \(intent.key) twice")
+      if open.contains(where: { $0.key == intent.key }) || intents[..<index].contains(where: { $0.key == intent.key }) {
+        return DurableApplied(result: result, intents: intents, refused: false, clash: intent.key)
+      }
     }
     open += intents
     return DurableApplied(result: result, intents: intents, refused: false)
@@ -95,10 +103,17 @@ import FeatureKit
   @usableFromInline var intents: [Intent<Model.Request>]
   /// Whether the feature refused it: nothing is journaled and nothing starts.
   @usableFromInline var refused: Bool
+  /// A key of the step's intents that another open intent (or another of
+  /// them) already has; its intents were not opened.
+  @usableFromInline var clash: IntentKey?
 
-  @inlinable init(result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>], refused: Bool) {
+  @inlinable init(
+    result: StepResult<Model.Effect, Model.Outcome>?, intents: [Intent<Model.Request>], refused: Bool,
+    clash: IntentKey? = nil
+  ) {
     self.result = result
     self.intents = intents
     self.refused = refused
+    self.clash = clash
   }
 }

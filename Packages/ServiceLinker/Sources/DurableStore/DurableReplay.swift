@@ -38,7 +38,10 @@ enum DurableReplay {
         }
       case .sent, .fedBack: break
       }
-      let applied = ledger.apply(record.kind, record.action, sequence: sequence, salt: salt)
+      let applied = ledger.apply(record.kind, record.action, sequence: sequence, salt: salt, replaying: true)
+      if let clash = applied.clash {
+        throw .replay(sequence: sequence, reason: "its intent's key \(clash) is already open")
+      }
       guard applied.intents == record.intents else {
         throw .replay(sequence: sequence, reason: difference(now: applied.intents, journaled: record.intents))
       }

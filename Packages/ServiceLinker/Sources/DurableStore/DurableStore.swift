@@ -127,10 +127,17 @@ public final class DurableStore<Model: DurableFeature> {
     // is synced; if it cannot be, the store refuses everything (`failedEarlier`).
     let applied = ledger.apply(kind, action, sequence: sequence, salt: next.salt)
     if applied.refused { return applied.result }
+    if let clash = applied.clash {
+      preconditionFailure("\(Model.self).key(for:salt:sequence:index:) gave key \(clash), which is already open")
+    }
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
       var framed = JournalFormat.reservedFrame
       Model.Format.writeRecord(kind, action, applied.intents, result: applied.result, to: &framed)
+      // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
+      precondition(
+        framed.count >= JournalFormat.frameSize && framed.prefix(JournalFormat.frameSize).allSatisfy { $0 == 0 },
+        "\(Model.Format.self).writeRecord must append after the bytes already in `out`")
       do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
       try seam(.afterRecord)
     }
@@ -195,11 +202,12 @@ public final class DurableStore<Model: DurableFeature> {
     let environment = environment
     let clock = clock
     let seam = options.crashSeam
+    let jitter = options.jitter
     intentsInFlight[intent.key] = Task(name: "intent \(intent.key)") { [weak self] in
       let closing: IntentClosing<Model>
       do {
         closing = try await IntentRunner<Model>.settle(
-          intent, recovering: recovering, environment: environment, clock: clock, seam: seam)
+          intent, recovering: recovering, environment: environment, clock: clock, jitter: jitter, seam: seam)
       } catch let stopped as StoppedAtSeam {
         await self?.stop(at: stopped.point)
         return

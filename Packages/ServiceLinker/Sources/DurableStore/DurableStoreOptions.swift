@@ -1,7 +1,8 @@
 import FeatureKit
 
 /// How a durable store keeps its journal: when it checkpoints, how long it
-/// waits for the journal's lock, and where tests stop it.
+/// waits for the journal's lock, where tests stop it, and where retries draw
+/// their jitter.
 public struct DurableStoreOptions: Sendable {
   /// A checkpoint is written once the journal has grown this many bytes past the last one.
   public var checkpointBytes: Int
@@ -10,15 +11,20 @@ public struct DurableStoreOptions: Sendable {
   /// Called at each `CrashPoint`; a seam that throws stops the store there.
   /// Nil in production.
   public var crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
+  /// Where retries draw their jitter (`EffectPolicy.jitter`), in `[0, 1)`:
+  /// the system's generator by default, a fixed value in tests.
+  public var jitter: @Sendable () -> Double
 
-  /// Options: a checkpoint every MiB, a two-second lock wait, no seam.
+  /// Options: a checkpoint every MiB, a two-second lock wait, no seam, random jitter.
   public init(
     checkpointBytes: Int = 1 << 20, lockWait: Duration = .seconds(2),
-    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil,
+    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
   ) {
     self.checkpointBytes = checkpointBytes
     self.lockWait = lockWait
     self.crashSeam = crashSeam
+    self.jitter = jitter
   }
 }
 

@@ -1,10 +1,14 @@
 import Synchronization
 
 /// How a `DurableStore` runs an outside request: each attempt is bounded by
-/// `deadline` on the store's clock; a failed one is followed, after `backoff`
-/// (doubled each time), by asking the service what became of it
-/// (`reconcile`) and, only if it was not performed, by another attempt under
-/// the same key. After `attempts` attempts the request is abandoned.
+/// `deadline` on the store's clock; a failed one is followed, after a wait,
+/// by asking the service what became of it (`reconcile`) and, only if it was
+/// not performed, by another attempt under the same key. The wait before
+/// retry `n` is `backoff · 2^(n−1)`, at most `maxBackoff`, plus up to
+/// `jitter · backoff` drawn from `DurableStoreOptions.jitter`. After
+/// `attempts` attempts, or when the next could not start within
+/// `totalDeadline` of the first, the request is abandoned; so is one whose
+/// service refused it for good (`DurableFeature.finalFailure`), at once.
 public struct EffectPolicy: Sendable, Equatable {
   /// Attempts before the request is abandoned; at least 1.
   public var attempts: Int
@@ -12,12 +16,45 @@ public struct EffectPolicy: Sendable, Equatable {
   public var deadline: Duration
   /// The wait before the first retry; doubled before each later one.
   public var backoff: Duration
+  /// The longest wait between attempts, before jitter; nil for none.
+  public var maxBackoff: Duration?
+  /// The most added to each wait, as a fraction of `backoff`, so that many
+  /// clients failing together do not retry together; 0 for none.
+  public var jitter: Double
+  /// How long after the first attempt the last may start; nil for no bound
+  /// but `attempts`.
+  public var totalDeadline: Duration?
 
-  /// A policy; `attempts` below 1 counts as 1.
-  public init(attempts: Int = 3, deadline: Duration = .seconds(30), backoff: Duration = .seconds(1)) {
+  /// A policy; `attempts` below 1 counts as 1, and a `jitter` outside
+  /// `0...1` (or NaN) is brought into it.
+  public init(
+    attempts: Int = 3, deadline: Duration = .seconds(30), backoff: Duration = .seconds(1), maxBackoff: Duration? = nil,
+    jitter: Double = 0, totalDeadline: Duration? = nil
+  ) {
     self.attempts = max(1, attempts)
     self.deadline = deadline
     self.backoff = backoff
+    self.maxBackoff = maxBackoff
+    self.jitter = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
+    self.totalDeadline = totalDeadline
+  }
+
+  /// The wait before retry `retry` (from 1), given a draw in `[0, 1)` from
+  /// the jitter source (anything else is brought into it). Negative
+  /// durations count as zero.
+  public func wait(beforeRetry retry: Int, draw: Double) -> Duration {
+    let first = max(backoff, .zero)
+    let most = maxBackoff.map { max($0, .zero) }
+    var wait = first
+    var doublings = 1
+    // Doubling stops at the cap (or once it stops growing), so a large retry count cannot overflow.
+    while doublings < retry && wait > .zero && (most.map { wait < $0 } ?? (wait < .seconds(1 << 40))) {
+      wait *= 2
+      doublings += 1
+    }
+    if let most { wait = min(wait, most) }
+    let fraction = draw.isNaN ? 0 : min(max(draw, 0), 0.999_999)
+    return wait + first * (jitter * fraction)
   }
 }
 

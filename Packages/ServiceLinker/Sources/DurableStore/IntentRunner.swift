@@ -18,22 +18,30 @@ enum IntentRunner<Model: DurableFeature> {
   /// Performs `intent` until it is done or given up: each attempt bounded by
   /// the policy's deadline; after a failed attempt (and first of all when
   /// `recovering`), the service is asked what became of it, and it is
-  /// performed again only if it never got there.
+  /// performed again only if it never got there. A failure the feature calls
+  /// final gives it up at once; so does a next attempt that could not start
+  /// within the policy's total deadline. `jitter` draws each wait's jitter.
   static func settle(
     _ intent: Intent<Model.Request>, recovering: Bool, environment: Model.Environment, clock: any Clock<Duration>,
-    seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
+    jitter: @Sendable () -> Double, seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
   ) async throws -> IntentClosing<Model> {
     let policy = Model.effectPolicy
     let request = intent.request
     let key = intent.key
-    var backoff = policy.backoff
+    let elapsed = stopwatch(on: clock)
+    var wait = policy.wait(beforeRetry: 1, draw: jitter())
     var askFirst = recovering
     var failure = "no attempt was made"
+    var made = 0
     for attempt in 1...policy.attempts {
       try Task.checkCancellation()
       if attempt > 1 {
-        try await clock.sleep(for: backoff)
-        backoff *= 2
+        if let total = policy.totalDeadline, elapsed() + wait > total {
+          failure += "; the next attempt could not start within \(total)"
+          break
+        }
+        try await clock.sleep(for: wait)
+        wait = policy.wait(beforeRetry: attempt, draw: jitter())
       }
       if askFirst {
         do {
@@ -53,6 +61,7 @@ enum IntentRunner<Model: DurableFeature> {
         }
       }
       do { try seam?(.beforePerform(key)) } catch { throw StoppedAtSeam(point: .beforePerform(key)) }
+      made += 1
       do {
         let action = try await withDeadline(policy.deadline, on: clock) {
           try await Model.perform(request, key: key, environment: environment)
@@ -63,14 +72,18 @@ enum IntentRunner<Model: DurableFeature> {
         throw stopped
       } catch {
         try Task.checkCancellation()
+        if let reason = Model.finalFailure(error) {
+          // The service said no: nothing moved, so there is nothing to ask about or retry.
+          return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+        }
         failure = "\(error)"
         askFirst = true
       }
     }
     if askFirst {
       // The last attempt may have reached the service before its answer was
-      // lost: ask once more, after the backoff, before giving the request up.
-      try await clock.sleep(for: backoff)
+      // lost: ask once more, after the wait, before giving the request up.
+      try await clock.sleep(for: wait)
       let answer = try? await withDeadline(policy.deadline, on: clock) {
         try await Model.reconcile(request, key: key, environment: environment)
       }
@@ -82,7 +95,13 @@ enum IntentRunner<Model: DurableFeature> {
       case .notPerformed, nil: break
       }
     }
-    let reason = "given up after \(policy.attempts) attempt(s): \(failure)"
+    let reason = "given up after \(made) attempt(s): \(failure)"
     return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
   }
+}
+
+/// The time `clock` has moved since the call, for a clock seen only as `any Clock`.
+func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+  let start = clock.now
+  return { start.duration(to: clock.now) }
 }

@@ -14,9 +14,10 @@ public struct WorkInFlight<Action: Sendable> {
 
   /// Where work hands what it fed back, its id and its generation, for the
   /// store to pass to `accept`. The store that owns the work sets it once,
-  /// when it is made: one closure a store, not one a piece of work. Until
-  /// then, what work feeds back goes nowhere.
-  public var deliver: @MainActor @Sendable (Action?, _ id: String, _ generation: Int) async -> Void = { _, _, _ in }
+  /// when it is made (it closes over the store, so it cannot be given to
+  /// `init`): one closure a store, not one a piece of work. Starting work
+  /// before it is set is a programming error.
+  public var deliver: (@MainActor @Sendable (Action?, _ id: String, _ generation: Int) async -> Void)?
 
   /// No work.
   public init() {}
@@ -40,7 +41,7 @@ public struct WorkInFlight<Action: Sendable> {
   /// Starts `work` (as `Task(name: work.id)`, or in the timer queue); when
   /// it ends, `deliver` gets what it fed back.
   @inlinable public mutating func start(_ work: EffectTask<Action>) {
-    let deliver = deliver
+    guard let deliver else { preconditionFailure("WorkInFlight.deliver is set by its store before work starts") }
     generation += 1
     let mine = generation
     let id = work.id

@@ -49,3 +49,33 @@ enum NamedTea: TeaVariant {
     }
   }
 }
+
+/// Tea whose every intent has the same key: a wrong key function.
+enum ClashingTea: TeaVariant {
+  static func key(for request: Request, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey {
+    IntentKey(text: "same")
+  }
+}
+
+@MainActor @Suite struct IntentKeyClashTests {
+  @Test func aJournalHoldingTwoOpenIntentsUnderOneKeyIsRefusedOnOpenNotCrashedOn() throws {
+    let till = try Till()
+    do {
+      var journal = try DurableJournal(path: till.path)
+      for tea in ["a", "b"] {
+        var framed = JournalFormat.reservedFrame
+        CanonicalDurableFormat<ClashingTea>.writeRecord(
+          .sent, .order(tea), [Intent(key: IntentKey(text: "same"), request: Tea.Request(charge: tea))], result: nil,
+          to: &framed)
+        try journal.append(framed: &framed)
+      }
+    }
+    #expect {
+      _ = try till.open(as: ClashingTea.self)
+    } throws: { error in
+      guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
+      return sequence == 2 && reason.contains("already open")
+    }
+    #expect(throws: DurableStoreError.self) { _ = try DurableStore<ClashingTea>.read(at: till.path, initial: .init()) }
+  }
+}

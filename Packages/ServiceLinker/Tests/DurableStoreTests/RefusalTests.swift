@@ -3,6 +3,28 @@ import Journal
 import Testing
 import VirtualTime
 
+/// The undo of an order is a cancel and of a cancel an order, whatever the
+/// state: a refused step's inverse is not nil, so keeping it would show.
+private func blindInverse(of action: Tea.Action) -> Tea.Action? {
+  switch action {
+  case .order(let name): .cancel(name)
+  case .cancel(let name): .order(name)
+  default: nil
+  }
+}
+
+/// Tea with `blindInverse`, refusing as Tea does.
+enum StrictTea: TeaVariant {
+  static func inverse(of action: Action, before: State) -> Action? { blindInverse(of: action) }
+}
+
+/// `StrictTea` as a store kept it before refusals were left out: every step
+/// journaled, a refused one's inverse on the undo stack.
+enum EagerTea: TeaVariant {
+  static func isRefusal(_ outcome: Outcome) -> Bool { false }
+  static func inverse(of action: Action, before: State) -> Action? { blindInverse(of: action) }
+}
+
 /// A step the feature refuses (`isRefusal`) is answered and leaves nothing:
 /// no record, no intent, no work, no undo.
 @MainActor @Suite struct RefusalTests {
@@ -14,7 +36,7 @@ import VirtualTime
 
   @Test func aRefusedSendIsAnsweredAndLeavesNoRecordIntentOrUndo() async throws {
     let till = try Till()
-    var store: DurableStore<Tea>? = try till.open()
+    var store: DurableStore<StrictTea>? = try till.open(as: StrictTea.self)
     var steps = 0
     store?.onStep = { _ in steps += 1 }
     try store?.send(.order("green"))
@@ -30,12 +52,12 @@ import VirtualTime
     #expect(steps == 2, "onStep heard the order and its outcome, not the refusals")
     #expect(till.cards.charges == ["green"], "the refused order asked for no charge")
     #expect(store?.openIntents.isEmpty == true)
-    // The undo stack holds the order's inverse, not a refused step's.
+    // The undo stack holds the order's inverse, not a refused step's (an order of oolong).
     try store?.undo()
     #expect(store?.state.ordered == [])
     #expect(store?.canUndo == false)
     store = nil
-    let reopened = try till.open()
+    let reopened = try till.open(as: StrictTea.self)
     await reopened.finish()
     #expect(reopened.state == Tea.State(ordered: [], charged: ["green"]))
   }
@@ -57,6 +79,21 @@ import VirtualTime
     #expect(store?.lastError == nil)
     store = nil
     #expect(try DurableStore<Tea>.read(at: till.path, initial: Tea.State()).state.ordered == ["chai"])
+  }
+
+  @Test func aJournalWrittenBeforeRefusalsWereLeftOutOpensAsItsStoreLeftIt() async throws {
+    let till = try Till()
+    var eager: DurableStore<EagerTea>? = try till.open(as: EagerTea.self)
+    try eager?.send(.cancel("oolong"))  // refused, journaled as before, its inverse (an order) kept
+    try eager?.undo()  // steps that order: oolong is ordered and charged
+    await eager?.finish()
+    let before = try #require(eager?.state)
+    eager = nil
+    let strict = try till.open(as: StrictTea.self)
+    await strict.finish()
+    #expect(strict.state == before)
+    #expect(strict.state.ordered == ["oolong"])
+    #expect(till.cards.charges == ["oolong"], "charged once")
   }
 
   @Test func refusalsSpendNoSequenceNumber() async throws {

@@ -105,11 +105,17 @@ final class CardService: Sendable {
   private let state = Mutex(
     (
       charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false, deaf: false,
-      deafCalls: [CheckedContinuation<Bool, Never>]()
+      deafCalls: [CheckedContinuation<Bool, Never>](), attempts: 0, questions: 0
     ))
 
   /// Every charge taken, in order.
   var charges: [String] { state.withLock { $0.charges.map(\.name) } }
+
+  /// How many times a charge was asked for, taken or not.
+  var attempts: Int { state.withLock { $0.attempts } }
+
+  /// How many times the service was asked what became of a charge.
+  var questions: Int { state.withLock { $0.questions } }
 
   /// Makes the next `count` charges fail.
   func failNext(_ count: Int) { state.withLock { $0.failuresLeft = count } }
@@ -132,6 +138,7 @@ final class CardService: Sendable {
 
   func charge(_ name: String, key: IntentKey) async throws {
     let (fails, hangs, losesAnswer) = state.withLock { state -> (Bool, Bool, Bool) in
+      state.attempts += 1
       if state.failuresLeft > 0 {
         state.failuresLeft -= 1
         return (true, false, false)
@@ -153,7 +160,12 @@ final class CardService: Sendable {
     if losesAnswer { try await Task.sleep(for: .seconds(3600)) }
   }
 
-  func wasCharged(_ key: IntentKey) -> Bool { state.withLock { $0.charges.contains { $0.key == key } } }
+  func wasCharged(_ key: IntentKey) -> Bool {
+    state.withLock { state in
+      state.questions += 1
+      return state.charges.contains { $0.key == key }
+    }
+  }
 }
 
 struct CardDeclined: Error {}

@@ -138,6 +138,7 @@ struct LaggingClock: Clock {
   @Test func timersReplacedAgainAndAgainLeaveAHeapAboutTheSizeOfTheLiveOnes() {
     let clock = TestClock()
     var work = WorkInFlight<Alarms.Action>()
+    work.deliver = { _, _, _ in }
     // The heartbeat stays the soonest, so replacing "idle" never rearms the waiting task.
     work.start(.after(.seconds(1), on: clock, id: "heartbeat", send: .rang("heartbeat")))
     for _ in 0..<10_000 {

@@ -113,7 +113,10 @@ enum StarterFeatureTemplates {
     /// opening the store replays the journal. A refused step is answered and
     /// not journaled. Counting asks no service outside the process, so there is
     /// nothing more to write; a feature that does names its `Request` and says
-    /// how to perform and reconcile one.
+    /// how to perform and reconcile one. An `addLater` still waiting when the
+    /// process ends is not started again: a feature whose timers must outlive
+    /// it keeps them in its state and names them in `resumedTasks`, as the
+    /// Reminders example does.
     extension Counting: DurableFeature {
       public typealias Request = NoRequest
 
