@@ -29,7 +29,10 @@ import FeatureKit
   ///
   /// Intents whose keys clash with one open (`clash`) open nothing: live,
   /// the feature's key function is wrong; replaying, the journal is.
-  @inlinable mutating func apply(
+  // Always inlined: left out of line (as the optimizer chose once it grew),
+  // its result came back through outlined copies and destroys, about 300
+  // instructions more per send (callgrind, `kiosk-bench --durable-sends`).
+  @inlinable @inline(__always) mutating func apply(
     _ kind: DurableStepKind, _ action: Model.Action?, sequence: UInt64, salt: UInt64, replaying: Bool = false
   ) -> DurableApplied<Model> {
     guard let action else {
