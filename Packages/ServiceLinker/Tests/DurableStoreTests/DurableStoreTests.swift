@@ -309,17 +309,7 @@ func waitForOneSleeper(on clock: TestClock) async {
   @Test func everyRecordIsItsOwnCanonicalTextWhateverMadeTheStep() async throws {
     let till = try Till()
     var store: DurableStore<Tea>? = try till.open()
-    try store?.send(.order("green"))  // sent, then its charge's outcome
-    await store?.finish()
-    try store?.send(.brew("chai", seconds: 60))  // sent, then fed back by its timer
-    await waitForOneSleeper(on: till.clock)
-    await till.clock.advance(by: .seconds(60))
-    await store?.finish()
-    try store?.undo()
-    till.cards.hang(true)
-    try store?.send(.order("pu-erh \"strong\"\n"))  // a charge given up: an outcome with its reason
-    await till.advanceWhileIntentsAreOpen(in: store)
-    await store?.finish()
+    try await till.stepEveryKind(on: store, givenUp: "pu-erh \"strong\"\n")
     store = nil
     let journal = try DurableJournal.read(path: till.path)
     var kinds: [String] = []

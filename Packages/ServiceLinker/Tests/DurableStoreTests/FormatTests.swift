@@ -10,17 +10,7 @@ import Testing
     let till = try Till()
     till.options.checkpointBytes = 300
     var store: DurableStore<TextTea>? = try till.open(as: TextTea.self)
-    try store?.send(.order("green"))  // sent, then its charge's outcome
-    await store?.finish()
-    try store?.send(.brew("chai", seconds: 60))  // sent, then fed back by its timer
-    await waitForOneSleeper(on: till.clock)
-    await till.clock.advance(by: .seconds(60))
-    await store?.finish()
-    try store?.undo()
-    till.cards.hang(true)
-    try store?.send(.order("pu-erh \"strong\"\t\n"))  // given up: an outcome with its reason
-    await till.advanceWhileIntentsAreOpen(in: store)
-    await store?.finish()
+    try await till.stepEveryKind(on: store, givenUp: "pu-erh \"strong\"\t\n")
     let state = try #require(store?.state)
     store = nil
 

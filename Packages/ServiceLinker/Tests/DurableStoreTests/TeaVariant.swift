@@ -42,3 +42,22 @@ extension Till {
       options: options)
   }
 }
+
+extension Till {
+  /// Makes a step of every kind on `store`: sent (an order, then its
+  /// charge's outcome), fed back (a brew's timer), undone, and an outcome
+  /// given up with its reason (the order of `givenUp`, whose charge hangs).
+  func stepEveryKind<Variant: TeaVariant>(on store: DurableStore<Variant>?, givenUp: String) async throws {
+    try store?.send(.order("green"))
+    await store?.finish()
+    try store?.send(.brew("chai", seconds: 60))
+    await waitForOneSleeper(on: clock)
+    await clock.advance(by: .seconds(60))
+    await store?.finish()
+    try store?.undo()
+    cards.hang(true)
+    try store?.send(.order(givenUp))
+    await advanceWhileIntentsAreOpen(in: store)
+    await store?.finish()
+  }
+}
