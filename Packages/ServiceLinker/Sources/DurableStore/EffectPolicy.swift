@@ -9,6 +9,7 @@ import Synchronization
 /// `attempts` attempts, or when the next could not start within
 /// `totalDeadline` of the first, the request is abandoned; so is one whose
 /// service refused it for good (`DurableFeature.finalFailure`), at once.
+/// With `reconcileFirst`, the service is asked before the first attempt too.
 public struct EffectPolicy: Sendable, Equatable {
   /// Attempts before the request is abandoned; at least 1.
   public var attempts: Int
@@ -24,12 +25,17 @@ public struct EffectPolicy: Sendable, Equatable {
   /// How long after the first attempt the last may start; nil for no bound
   /// but `attempts`.
   public var totalDeadline: Duration?
+  /// Whether the service is asked what became of a request before its first
+  /// attempt too, not only after a crash or a failed attempt: for a service
+  /// that may have seen the key before (a journal restored from a copy gives
+  /// its sequence numbers, so its keys, again).
+  public var reconcileFirst: Bool
 
   /// A policy; `attempts` below 1 counts as 1, and a `jitter` outside
   /// `0...1` (or NaN) is brought into it.
   public init(
     attempts: Int = 3, deadline: Duration = .seconds(30), backoff: Duration = .seconds(1), maxBackoff: Duration? = nil,
-    jitter: Double = 0, totalDeadline: Duration? = nil
+    jitter: Double = 0, totalDeadline: Duration? = nil, reconcileFirst: Bool = false
   ) {
     self.attempts = max(1, attempts)
     self.deadline = deadline
@@ -37,6 +43,7 @@ public struct EffectPolicy: Sendable, Equatable {
     self.maxBackoff = maxBackoff
     self.jitter = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
     self.totalDeadline = totalDeadline
+    self.reconcileFirst = reconcileFirst
   }
 
   /// The wait before retry `retry` (from 1), given a draw in `[0, 1)` from

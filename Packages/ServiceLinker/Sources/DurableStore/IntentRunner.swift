@@ -18,7 +18,8 @@ enum IntentRunner<Model: DurableFeature> {
   /// Performs `intent` until it is done or given up: each attempt bounded by
   /// the policy's deadline; after a failed attempt (and first of all when
   /// `recovering`), the service is asked what became of it, and it is
-  /// performed again only if it never got there. A failure the feature calls
+  /// performed again only if it never got there (asked before the first
+  /// attempt too with the policy's `reconcileFirst`). A failure the feature calls
   /// final gives it up at once; so does a next attempt that could not start
   /// within the policy's total deadline. `jitter` draws each wait's jitter.
   static func settle(
@@ -30,7 +31,7 @@ enum IntentRunner<Model: DurableFeature> {
     let key = intent.key
     let elapsed = stopwatch(on: clock)
     var wait = policy.wait(beforeRetry: 1, draw: jitter())
-    var askFirst = recovering
+    var askFirst = recovering || policy.reconcileFirst
     var failure = "no attempt was made"
     var made = 0
     for attempt in 1...policy.attempts {

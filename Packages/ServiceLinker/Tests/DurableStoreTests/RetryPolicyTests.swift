@@ -1,4 +1,5 @@
 import DurableStore
+import Journal
 import Testing
 import VirtualTime
 import _ServiceLinkerTestSupport
@@ -15,6 +16,15 @@ enum PatientTea: TeaVariant {
     EffectPolicy(
       attempts: 10, deadline: .seconds(1), backoff: .seconds(1), maxBackoff: .seconds(2), jitter: 0.5,
       totalDeadline: .seconds(6))
+  }
+}
+
+/// Tea that asks its card service about every charge before making it.
+enum CarefulTea: TeaVariant {
+  static var effectPolicy: EffectPolicy {
+    var policy = Tea.effectPolicy
+    policy.reconcileFirst = true
+    return policy
   }
 }
 
@@ -48,6 +58,28 @@ enum PatientTea: TeaVariant {
     let reopened = try till.open(as: DecliningTea.self)
     await reopened.finish()
     #expect(till.cards.attempts == 1, "the intent closed as abandoned: opening again does not charge")
+  }
+
+  @Test(arguments: [false, true])
+  func aServiceThatSawTheKeyBeforeIsAskedFirstOnlyWhenThePolicySays(reconcileFirst: Bool) async throws {
+    let till = try Till()
+    // The journal made first, for its salt (and closed again).
+    let salt = try DurableJournal(path: till.path).salt
+    // The service took a charge under the key the first order will get, as
+    // after a journal restored from an older copy.
+    try await till.cards.charge("assam", key: IntentKey(salt: salt, sequence: 1, index: 0))
+    if reconcileFirst {
+      let store = try till.open(as: CarefulTea.self)
+      try store.send(.order("assam"))
+      await store.finish()
+      #expect(store.state.charged == ["assam"])
+    } else {
+      let store = try till.open(as: Tea.self)
+      try store.send(.order("assam"))
+      await store.finish()
+    }
+    #expect(till.cards.charges == (reconcileFirst ? ["assam"] : ["assam", "assam"]))
+    #expect(till.cards.questions == (reconcileFirst ? 1 : 0))
   }
 
   @Test func retriesWaitTheCappedDoublingPlusJitterAndStopAtTheTotalDeadline() async throws {
