@@ -23,7 +23,8 @@ public struct EffectPolicy: Sendable, Equatable {
   /// clients failing together do not retry together; 0 for none.
   public var jitter: Double
   /// How long after the first attempt the last may start; nil for no bound
-  /// but `attempts`.
+  /// but `attempts`. Counted in the process that runs the request: one that
+  /// opens the store again after a crash counts afresh.
   public var totalDeadline: Duration?
   /// Whether the service is asked what became of a request before its first
   /// attempt too, not only after a crash or a failed attempt: for a service
@@ -46,6 +47,11 @@ public struct EffectPolicy: Sendable, Equatable {
     self.reconcileFirst = reconcileFirst
   }
 
+  /// Whether `elapsed`, counted from the first attempt, is past the total deadline.
+  func isPastTotalDeadline(_ elapsed: Duration) -> Bool {
+    totalDeadline.map { elapsed > $0 } ?? false
+  }
+
   /// The wait before retry `retry` (from 1), given a draw in `[0, 1)` from
   /// the jitter source (anything else is brought into it). Negative
   /// durations count as zero.
@@ -61,7 +67,9 @@ public struct EffectPolicy: Sendable, Equatable {
     }
     if let most { wait = min(wait, most) }
     let fraction = draw.isNaN ? 0 : min(max(draw, 0), 0.999_999)
-    return wait + first * (jitter * fraction)
+    // Brought into range here too: `jitter` is a var, set past `init`'s clamp.
+    let spread = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
+    return wait + first * (spread * fraction)
   }
 }
 

@@ -17,11 +17,13 @@ struct StoppedAtSeam: Error {
 enum IntentRunner<Model: DurableFeature> {
   /// Performs `intent` until it is done or given up: each attempt bounded by
   /// the policy's deadline; after a failed attempt (and first of all when
-  /// `recovering`), the service is asked what became of it, and it is
-  /// performed again only if it never got there (asked before the first
-  /// attempt too with the policy's `reconcileFirst`). A failure the feature calls
-  /// final gives it up at once; so does a next attempt that could not start
-  /// within the policy's total deadline. `jitter` draws each wait's jitter.
+  /// `recovering`, or with the policy's `reconcileFirst`), the service is
+  /// asked what became of it, and it is performed again only if it never got
+  /// there. A failure the feature calls final gives the request up at once
+  /// when it answered the only attempt; after an attempt whose fate is
+  /// unknown, the service is asked once more first. No attempt starts later
+  /// than the policy's total deadline after the first (in this process).
+  /// `jitter` draws each wait's jitter.
   static func settle(
     _ intent: Intent<Model.Request>, recovering: Bool, environment: Model.Environment, clock: any Clock<Duration>,
     jitter: @Sendable () -> Double, seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
@@ -32,33 +34,33 @@ enum IntentRunner<Model: DurableFeature> {
     let elapsed = stopwatch(on: clock)
     var wait = policy.wait(beforeRetry: 1, draw: jitter())
     var askFirst = recovering || policy.reconcileFirst
+    // Whether an attempt before (in this process or one that crashed) may
+    // still reach the service: a refusal now does not prove nothing moved.
+    var uncertain = recovering
     var failure = "no attempt was made"
+    var refusal: String?
     var made = 0
     for attempt in 1...policy.attempts {
       try Task.checkCancellation()
       if attempt > 1 {
-        if let total = policy.totalDeadline, elapsed() + wait > total {
-          failure += "; the next attempt could not start within \(total)"
+        if policy.isPastTotalDeadline(elapsed() + wait) {
+          failure += "; the next attempt could not start within \(policy.totalDeadline!)"
           break
         }
         try await clock.sleep(for: wait)
         wait = policy.wait(beforeRetry: attempt, draw: jitter())
       }
       if askFirst {
-        do {
-          let answer = try await withDeadline(policy.deadline, on: clock) {
-            try await Model.reconcile(request, key: key, environment: environment)
-          }
-          switch answer {
-          case .completed(let action): return IntentClosing(action: action, abandoned: nil)
-          case .abandon(let reason):
-            return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
-          case .notPerformed: break
-          }
-        } catch {
-          try Task.checkCancellation()
-          failure = "its service could not say what became of it: \(error)"
+        switch try await ask(request, key: key, environment: environment, clock: clock) {
+        case .answered(let closing): return closing
+        case .notPerformed: break
+        case .unknown(let reason):
+          failure = reason
           continue
+        }
+        if attempt > 1, policy.isPastTotalDeadline(elapsed()) {
+          failure += "; the next attempt could not start within \(policy.totalDeadline!)"
+          break
         }
       }
       do { try seam?(.beforePerform(key)) } catch { throw StoppedAtSeam(point: .beforePerform(key)) }
@@ -73,31 +75,64 @@ enum IntentRunner<Model: DurableFeature> {
         throw stopped
       } catch {
         try Task.checkCancellation()
-        if let reason = Model.finalFailure(error) {
-          // The service said no: nothing moved, so there is nothing to ask about or retry.
-          return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+        // A deadline is never a refusal: the attempt may still go through.
+        let final = error is DeadlineExceeded ? nil : Model.finalFailure(error)
+        if let final, !uncertain {
+          // The service said no to the only attempt: nothing moved, so there is nothing to ask about or retry.
+          return IntentClosing(action: Model.abandoned(request, reason: final), abandoned: final)
         }
-        failure = "\(error)"
+        uncertain = true
         askFirst = true
+        failure = final ?? "\(error)"
+        if let final {
+          refusal = final
+          break
+        }
       }
     }
     if askFirst {
       // The last attempt may have reached the service before its answer was
-      // lost: ask once more, after the wait, before giving the request up.
-      try await clock.sleep(for: wait)
-      let answer = try? await withDeadline(policy.deadline, on: clock) {
-        try await Model.reconcile(request, key: key, environment: environment)
-      }
-      try Task.checkCancellation()
-      switch answer {
-      case .completed(let action): return IntentClosing(action: action, abandoned: nil)
-      case .abandon(let reason):
-        return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
-      case .notPerformed, nil: break
+      // lost: ask once more, after the wait (within the total deadline),
+      // before giving the request up.
+      var last = wait
+      if let total = policy.totalDeadline { last = min(last, max(total - elapsed(), .zero)) }
+      try await clock.sleep(for: last)
+      if case .answered(let closing) = try await ask(request, key: key, environment: environment, clock: clock) {
+        return closing
       }
     }
-    let reason = "given up after \(made) attempt(s): \(failure)"
+    let reason = refusal ?? "given up after \(made) attempt(s): \(failure)"
     return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+  }
+
+  /// What asking the service about a request told.
+  enum Answer {
+    /// It closed the intent: completed, or to be abandoned.
+    case answered(IntentClosing<Model>)
+    /// The service never got it.
+    case notPerformed
+    /// The service could not say (`reason`).
+    case unknown(String)
+  }
+
+  /// Asks the service what became of `request` under `key`, within the policy's deadline.
+  static func ask(
+    _ request: Model.Request, key: IntentKey, environment: Model.Environment, clock: any Clock<Duration>
+  ) async throws -> Answer {
+    do {
+      let answer = try await withDeadline(Model.effectPolicy.deadline, on: clock) {
+        try await Model.reconcile(request, key: key, environment: environment)
+      }
+      switch answer {
+      case .completed(let action): return .answered(IntentClosing(action: action, abandoned: nil))
+      case .abandon(let reason):
+        return .answered(IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason))
+      case .notPerformed: return .notPerformed
+      }
+    } catch {
+      try Task.checkCancellation()
+      return .unknown("its service could not say what became of it: \(error)")
+    }
   }
 }
 

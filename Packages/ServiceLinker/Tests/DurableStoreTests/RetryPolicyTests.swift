@@ -49,6 +49,8 @@ enum CarefulTea: TeaVariant {
     till.cards.failNext(1)
     var store: DurableStore<DecliningTea>? = try till.open(as: DecliningTea.self)
     try store?.send(.order("lapsang"))
+    // Were the decline not final, the retries would wait on the test clock: move it.
+    await till.advanceWhileIntentsAreOpen(in: store)
     await store?.finish()
     #expect(till.cards.attempts == 1)
     #expect(till.cards.questions == 0, "a service that said no is not asked what became of it")
@@ -58,6 +60,31 @@ enum CarefulTea: TeaVariant {
     let reopened = try till.open(as: DecliningTea.self)
     await reopened.finish()
     #expect(till.cards.attempts == 1, "the intent closed as abandoned: opening again does not charge")
+  }
+
+  @Test func aDeclineAfterAnAttemptThatMayStillGoThroughIsAskedAboutBeforeItIsGivenUp() async throws {
+    let till = try Till()
+    till.cards.late(true)
+    let store = try till.open(as: DecliningTea.self)
+    try store.send(.order("matcha"))
+    await waitForAttempts(1, at: till.cards)
+    till.cards.failNext(1)
+    // The first attempt outlives its 5 s deadline, deaf; after the 1 s wait the
+    // service says it has no charge, and the second attempt is declined.
+    await waitForOneSleeper(on: till.clock)
+    await till.clock.advance(by: .seconds(5))
+    let backoff = try #require(await nextWait(of: store, on: till.clock))
+    await till.clock.advance(to: backoff.deadline)
+    await waitForAttempts(2, at: till.cards)
+    let lastQuestion = try #require(await nextWait(of: store, on: till.clock))
+    // Meanwhile the first attempt goes through.
+    till.cards.late(false)
+    await waitForCharges(1, at: till.cards)
+    await till.clock.advance(to: lastQuestion.deadline)
+    await store.finish()
+    #expect(store.state.charged == ["matcha"], "the decline did not hide the charge that went through")
+    #expect(store.state.refunded.isEmpty)
+    #expect(till.cards.charges == ["matcha"])
   }
 
   @Test(arguments: [false, true])
@@ -99,6 +126,7 @@ enum CarefulTea: TeaVariant {
       if till.cards.attempts > starts.count { starts.append(till.clock.elapsed) }
     }
     #expect(starts == [.zero, .milliseconds(1_250), .milliseconds(3_500), .milliseconds(5_750)])
+    #expect(till.clock.elapsed == .seconds(6), "the last question is asked at the total deadline, not after it")
     #expect(store.state.refunded == ["keemun"], "given up, and its abandonment fed back")
     #expect(till.cards.charges.isEmpty)
   }
@@ -107,6 +135,11 @@ enum CarefulTea: TeaVariant {
 /// Waits until the card service has been asked for `count` charges.
 func waitForAttempts(_ count: Int, at cards: CardService) async {
   await waitUntil("\(count) attempt(s)") { cards.attempts == count }
+}
+
+/// Waits until the card service has taken `count` charges.
+func waitForCharges(_ count: Int, at cards: CardService) async {
+  await waitUntil("\(count) charge(s)") { cards.charges.count == count }
 }
 
 /// Waits until the card service has been asked for `count` charges, or

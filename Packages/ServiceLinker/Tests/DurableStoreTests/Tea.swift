@@ -105,7 +105,8 @@ final class CardService: Sendable {
   private let state = Mutex(
     (
       charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false, deaf: false,
-      deafCalls: [CheckedContinuation<Bool, Never>](), attempts: 0, questions: 0
+      deafCalls: [CheckedContinuation<Bool, Never>](), attempts: 0, questions: 0, late: false,
+      lateCalls: [CheckedContinuation<Void, Never>]()
     ))
 
   /// Every charge taken, in order.
@@ -133,6 +134,17 @@ final class CardService: Sendable {
     for call in waiting { call.resume(returning: true) }
   }
 
+  /// Makes every charge wait, deaf to cancellation, until `late(false)`;
+  /// then it goes through, long after its caller stopped waiting.
+  func late(_ late: Bool) {
+    let waiting = state.withLock { state in
+      state.late = late
+      defer { state.lateCalls = [] }
+      return late ? [] : state.lateCalls
+    }
+    for call in waiting { call.resume() }
+  }
+
   /// Makes every charge go through and then hang, as if its answer were lost.
   func loseAnswers(_ loses: Bool) { state.withLock { $0.losesAnswers = loses } }
 
@@ -146,6 +158,13 @@ final class CardService: Sendable {
       return (false, state.hangs, state.losesAnswers)
     }
     if fails { throw CardDeclined() }
+    await withCheckedContinuation { (call: CheckedContinuation<Void, Never>) in
+      let waits = state.withLock { state in
+        if state.late { state.lateCalls.append(call) }
+        return state.late
+      }
+      if !waits { call.resume() }
+    }
     // A call cancellation does not reach: it ends only when the service is no longer deaf.
     let wasDeaf = await withCheckedContinuation { (call: CheckedContinuation<Bool, Never>) in
       let deaf = state.withLock { state in
