@@ -42,14 +42,16 @@ public struct EffectPolicy: Sendable, Equatable {
     self.deadline = deadline
     self.backoff = backoff
     self.maxBackoff = maxBackoff
-    self.jitter = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
+    self.jitter = Self.fraction(jitter, below: 1)
     self.totalDeadline = totalDeadline
     self.reconcileFirst = reconcileFirst
   }
 
-  /// Whether `elapsed`, counted from the first attempt, is past the total deadline.
-  func isPastTotalDeadline(_ elapsed: Duration) -> Bool {
-    totalDeadline.map { elapsed > $0 } ?? false
+  /// Why no attempt may start at `elapsed` after the first, when it is past
+  /// the total deadline; nil when one may.
+  func missedTotalDeadline(at elapsed: Duration) -> String? {
+    guard let totalDeadline, elapsed > totalDeadline else { return nil }
+    return "the next attempt could not start within \(totalDeadline)"
   }
 
   /// The wait before retry `retry` (from 1), given a draw in `[0, 1)` from
@@ -66,10 +68,13 @@ public struct EffectPolicy: Sendable, Equatable {
       doublings += 1
     }
     if let most { wait = min(wait, most) }
-    let fraction = draw.isNaN ? 0 : min(max(draw, 0), 0.999_999)
-    // Brought into range here too: `jitter` is a var, set past `init`'s clamp.
-    let spread = jitter.isNaN ? 0 : min(max(jitter, 0), 1)
-    return wait + first * (spread * fraction)
+    // `jitter` is brought into range here too: it is a var, set past `init`'s clamp.
+    return wait + first * (Self.fraction(jitter, below: 1) * Self.fraction(draw, below: 0.999_999))
+  }
+
+  /// `value` brought into `0...most`; NaN is 0.
+  private static func fraction(_ value: Double, below most: Double) -> Double {
+    value.isNaN ? 0 : min(max(value, 0), most)
   }
 }
 

@@ -6,6 +6,11 @@ struct IntentClosing<Model: DurableFeature>: Sendable {
   var action: Model.Action?
   /// Why the request was given up; nil when it was performed.
   var abandoned: String?
+
+  /// `request` given up for `reason`: the feature's `abandoned` action is fed back.
+  static func abandoning(_ request: Model.Request, reason: String) -> IntentClosing {
+    IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+  }
 }
 
 /// A crash seam stopped an intent's run at `point`.
@@ -43,8 +48,8 @@ enum IntentRunner<Model: DurableFeature> {
     for attempt in 1...policy.attempts {
       try Task.checkCancellation()
       if attempt > 1 {
-        if policy.isPastTotalDeadline(elapsed() + wait) {
-          failure += "; the next attempt could not start within \(policy.totalDeadline!)"
+        if let missed = policy.missedTotalDeadline(at: elapsed() + wait) {
+          failure += "; \(missed)"
           break
         }
         try await clock.sleep(for: wait)
@@ -58,8 +63,8 @@ enum IntentRunner<Model: DurableFeature> {
           failure = reason
           continue
         }
-        if attempt > 1, policy.isPastTotalDeadline(elapsed()) {
-          failure += "; the next attempt could not start within \(policy.totalDeadline!)"
+        if attempt > 1, let missed = policy.missedTotalDeadline(at: elapsed()) {
+          failure += "; \(missed)"
           break
         }
       }
@@ -79,7 +84,7 @@ enum IntentRunner<Model: DurableFeature> {
         let final = error is DeadlineExceeded ? nil : Model.finalFailure(error)
         if let final, !uncertain {
           // The service said no to the only attempt: nothing moved, so there is nothing to ask about or retry.
-          return IntentClosing(action: Model.abandoned(request, reason: final), abandoned: final)
+          return .abandoning(request, reason: final)
         }
         uncertain = true
         askFirst = true
@@ -101,8 +106,7 @@ enum IntentRunner<Model: DurableFeature> {
         return closing
       }
     }
-    let reason = refusal ?? "given up after \(made) attempt(s): \(failure)"
-    return IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason)
+    return .abandoning(request, reason: refusal ?? "given up after \(made) attempt(s): \(failure)")
   }
 
   /// What asking the service about a request told.
@@ -125,8 +129,7 @@ enum IntentRunner<Model: DurableFeature> {
       }
       switch answer {
       case .completed(let action): return .answered(IntentClosing(action: action, abandoned: nil))
-      case .abandon(let reason):
-        return .answered(IntentClosing(action: Model.abandoned(request, reason: reason), abandoned: reason))
+      case .abandon(let reason): return .answered(.abandoning(request, reason: reason))
       case .notPerformed: return .notPerformed
       }
     } catch {

@@ -100,13 +100,21 @@ enum Tea: TeaVariant {
 }
 
 /// A card service outside the process, as the tests play it: it keeps every
-/// charge it took with its key, and can be told to fail or to hang.
+/// charge it took with its key, and can be told to fail, to hang, or to hold
+/// its calls deaf to cancellation.
 final class CardService: Sendable {
+  /// What a call held deaf to cancellation does once the hold ends.
+  enum Release: Sendable {
+    /// It is declined.
+    case declined
+    /// It goes through, long after its caller stopped waiting.
+    case taken
+  }
+
   private let state = Mutex(
     (
-      charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false, deaf: false,
-      deafCalls: [CheckedContinuation<Bool, Never>](), attempts: 0, questions: 0, late: false,
-      lateCalls: [CheckedContinuation<Void, Never>]()
+      charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false,
+      holding: Release?.none, held: [CheckedContinuation<Release?, Never>](), attempts: 0, questions: 0
     ))
 
   /// Every charge taken, in order.
@@ -125,24 +133,23 @@ final class CardService: Sendable {
   func hang(_ hangs: Bool) { state.withLock { $0.hangs = hangs } }
 
   /// Makes every charge hang, deaf to cancellation, until `deaf(false)`; then it is declined.
-  func deaf(_ deaf: Bool) {
-    let waiting = state.withLock { state in
-      state.deaf = deaf
-      defer { state.deafCalls = [] }
-      return deaf ? [] : state.deafCalls
-    }
-    for call in waiting { call.resume(returning: true) }
-  }
+  func deaf(_ deaf: Bool) { hold(deaf ? .declined : nil) }
 
   /// Makes every charge wait, deaf to cancellation, until `late(false)`;
   /// then it goes through, long after its caller stopped waiting.
-  func late(_ late: Bool) {
-    let waiting = state.withLock { state in
-      state.late = late
-      defer { state.lateCalls = [] }
-      return late ? [] : state.lateCalls
+  func late(_ late: Bool) { hold(late ? .taken : nil) }
+
+  /// Holds every charge from now on until it is called with nil, when the
+  /// calls held end as `release` said.
+  private func hold(_ release: Release?) {
+    let (waiting, ending) = state.withLock { state in
+      defer {
+        state.holding = release
+        if release == nil { state.held = [] }
+      }
+      return (release == nil ? state.held : [], state.holding)
     }
-    for call in waiting { call.resume() }
+    for call in waiting { call.resume(returning: ending) }
   }
 
   /// Makes every charge go through and then hang, as if its answer were lost.
@@ -158,22 +165,15 @@ final class CardService: Sendable {
       return (false, state.hangs, state.losesAnswers)
     }
     if fails { throw CardDeclined() }
-    await withCheckedContinuation { (call: CheckedContinuation<Void, Never>) in
-      let waits = state.withLock { state in
-        if state.late { state.lateCalls.append(call) }
-        return state.late
+    // A held call cancellation does not reach: it ends only when the hold does.
+    let released = await withCheckedContinuation { (call: CheckedContinuation<Release?, Never>) in
+      let holds = state.withLock { state in
+        if state.holding != nil { state.held.append(call) }
+        return state.holding != nil
       }
-      if !waits { call.resume() }
+      if !holds { call.resume(returning: nil) }
     }
-    // A call cancellation does not reach: it ends only when the service is no longer deaf.
-    let wasDeaf = await withCheckedContinuation { (call: CheckedContinuation<Bool, Never>) in
-      let deaf = state.withLock { state in
-        if state.deaf { state.deafCalls.append(call) }
-        return state.deaf
-      }
-      if !deaf { call.resume(returning: false) }
-    }
-    if wasDeaf { throw CardDeclined() }
+    if released == .declined { throw CardDeclined() }
     if hangs { try await Task.sleep(for: .seconds(3600)) }
     state.withLock { $0.charges.append((key, name)) }
     if losesAnswer { try await Task.sleep(for: .seconds(3600)) }
