@@ -116,20 +116,16 @@ extension JSONValue {
   @inlinable public static func writeInteger(_ value: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     // The magnitude as unsigned, so `Int.min` has one too; its digits are
-    // made last to first on the stack and appended in one copy.
+    // appended first to last, one byte each, which for the few digits of a
+    // count or an amount costs less than building them elsewhere and copying.
     var rest = value.magnitude
-    if rest < 10 {
-      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest))
-      return
-    }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var first = digits.count
-      while rest > 0 {
-        first -= 1
-        digits[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-      }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    var place: UInt = 1
+    while place <= rest / 10 { place &*= 10 }
+    while true {
+      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / place))
+      rest %= place
+      if place == 1 { return }
+      place /= 10
     }
   }
 

@@ -41,6 +41,9 @@ public final class DurableStore<Model: DurableFeature> {
   }
   /// Whether a seam stopped the store or a write failed: the one flag every step reads.
   @usableFromInline var halted = false
+  /// The last record's bytes, kept so the next step writes into the same
+  /// storage rather than allocating and freeing a buffer every step.
+  @usableFromInline var recordBuffer: [UInt8] = []
   @usableFromInline var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
 
@@ -130,11 +133,12 @@ public final class DurableStore<Model: DurableFeature> {
     if let clash = applied.clash { Self.keyClash(clash) }
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
-      var framed = JournalFormat.reservedFrame
+      var framed = takeRecordBuffer()
       Model.Format.writeRecord(kind, action, applied.intents, result: applied.result, to: &framed)
       // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
       if !Self.frameIsReserved(framed) { Self.frameOverwritten() }
       do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
+      if framed.capacity <= Self.keptRecordCapacity { recordBuffer = framed }
       try seam(.afterRecord)
     }
     for intent in applied.intents { run(intent, recovering: false) }
@@ -148,6 +152,21 @@ public final class DurableStore<Model: DurableFeature> {
     }
     checkpointIfDue()
     return applied.result
+  }
+
+  /// The largest record buffer kept for the next step: one step's huge
+  /// record is not held for the store's life.
+  @usableFromInline static var keptRecordCapacity: Int { 1 << 16 }
+
+  /// The kept record buffer, emptied to the frame's reserved zeros (the
+  /// reserved frame itself when none is kept), owned by the caller alone.
+  @inlinable func takeRecordBuffer() -> [UInt8] {
+    var buffer: [UInt8] = []
+    swap(&buffer, &recordBuffer)
+    guard buffer.count >= JournalFormat.frameSize else { return JournalFormat.reservedFrame }
+    buffer.removeLast(buffer.count - JournalFormat.frameSize)
+    for index in 0..<JournalFormat.frameSize { buffer[index] = 0 }
+    return buffer
   }
 
   // The two failures below are out of line: their messages name the feature's

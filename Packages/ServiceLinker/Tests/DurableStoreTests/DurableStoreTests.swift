@@ -326,4 +326,24 @@ func waitForOneSleeper(on clock: TestClock) async {
     }
     #expect(Set(kinds) == ["send", "outcome", "fed", "undo", "abandoned"], "\(kinds)")
   }
+  /// The store writes each record into the buffer the one before it used:
+  /// a shorter record after a longer one, or after one too big to keep,
+  /// holds only its own bytes.
+  @Test func eachRecordHoldsOnlyItsOwnBytesWhateverCameBefore() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    let names = [String(repeating: "assam ", count: 60), "sencha", String(repeating: "x", count: 70_000), "oolong"]
+    let actions = names.map { Tea.Action.brew($0, seconds: 60) }
+    for action in actions { try store?.send(action) }
+    store = nil
+    let journal = try DurableJournal.read(path: till.path)
+    let payloads = (0..<journal.count).filter { !journal.isCheckpoint($0) }.map { Array(journal.payload($0)) }
+    let expected = actions.map { action in
+      var fresh: [UInt8] = []
+      CanonicalDurableFormat<Tea>.writeRecord(.sent, action, [], result: nil, to: &fresh)
+      return fresh
+    }
+    #expect(payloads == expected)
+    #expect(try JSONValue.parse(payloads[1]).compactBytes == payloads[1])
+  }
 }
