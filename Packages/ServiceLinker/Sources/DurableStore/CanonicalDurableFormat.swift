@@ -12,7 +12,7 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   /// key order, with no object built for it, since every step writes one.
   @inlinable public static func writeRecord(
     _ kind: DurableStepKind, _ action: Model.Action?, _ intents: [Intent<Model.Request>],
-    result: StepResult<Model.Effect, Model.Outcome>?, to out: inout [UInt8]
+    result: StepResult<Model.Effect, Model.Outcome>?, version: UInt16, to out: inout [UInt8]
   ) {
     // The fixed text between the variable parts is written as few literals
     // as it can be: each copy costs about a hundred instructions, and a
@@ -53,7 +53,7 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   }
 
   /// A record read back from its canonical text.
-  public static func readRecord(_ payload: ArraySlice<UInt8>) throws -> DurableRecord<Model> {
+  public static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Model> {
     let cursor = JSONCursor(try JSONValue.parse(payload), path: "record")
     _ = try cursor.object(keys: ["kind", "action", "intents", "task", "key", "abandoned"])
     let kindName = try cursor.field("kind").string()
@@ -75,7 +75,7 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   }
 
   /// The checkpoint's canonical text.
-  public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>) -> [UInt8] {
+  public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>, version: UInt16) -> [UInt8] {
     JSONValue.object([
       "state": checkpoint.state.canonical,
       "open": value(of: checkpoint.open),
@@ -85,7 +85,9 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   }
 
   /// A checkpoint read back from its canonical text.
-  public static func readCheckpoint(_ payload: ArraySlice<UInt8>) throws -> DurableCheckpoint<Model> {
+  public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
+    -> DurableCheckpoint<Model>
+  {
     let cursor = JSONCursor(try JSONValue.parse(payload), path: "checkpoint")
     _ = try cursor.object(keys: ["state", "open", "undo", "period"])
     var undo: [Model.Action] = []

@@ -1,4 +1,5 @@
 import FeatureKit
+import Journal
 
 /// How a durable store writes its journal's records and checkpoints, and
 /// reads them back: `CanonicalDurableFormat` (canonical JSON) unless the
@@ -8,24 +9,46 @@ import FeatureKit
 /// Replay reads each record back and steps it again with the live store's
 /// code, so a format need only keep what `read` must give back: the kind,
 /// the action and the intents. It must read back what it wrote, exactly.
+///
+/// Each record and checkpoint is written and read in the form of its
+/// journal's version (the journal's header keeps it): a format that changed
+/// its form keeps writing the old one in a journal begun before, and a new
+/// journal, or a period's next, gets `newJournalVersion`. The store refuses
+/// to open a journal whose version is not in `versions`, and leaves it as it is.
 public protocol DurableFormat {
   /// The feature whose journal this is.
   associatedtype Model: DurableFeature
 
+  /// The journal versions whose records and checkpoints this format reads
+  /// and writes (of `JournalFormat.readableVersions`).
+  static var versions: ClosedRange<UInt16> { get }
+
+  /// The version of a journal the store creates: a new one, or a period's next.
+  static var newJournalVersion: UInt16 { get }
+
   /// Appends the record of one step to `out`, after the bytes already there
   /// (the journal's frame, which it must leave as it is): what made it, the action stepped (nil for an
   /// outcome that feeds nothing back), the intents it opened, and what the
-  /// step did (nil when there was no action), for a format that keeps it.
+  /// step did (nil when there was no action), for a format that keeps it;
+  /// in the form of a journal of `version`.
   static func writeRecord(
     _ kind: DurableStepKind, _ action: Model.Action?, _ intents: [Intent<Model.Request>],
-    result: StepResult<Model.Effect, Model.Outcome>?, to out: inout [UInt8])
+    result: StepResult<Model.Effect, Model.Outcome>?, version: UInt16, to out: inout [UInt8])
 
-  /// A record read back from its payload; throws when it is not one.
-  static func readRecord(_ payload: ArraySlice<UInt8>) throws -> DurableRecord<Model>
+  /// A record read back from its payload in a journal of `version`; throws when it is not one.
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Model>
 
-  /// A checkpoint's payload.
-  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>) -> [UInt8]
+  /// A checkpoint's payload, for a journal of `version`.
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>, version: UInt16) -> [UInt8]
 
-  /// A checkpoint read back from its payload; throws when it is not one.
-  static func readCheckpoint(_ payload: ArraySlice<UInt8>) throws -> DurableCheckpoint<Model>
+  /// A checkpoint read back from its payload in a journal of `version`; throws when it is not one.
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Model>
+}
+
+extension DurableFormat {
+  /// The newest journal version only: that of canonical payloads.
+  public static var versions: ClosedRange<UInt16> { JournalFormat.canonicalVersion...JournalFormat.canonicalVersion }
+
+  /// The newest version this format writes.
+  public static var newJournalVersion: UInt16 { versions.upperBound }
 }

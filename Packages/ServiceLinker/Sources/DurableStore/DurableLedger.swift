@@ -81,13 +81,14 @@ import FeatureKit
   }
 
   /// The checkpoint's payload, in the feature's format.
-  var checkpointBytes: [UInt8] {
-    Model.Format.writeCheckpoint(DurableCheckpoint(state: state, open: open, undo: undo, period: period))
+  func checkpointBytes(version: UInt16) -> [UInt8] {
+    Model.Format.writeCheckpoint(
+      DurableCheckpoint(state: state, open: open, undo: undo, period: period), version: version)
   }
 
   /// A ledger read back from a checkpoint's payload.
-  init(checkpoint bytes: ArraySlice<UInt8>) throws {
-    let checkpoint = try Model.Format.readCheckpoint(bytes)
+  init(checkpoint bytes: ArraySlice<UInt8>, version: UInt16) throws {
+    let checkpoint = try Model.Format.readCheckpoint(bytes, version: version)
     state = checkpoint.state
     open = checkpoint.open
     undo = checkpoint.undo

@@ -12,7 +12,9 @@ enum DurableReplay {
     var ledger = DurableLedger<Model>(state: initial)
     var start = 0
     if let checkpoint = recovery.lastCheckpoint {
-      do { ledger = try DurableLedger<Model>(checkpoint: recovery.payload(checkpoint)) } catch {
+      do {
+        ledger = try DurableLedger<Model>(checkpoint: recovery.payload(checkpoint), version: recovery.version)
+      } catch {
         throw .replay(sequence: recovery.sequence(checkpoint), reason: "\(error)")
       }
       start = checkpoint + 1
@@ -24,7 +26,7 @@ enum DurableReplay {
         throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
       }
       let record: DurableRecord<Model>
-      do { record = try Model.Format.readRecord(recovery.payload(index)) } catch {
+      do { record = try Model.Format.readRecord(recovery.payload(index), version: recovery.version) } catch {
         throw .replay(sequence: sequence, reason: "\(error)")
       }
       switch record.kind {

@@ -13,7 +13,9 @@ extension DurableStore {
     try checkRunning()
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeCheckpoint)
-      do throws(JournalError) { try journal.appendCheckpoint(ledger.checkpointBytes) } catch { throw .journal(error) }
+      do throws(JournalError) {
+        try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
+      } catch { throw .journal(error) }
     }
   }
 
@@ -67,9 +69,10 @@ extension DurableStore {
     -> DurableJournal
   {
     do throws(JournalError) {
-      try journal.appendCheckpoint(ledger.checkpointBytes)
-      var nextJournal = try DurableJournal(path: nextPath, lockWait: options.lockWait)
-      try nextJournal.appendCheckpoint(next.checkpointBytes)
+      try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
+      var nextJournal = try DurableJournal(
+        path: nextPath, lockWait: options.lockWait, newFileVersion: Model.Format.newJournalVersion)
+      try nextJournal.appendCheckpoint(next.checkpointBytes(version: nextJournal.version))
       return nextJournal
     } catch {
       failure = failure ?? .journal(error)
@@ -84,6 +87,9 @@ extension DurableStore {
   {
     let recovery: JournalRecovery
     do { recovery = try DurableJournal.read(path: path) } catch { throw .journal(error) }
+    guard Model.Format.versions.contains(recovery.version) else {
+      throw .unsupportedVersion(recovery.version, path: path)
+    }
     let ledger = try DurableReplay.ledger(of: Model.self, from: recovery, salt: recovery.salt, initial: initial)
     let last = recovery.count == 0 ? recovery.firstSequence - 1 : recovery.sequence(recovery.count - 1)
     return DurableSnapshot(state: ledger.state, openIntents: ledger.open, period: ledger.period, lastSequence: last)

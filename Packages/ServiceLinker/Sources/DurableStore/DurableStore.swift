@@ -83,7 +83,13 @@ public final class DurableStore<Model: DurableFeature> {
   ) throws(DurableStoreError) -> DurableStore<Model> {
     try DurablePeriods.finishInterruptedClose(of: path, lockWait: options.lockWait)
     let journal: DurableJournal
-    do { journal = try DurableJournal(path: path, lockWait: options.lockWait) } catch { throw .journal(error) }
+    do {
+      journal = try DurableJournal(
+        path: path, lockWait: options.lockWait, newFileVersion: Model.Format.newJournalVersion)
+    } catch { throw .journal(error) }
+    guard Model.Format.versions.contains(journal.version) else {
+      throw .unsupportedVersion(journal.version, path: path)
+    }
     // Only now, holding the journal's lock (a store closing its period holds
     // it throughout): a next period a close wrote but never put in place goes.
     DurablePeriods.removeIfThere(DurablePeriods.nextPath(of: path))
@@ -134,7 +140,8 @@ public final class DurableStore<Model: DurableFeature> {
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
       var framed = takeRecordBuffer()
-      Model.Format.writeRecord(kind, action, applied.intents, result: applied.result, to: &framed)
+      Model.Format.writeRecord(
+        kind, action, applied.intents, result: applied.result, version: journal.version, to: &framed)
       // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
       if !Self.frameIsReserved(framed) { Self.frameOverwritten() }
       do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }

@@ -7,6 +7,9 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// Record `sequence` does not replay: unreadable, or the feature now does
   /// something else with it than what the journal holds (`reason`).
   case replay(sequence: UInt64, reason: String)
+  /// The journal at `path` is of `version`, which the feature's format does
+  /// not read (`DurableFormat.versions`); it was left as it was.
+  case unsupportedVersion(UInt16, path: String)
   /// A crash seam stopped the store at `point`: a test's simulated crash.
   case stopped(at: CrashPoint)
   /// An earlier append failed: the step it carried was not acknowledged and
@@ -24,6 +27,8 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     switch self {
     case .journal(let error): error.description
     case .replay(let sequence, let reason): "record \(sequence) does not replay: \(reason)"
+    case .unsupportedVersion(let version, let path):
+      "\(path) is a journal of version \(version), which this feature's format does not read"
     case .stopped(let point): "stopped at the crash seam \(point)"
     case .failedEarlier: "an earlier write to the journal failed; open the store again to recover from its journal"
     case .archiveExists(let path): "cannot close the period into \(path): a file is there, or the store's own"

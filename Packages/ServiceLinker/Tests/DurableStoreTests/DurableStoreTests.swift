@@ -340,7 +340,8 @@ func waitForOneSleeper(on clock: TestClock) async {
     let payloads = (0..<journal.count).filter { !journal.isCheckpoint($0) }.map { Array(journal.payload($0)) }
     let expected = actions.map { action in
       var fresh: [UInt8] = []
-      CanonicalDurableFormat<Tea>.writeRecord(.sent, action, [], result: nil, to: &fresh)
+      CanonicalDurableFormat<Tea>.writeRecord(
+        .sent, action, [], result: nil, version: JournalFormat.canonicalVersion, to: &fresh)
       return fresh
     }
     #expect(payloads == expected)

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import DurableStore
 import Foundation
 import Journal
@@ -45,9 +46,14 @@ import Testing
 
   @Test func aJournalOfAnotherFormatIsRefusedAtItsFirstRecordAndKeptAsItWas() async throws {
     let till = try Till()
-    var store: DurableStore<Tea>? = try till.open()
-    try store?.send(.charged("tip"))
-    store = nil
+    do {
+      // Canonical records in a journal of the text format's version.
+      var journal = try DurableJournal(path: till.path, newFileVersion: JournalFormat.encoderVersion)
+      var framed = JournalFormat.reservedFrame
+      CanonicalDurableFormat<Tea>.writeRecord(
+        .sent, .charged("tip"), [], result: nil, version: JournalFormat.canonicalVersion, to: &framed)
+      try journal.append(framed: &framed)
+    }
     let before = try Data(contentsOf: URL(fileURLWithPath: till.path))
     #expect {
       _ = try till.open(as: TextTea.self)
@@ -56,5 +62,54 @@ import Testing
       return sequence == 1
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: till.path)) == before)
+  }
+
+  @Test func aJournalOfAVersionTheFormatDoesNotReadIsRefusedAndKeptAsItWas() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("tip"))
+    store = nil
+    let before = try Data(contentsOf: URL(fileURLWithPath: till.path))
+    let refusal = DurableStoreError.unsupportedVersion(JournalFormat.canonicalVersion, path: till.path)
+    #expect(throws: refusal) { _ = try till.open(as: TextTea.self) }
+    #expect(throws: refusal) { _ = try DurableStore<TextTea>.read(at: till.path, initial: Tea.State()) }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: till.path)) == before)
+    #expect(refusal.description.contains("version 3"))
+  }
+
+  @Test func aJournalBegunInAnOlderFormGoesOnInItAndTheNextPeriodBeginsInTheNewest() async throws {
+    let till = try Till()
+    till.options.checkpointBytes = 1
+    var old: DurableStore<TextTea>? = try till.open(as: TextTea.self)
+    try old?.send(.charged("sencha"))
+    old = nil
+    #expect(try DurableJournal.read(path: till.path).version == JournalFormat.encoderVersion)
+
+    var store: DurableStore<ChangedTea>? = try till.open(as: ChangedTea.self)
+    try store?.send(.charged("bancha"))
+    try store?.send(.charged("hojicha"))
+    let archive = till.folder.path("day-1.journal")
+    try store?.closePeriod(into: archive)
+    try store?.send(.charged("matcha"))
+    store = nil
+
+    // The day begun in version 2 holds text to its end, its checkpoints too;
+    // the next is of version 3 and holds canonical JSON from its first checkpoint.
+    #expect(try DurableJournal.read(path: archive).version == JournalFormat.encoderVersion)
+    // A reader starts at the last checkpoint: the archive's bytes show every record.
+    let day1 = String(decoding: try Data(contentsOf: URL(fileURLWithPath: archive)), as: UTF8.self)
+    #expect(day1.components(separatedBy: "send\t").count - 1 == 3)
+    #expect(day1.components(separatedBy: "tea-checkpoint\t").count - 1 >= 2, "by size, and the period's end")
+    #expect(!day1.contains(#"{"action""#))
+    let day2 = try DurableJournal.read(path: till.path)
+    #expect(day2.version == JournalFormat.canonicalVersion)
+    for index in 0..<day2.count {
+      let payload = Array(day2.payload(index))
+      #expect(try JSONValue.parse(payload).compactBytes == payload)
+    }
+    #expect(try DurableStore<ChangedTea>.read(at: archive, initial: Tea.State()).state.charged.count == 3)
+    let reopened = try till.open(as: ChangedTea.self)
+    #expect(reopened.period == 1)
+    #expect(reopened.state.charged == ["sencha", "bancha", "hojicha", "matcha"])
   }
 }

@@ -66,7 +66,7 @@ enum ClashingTea: TeaVariant {
         var framed = JournalFormat.reservedFrame
         CanonicalDurableFormat<ClashingTea>.writeRecord(
           .sent, .order(tea), [Intent(key: IntentKey(text: "same"), request: Tea.Request(charge: tea))], result: nil,
-          to: &framed)
+          version: journal.version, to: &framed)
         try journal.append(framed: &framed)
       }
     }

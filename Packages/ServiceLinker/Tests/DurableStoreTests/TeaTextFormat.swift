@@ -1,19 +1,24 @@
 import CanonicalJSON
 import DurableStore
 import FeatureKit
+import Journal
 
 /// Tea journaled in a format of its own, as an app with older journals keeps
 /// its records: tab-separated fields, each a JSON value or `-`.
 enum TextTea: TeaVariant {
-  typealias Format = TeaTextFormat
+  typealias Format = TeaTextFormat<TextTea>
 }
 
 /// A record is `<kind>\t<task or key>\t<abandoned>\t<action>\t<intents>`; a
 /// checkpoint is `tea-checkpoint\t<period>\t<state>\t<open>\t<undo>`.
-/// Compact JSON never holds a raw tab, so the tab splits the fields.
-enum TeaTextFormat: DurableFormat {
-  typealias Model = TextTea
-  private typealias Canonical = CanonicalDurableFormat<TextTea>
+/// Compact JSON never holds a raw tab, so the tab splits the fields. Its
+/// payloads are not canonical, so its journals are of version 2, whose
+/// payloads are their writer's own.
+enum TeaTextFormat<Variant: TeaVariant>: DurableFormat {
+  typealias Model = Variant
+  private typealias Canonical = CanonicalDurableFormat<Variant>
+
+  static var versions: ClosedRange<UInt16> { JournalFormat.encoderVersion...JournalFormat.encoderVersion }
 
   /// Why a payload is not a record or a checkpoint of this format.
   struct NotTeaText: Error, CustomStringConvertible {
@@ -22,7 +27,7 @@ enum TeaTextFormat: DurableFormat {
 
   static func writeRecord(
     _ kind: DurableStepKind, _ action: Tea.Action?, _ intents: [Intent<Tea.Request>],
-    result: StepResult<Tea.Effect, Tea.Outcome>?, to out: inout [UInt8]
+    result: StepResult<Tea.Effect, Tea.Outcome>?, version: UInt16, to out: inout [UInt8]
   ) {
     let (name, detail, abandoned): (String, String?, String?) =
       switch kind {
@@ -39,7 +44,7 @@ enum TeaTextFormat: DurableFormat {
     out.append(contentsOf: fields.joined(separator: "\t").utf8)
   }
 
-  static func readRecord(_ payload: ArraySlice<UInt8>) throws -> DurableRecord<TextTea> {
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Variant> {
     let fields = try self.fields(of: payload, count: 5)
     let detail = try fields[1] == "-" ? nil : string(fields[1])
     let kind: DurableStepKind
@@ -54,7 +59,7 @@ enum TeaTextFormat: DurableFormat {
     return DurableRecord(kind: kind, action: action, intents: try Canonical.intents(cursor(fields[4], "intents")))
   }
 
-  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<TextTea>) -> [UInt8] {
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Variant>, version: UInt16) -> [UInt8] {
     let fields = [
       "tea-checkpoint", String(checkpoint.period), checkpoint.state.canonical.compactText,
       Canonical.value(of: checkpoint.open).compactText, JSONValue.array(checkpoint.undo.map(\.canonical)).compactText,
@@ -62,7 +67,7 @@ enum TeaTextFormat: DurableFormat {
     return Array(fields.joined(separator: "\t").utf8)
   }
 
-  static func readCheckpoint(_ payload: ArraySlice<UInt8>) throws -> DurableCheckpoint<TextTea> {
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Variant> {
     let fields = try self.fields(of: payload, count: 5)
     guard fields[0] == "tea-checkpoint", let period = Int(fields[1]), period >= 0 else {
       throw NotTeaText(description: "not a tea checkpoint")
@@ -87,4 +92,48 @@ enum TeaTextFormat: DurableFormat {
   private static func string(_ text: String) throws -> String { try cursor(text, "field").string() }
 
   private static func optionalString(_ text: String) throws -> String? { text == "-" ? nil : try string(text) }
+}
+
+/// Tea whose form changed: its journals of version 2 hold `TeaTextFormat`'s
+/// records, and it writes canonical JSON in a journal it begins (version 3),
+/// as an app keeps writing a day begun before it changed its form in the old one.
+enum ChangedTea: TeaVariant {
+  typealias Format = ChangedTeaFormat
+}
+
+/// Text in a journal of version 2, canonical JSON in one of version 3.
+enum ChangedTeaFormat: DurableFormat {
+  typealias Model = ChangedTea
+  private typealias Old = TeaTextFormat<ChangedTea>
+  private typealias New = CanonicalDurableFormat<ChangedTea>
+
+  static var versions: ClosedRange<UInt16> { JournalFormat.encoderVersion...JournalFormat.canonicalVersion }
+
+  static func writeRecord(
+    _ kind: DurableStepKind, _ action: Tea.Action?, _ intents: [Intent<Tea.Request>],
+    result: StepResult<Tea.Effect, Tea.Outcome>?, version: UInt16, to out: inout [UInt8]
+  ) {
+    if version < JournalFormat.canonicalVersion {
+      Old.writeRecord(kind, action, intents, result: result, version: version, to: &out)
+    } else {
+      New.writeRecord(kind, action, intents, result: result, version: version, to: &out)
+    }
+  }
+
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<ChangedTea> {
+    version < JournalFormat.canonicalVersion
+      ? try Old.readRecord(payload, version: version) : try New.readRecord(payload, version: version)
+  }
+
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<ChangedTea>, version: UInt16) -> [UInt8] {
+    version < JournalFormat.canonicalVersion
+      ? Old.writeCheckpoint(checkpoint, version: version) : New.writeCheckpoint(checkpoint, version: version)
+  }
+
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
+    -> DurableCheckpoint<ChangedTea>
+  {
+    version < JournalFormat.canonicalVersion
+      ? try Old.readCheckpoint(payload, version: version) : try New.readCheckpoint(payload, version: version)
+  }
 }
