@@ -56,7 +56,7 @@ do { store = try DurableStore<Reminders>.open(at: journal, initial: Reminders.St
     if let refused = result.outcome.refused { usage(refused) }
   } catch {
     // A step fed back (a ring, a notification's outcome) may have been the one that failed: say why.
-    let cause = store.failure.map { $0 == error as? DurableStoreError ? "" : " (\($0))" } ?? ""
+    let cause = store.failure.map { $0 == error ? "" : " (\($0))" } ?? ""
     FileHandle.standardError.write(Data("reminders: \(error)\(cause)\n".utf8))
     exit(74)
   }
