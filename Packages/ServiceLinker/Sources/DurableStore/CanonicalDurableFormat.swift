@@ -5,8 +5,10 @@ import FeatureKit
 /// record and checkpoint is canonical JSON, so the same step is the same bytes.
 ///
 /// A record is `{"abandoned", "action", "intents", "key", "kind", "task"}`
-/// (`abandoned` and `key` for an outcome, `task` for work fed back); a
-/// checkpoint is `{"open", "period", "state", "undo"}`.
+/// (`abandoned` and `key` for an outcome, `task` for work fed back), or a
+/// period's end, `{"action": null, "archive", "intents": [], "kind": "end",
+/// "period"}`; a checkpoint is `{"open", "period", "previous", "state",
+/// "undo"}` (`previous`, `{"archive", "lastSequence", "period"}`, after the first period).
 public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   /// The record's canonical text, written member by member in the canonical
   /// key order, with no object built for it, since every step writes one.
@@ -18,6 +20,14 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
     // as it can be: each copy costs about a hundred instructions, and a
     // sent step's whole tail is fixed.
     out.reserveCapacity(out.count + 176)
+    if case .periodClosed(let period, let archive) = kind {
+      JSONValue.writeLiteral(#"{"action":null,"archive":"#, to: &out)
+      JSONValue.writeString(archive, to: &out)
+      JSONValue.writeLiteral(#","intents":[],"kind":"end","period":"#, to: &out)
+      JSONValue.writeInteger(period, to: &out)
+      out.append(UInt8(ascii: "}"))
+      return
+    }
     if case .outcome(_, let abandoned) = kind {
       JSONValue.writeLiteral(#"{"abandoned":"#, to: &out)
       if let abandoned { JSONValue.writeString(abandoned, to: &out) } else { JSONValue.writeLiteral("null", to: &out) }
@@ -48,6 +58,7 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
       JSONValue.writeString(task, to: &out)
     case .undone: JSONValue.writeLiteral(#""undo""#, to: &out)
     case .outcome: JSONValue.writeLiteral(#""outcome""#, to: &out)
+    case .periodClosed: preconditionFailure("a period's end is written above")
     }
     out.append(UInt8(ascii: "}"))
   }
@@ -55,7 +66,7 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
   /// A record read back from its canonical text.
   public static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Model> {
     let cursor = JSONCursor(try JSONValue.parse(payload), path: "record")
-    _ = try cursor.object(keys: ["kind", "action", "intents", "task", "key", "abandoned"])
+    _ = try cursor.object(keys: ["kind", "action", "intents", "task", "key", "abandoned", "archive", "period"])
     let kindName = try cursor.field("kind").string()
     let kind: DurableStepKind
     switch kindName {
@@ -67,6 +78,9 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
         cursor.value == .null ? nil : try cursor.string()
       }
       kind = .outcome(key: IntentKey(text: try cursor.field("key").string()), abandoned: abandoned)
+    case "end":
+      kind = .periodClosed(
+        period: try cursor.field("period").integer(in: 0...Int.max), archive: try cursor.field("archive").string())
     default: throw cursor.fail("unknown record kind '\(kindName)'")
     }
     let actionCursor = try cursor.field("action")
@@ -76,12 +90,14 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
 
   /// The checkpoint's canonical text.
   public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>, version: UInt16) -> [UInt8] {
-    JSONValue.object([
+    var members: [String: JSONValue] = [
       "state": checkpoint.state.canonical,
       "open": value(of: checkpoint.open),
       "undo": .array(checkpoint.undo.map(\.canonical)),
       "period": .integer(checkpoint.period),
-    ]).compactBytes
+    ]
+    if let previous = checkpoint.previous { members["previous"] = value(of: previous) }
+    return JSONValue.object(members).compactBytes
   }
 
   /// A checkpoint read back from its canonical text.
@@ -89,12 +105,30 @@ public enum CanonicalDurableFormat<Model: DurableFeature>: DurableFormat {
     -> DurableCheckpoint<Model>
   {
     let cursor = JSONCursor(try JSONValue.parse(payload), path: "checkpoint")
-    _ = try cursor.object(keys: ["state", "open", "undo", "period"])
+    _ = try cursor.object(keys: ["state", "open", "undo", "period", "previous"])
     var undo: [Model.Action] = []
     for item in try cursor.field("undo").array() { undo.append(try Model.Action(canonical: item)) }
     return DurableCheckpoint(
       state: try Model.State(canonical: cursor.field("state")), open: try intents(cursor.field("open")), undo: undo,
-      period: try cursor.field("period").integer(in: 0...Int.max))
+      period: try cursor.field("period").integer(in: 0...Int.max),
+      previous: try cursor.optionalField("previous").map { cursor throws(CanonicalError) in try link(cursor) })
+  }
+
+  /// A period link as checkpoints hold it: `{"archive", "lastSequence", "period"}`.
+  public static func value(of link: DurablePeriodLink) -> JSONValue {
+    .object([
+      // A journal never numbers 2^63 records: the sequence is a JSON integer.
+      "archive": .string(link.archive), "lastSequence": .integer(Int(link.lastSequence)),
+      "period": .integer(link.period),
+    ])
+  }
+
+  /// A period link read back from `cursor`.
+  public static func link(_ cursor: JSONCursor) throws(CanonicalError) -> DurablePeriodLink {
+    _ = try cursor.object(keys: ["archive", "lastSequence", "period"])
+    return DurablePeriodLink(
+      period: try cursor.field("period").integer(in: 0...Int.max), archive: try cursor.field("archive").string(),
+      lastSequence: UInt64(try cursor.field("lastSequence").integer(in: 1...Int.max)))
   }
 
   /// Intents as records and checkpoints hold them: an array of `{"key", "request"}`.

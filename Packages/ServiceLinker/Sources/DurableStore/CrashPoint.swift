@@ -13,6 +13,9 @@ public enum CrashPoint: Hashable, Sendable, CustomStringConvertible {
   case afterPerform(IntentKey)
   /// A checkpoint is about to be written.
   case beforeCheckpoint
+  /// Closing a period: its end is journaled (`periodClosed`); the next
+  /// period's journal is not written yet.
+  case periodEnded
   /// Closing a period: the next period's journal is written beside the current one.
   case periodNextWritten
   /// Closing a period: the current journal is now the read-only archive; the next one is not yet in its place.
@@ -25,6 +28,7 @@ public enum CrashPoint: Hashable, Sendable, CustomStringConvertible {
     case .beforePerform(let key): "beforePerform(\(key))"
     case .afterPerform(let key): "afterPerform(\(key))"
     case .beforeCheckpoint: "beforeCheckpoint"
+    case .periodEnded: "periodEnded"
     case .periodNextWritten: "periodNextWritten"
     case .periodArchived: "periodArchived"
     }

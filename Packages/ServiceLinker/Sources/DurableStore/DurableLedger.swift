@@ -13,6 +13,11 @@ import FeatureKit
   @usableFromInline var undo: [Model.Action] = []
   /// How many periods were closed before this one.
   @usableFromInline var period = 0
+  /// The period this one follows; nil in the first.
+  @usableFromInline var previous: DurablePeriodLink?
+  /// The period's end, once its journal holds its `periodClosed` record:
+  /// nothing may follow it. Never in a checkpoint.
+  @usableFromInline var ended: DurablePeriodLink?
 
   /// At most this many steps can be undone.
   @inlinable static var undoDepth: Int { 64 }
@@ -47,7 +52,7 @@ import FeatureKit
       if !replaying, Model.isRefusal(result.outcome) {
         return DurableApplied(result: result, intents: [], refused: true)
       }
-    case .undone, .outcome: break
+    case .undone, .outcome, .periodClosed: break
     }
     if let inverse {
       undo.append(inverse)
@@ -76,14 +81,14 @@ import FeatureKit
     switch kind {
     case .undone: undo.removeLast()
     case .outcome(let key, _): open.removeAll { $0.key == key }
-    case .sent, .fedBack: break
+    case .sent, .fedBack, .periodClosed: break
     }
   }
 
   /// The checkpoint's payload, in the feature's format.
   func checkpointBytes(version: UInt16) -> [UInt8] {
     Model.Format.writeCheckpoint(
-      DurableCheckpoint(state: state, open: open, undo: undo, period: period), version: version)
+      DurableCheckpoint(state: state, open: open, undo: undo, period: period, previous: previous), version: version)
   }
 
   /// A ledger read back from a checkpoint's payload.
@@ -93,6 +98,7 @@ import FeatureKit
     open = checkpoint.open
     undo = checkpoint.undo
     period = checkpoint.period
+    previous = checkpoint.previous
   }
 
   /// A ledger starting at `state`, nothing open.

@@ -11,6 +11,11 @@ public enum DurableStepKind: Equatable, Sendable {
   /// The intent `key` closed: performed (the action is what its service's
   /// answer fed back, if anything) or, with `abandoned`, given up.
   case outcome(key: IntentKey, abandoned: String?)
+  /// Period `period` (counted from 0) ended, closed into the archive at
+  /// `archive` (as `closePeriod(into:)` was given it): the journal's last
+  /// record, with no action. A live journal that ends with it is a close a
+  /// crash cut short, which `open` finishes.
+  case periodClosed(period: Int, archive: String)
 }
 
 /// One record of a durable store's journal, as its format reads it back: a
@@ -31,8 +36,27 @@ public struct DurableRecord<Model: DurableFeature> {
   }
 }
 
+/// Where a period's journal came from: the period before it, closed into
+/// `archive`, whose last record (its `periodClosed`) is `lastSequence`.
+/// Every checkpoint of a period after the first names it, so the periods chain.
+public struct DurablePeriodLink: Equatable, Sendable {
+  /// The period closed (counted from 0).
+  public var period: Int
+  /// Its archive, as `closePeriod(into:)` was given it.
+  public var archive: String
+  /// The sequence number of its archive's last record.
+  public var lastSequence: UInt64
+
+  /// A link.
+  public init(period: Int, archive: String, lastSequence: UInt64) {
+    self.period = period
+    self.archive = archive
+    self.lastSequence = lastSequence
+  }
+}
+
 /// Everything a durable store keeps, as a checkpoint holds it: the feature's
-/// state, the intents still open, the undo stack and the period.
+/// state, the intents still open, the undo stack, the period and the one before it.
 public struct DurableCheckpoint<Model: DurableFeature> {
   /// The feature's state.
   public var state: Model.State
@@ -42,12 +66,18 @@ public struct DurableCheckpoint<Model: DurableFeature> {
   public var undo: [Model.Action]
   /// How many periods were closed before this one.
   public var period: Int
+  /// The period this one follows; nil in the first.
+  public var previous: DurablePeriodLink?
 
   /// A checkpoint.
-  public init(state: Model.State, open: [Intent<Model.Request>], undo: [Model.Action], period: Int) {
+  public init(
+    state: Model.State, open: [Intent<Model.Request>], undo: [Model.Action], period: Int,
+    previous: DurablePeriodLink? = nil
+  ) {
     self.state = state
     self.open = open
     self.undo = undo
     self.period = period
+    self.previous = previous
   }
 }

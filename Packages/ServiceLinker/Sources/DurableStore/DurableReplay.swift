@@ -29,7 +29,19 @@ enum DurableReplay {
       do { record = try Model.Format.readRecord(recovery.payload(index), version: recovery.version) } catch {
         throw .replay(sequence: sequence, reason: "\(error)")
       }
+      if let ended = ledger.ended {
+        throw .replay(
+          sequence: sequence, reason: "it follows the end of period \(ended.period) (record \(ended.lastSequence))")
+      }
       switch record.kind {
+      case .periodClosed(let period, let archive):
+        guard period == ledger.period, record.action == nil, record.intents.isEmpty else {
+          throw .replay(
+            sequence: sequence,
+            reason: "it ends period \(period) with an action or intents, or in period \(ledger.period)")
+        }
+        ledger.ended = DurablePeriodLink(period: period, archive: archive, lastSequence: sequence)
+        continue
       case .undone:
         guard let top = ledger.undo.last, top == record.action else {
           throw .replay(sequence: sequence, reason: "it undoes a step the undo stack does not hold")

@@ -27,57 +27,80 @@ extension DurableStore {
   }
 
   /// Closes the current period (a day, a month) into a read-only archive at
-  /// `archivePath`, and goes on in a new journal at `path` that starts from a
-  /// checkpoint of the same state, intents and undo stack.
+  /// `archivePath` (absolute, or relative to the journal's folder), and goes
+  /// on in a new journal at `path` that starts from a checkpoint of the same
+  /// state, intents and undo stack, naming the period it follows (`previousPeriod`).
   ///
-  /// The new journal is written whole beside the current one (`<path>.next`)
-  /// before the current one is renamed into the archive, and renamed into
-  /// place last: a crash between those leaves files that `open` puts right.
+  /// The period's end is journaled first: a checkpoint, then its
+  /// `periodClosed` record, the journal's last. Then the new journal is
+  /// written whole beside the current one (`<path>.next`), the current one is
+  /// renamed into the archive, and the new one into place. A crash anywhere
+  /// after the end record leaves a close that `open` finishes. An archive
+  /// that exists, or whose folder cannot take it, is refused before anything
+  /// is written, and the period goes on.
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()
-    let nextPath = DurablePeriods.nextPath(of: path)
-    guard !DurablePeriods.ownFiles(of: path).contains(archivePath), access(archivePath, F_OK) != 0 else {
+    let archive = DurablePeriods.resolve(archivePath, besideJournal: path)
+    guard !DurablePeriods.ownFiles(of: path).contains(archive), access(archive, F_OK) != 0 else {
       throw .archiveExists(path: archivePath)
     }
-    DurablePeriods.remove(nextPath)
+    if let reason = DurablePeriods.cannotArchive(at: archive, journal: path) {
+      throw .archiveFailed(path: archivePath, reason: reason + "; nothing was written and the period goes on")
+    }
+    let period = ledger.period
+    try guarded { () throws(DurableStoreError) in
+      do throws(JournalError) {
+        try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
+        var framed = JournalFormat.reservedFrame
+        Model.Format.writeRecord(
+          .periodClosed(period: period, archive: archivePath), nil, [], result: nil, version: journal.version,
+          to: &framed)
+        try journal.append(framed: &framed)
+      } catch { throw .journal(error) }
+      ledger.ended = DurablePeriodLink(period: period, archive: archivePath, lastSequence: journal.lastSequence)
+      try seam(.periodEnded)
+    }
+    try finishClosingPeriod()
+  }
+
+  /// Finishes the close of a period whose end the journal holds (`ledger.ended`):
+  /// writes the next period's journal beside it, renames the journal into
+  /// its archive and the next one into place. A failure halts the store;
+  /// opening it again finishes the close.
+  func finishClosingPeriod() throws(DurableStoreError) {
+    guard let ended = ledger.ended else { return }
+    let archive = DurablePeriods.resolve(ended.archive, besideJournal: path)
+    let nextPath = DurablePeriods.nextPath(of: path)
     var next = ledger
     next.period += 1
-    var nextJournal = try writeNextPeriod(next, at: nextPath)
-    try guarded { () throws(DurableStoreError) in try seam(.periodNextWritten) }
-    do throws(JournalError) { try journal.rename(to: archivePath) } catch {
-      if case .cannotOpen(let target, let errno) = error, target == archivePath {
-        // Nothing was renamed: the period goes on in the journal, whose
-        // end-of-period checkpoint is just a checkpoint.
-        DurablePeriods.remove(nextPath)
-        throw .archiveFailed(path: archivePath, reason: "the journal could not be renamed there (\(errno))")
-      }
-      failure = failure ?? .journal(error)
-      throw .journal(error)
-    }
-    chmod(archivePath, 0o444)
+    next.previous = ended
+    next.ended = nil
     try guarded { () throws(DurableStoreError) in
+      DurablePeriods.remove(nextPath)
+      var nextJournal = try writeNextPeriod(next, at: nextPath)
+      try seam(.periodNextWritten)
+      do throws(JournalError) { try journal.rename(to: archive) } catch {
+        let reason = "the journal could not be renamed there (\(error)); opening the store again finishes the close"
+        throw .archiveFailed(path: ended.archive, reason: reason)
+      }
+      chmod(archive, 0o444)
       try seam(.periodArchived)
       do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
+      journal = nextJournal
     }
-    journal = nextJournal
     ledger = next
   }
 
-  /// Closes the current journal with a checkpoint of the period's end, and
-  /// writes the next period's journal at `nextPath`, starting from `next`.
+  /// The next period's journal at `nextPath`, holding one checkpoint: `next`.
   private func writeNextPeriod(_ next: DurableLedger<Model>, at nextPath: String) throws(DurableStoreError)
     -> DurableJournal
   {
     do throws(JournalError) {
-      try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
       var nextJournal = try DurableJournal(
         path: nextPath, lockWait: options.lockWait, newFileVersion: Model.Format.newJournalVersion)
       try nextJournal.appendCheckpoint(next.checkpointBytes(version: nextJournal.version))
       return nextJournal
-    } catch {
-      failure = failure ?? .journal(error)
-      throw .journal(error)
-    }
+    } catch { throw .journal(error) }
   }
 
   /// What the journal at `path` holds, read without its lock and without
@@ -92,7 +115,9 @@ extension DurableStore {
     }
     let ledger = try DurableReplay.ledger(of: Model.self, from: recovery, salt: recovery.salt, initial: initial)
     let last = recovery.count == 0 ? recovery.firstSequence - 1 : recovery.sequence(recovery.count - 1)
-    return DurableSnapshot(state: ledger.state, openIntents: ledger.open, period: ledger.period, lastSequence: last)
+    return DurableSnapshot(
+      state: ledger.state, openIntents: ledger.open, period: ledger.period, lastSequence: last,
+      previousPeriod: ledger.previous, ended: ledger.ended)
   }
 }
 
@@ -106,6 +131,10 @@ public struct DurableSnapshot<Model: DurableFeature>: Sendable {
   public let period: Int
   /// The sequence number of its last record (0 when it has none).
   public let lastSequence: UInt64
+  /// The period its period follows; nil for the first.
+  public let previousPeriod: DurablePeriodLink?
+  /// Its period's end, when it holds one: an archive, or a close cut short.
+  public let ended: DurablePeriodLink?
 }
 
 /// The files of a period close.
@@ -132,6 +161,30 @@ enum DurablePeriods {
       guard access(path, F_OK) != 0 else { return }
       try next.rename(to: path)
     } catch { throw .journal(error) }
+  }
+
+  /// `archive` as a path: itself when absolute, else beside the journal at `journal`.
+  static func resolve(_ archive: String, besideJournal journal: String) -> String {
+    guard !archive.hasPrefix("/") else { return archive }
+    guard let slash = journal.lastIndex(of: "/") else { return archive }
+    return String(journal[...slash]) + archive
+  }
+
+  /// Why the journal at `journal` could not be renamed to `archive`, checked
+  /// before its period's end is journaled: the archive's folder is missing,
+  /// not writable, or on another file system (a rename cannot cross one).
+  static func cannotArchive(at archive: String, journal: String) -> String? {
+    let folder = archive.lastIndex(of: "/").map { String(archive[..<$0]).isEmpty ? "/" : String(archive[..<$0]) } ?? "."
+    var folderStatus = stat()
+    var journalStatus = stat()
+    guard stat(folder, &folderStatus) == 0, (folderStatus.st_mode & S_IFMT) == S_IFDIR else {
+      return "its folder \(folder) is not there"
+    }
+    guard access(folder, W_OK) == 0 else { return "its folder \(folder) cannot be written" }
+    guard stat(journal, &journalStatus) == 0, journalStatus.st_dev == folderStatus.st_dev else {
+      return "its folder \(folder) is on another file system than the journal"
+    }
+    return nil
   }
 
   /// Removes a journal and its checkpoint index when the journal is there:

@@ -1,6 +1,12 @@
 import FeatureKit
 import Journal
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs a feature over a write-ahead journal, so that what it acknowledged
 /// survives the process: every step's record is synced before `send`
 /// returns, an outside request is journaled as an intent (with its
@@ -55,6 +61,8 @@ public final class DurableStore<Model: DurableFeature> {
   public var canUndo: Bool { !ledger.undo.isEmpty }
   /// How many periods were closed before the current one.
   public var period: Int { ledger.period }
+  /// The period the current one follows (its archive and last record); nil in the first.
+  public var previousPeriod: DurablePeriodLink? { ledger.previous }
   /// The ids of the feature's work in flight, sorted.
   public var inFlight: [String] { work.ids }
 
@@ -97,6 +105,12 @@ public final class DurableStore<Model: DurableFeature> {
       of: Model.self, from: journal.recovery, salt: journal.salt, initial: initial)
     let store = DurableStore(
       path: path, journal: journal, ledger: ledger, environment: environment, clock: clock, options: options)
+    // A journal that ends with its period's end is a close cut short: finished now.
+    try store.finishClosingPeriod()
+    // A crash between a close's rename and its `chmod` left the archive writable.
+    if let previous = store.ledger.previous {
+      chmod(DurablePeriods.resolve(previous.archive, besideJournal: path), 0o444)
+    }
     for intent in ledger.open { store.run(intent, recovering: true) }
     for task in Model.resumedTasks(state: ledger.state, environment: environment) { store.start(task) }
     return store

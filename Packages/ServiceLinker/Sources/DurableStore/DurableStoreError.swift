@@ -19,8 +19,10 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// A period cannot close into `path`: it exists, or is where the journal,
   /// its next period or its checkpoint index are kept.
   case archiveExists(path: String)
-  /// The journal could not be renamed into the archive `path` (`reason`);
-  /// nothing was lost, and the period goes on in the journal.
+  /// The journal cannot be renamed into the archive `path` (`reason`).
+  /// Found before the period's end is journaled, nothing was written and the
+  /// period goes on; found after (the rename itself failed), the store
+  /// refuses everything, and opening it again finishes the close.
   case archiveFailed(path: String, reason: String)
 
   public var description: String {
@@ -33,7 +35,7 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .failedEarlier: "an earlier write to the journal failed; open the store again to recover from its journal"
     case .archiveExists(let path): "cannot close the period into \(path): a file is there, or the store's own"
     case .archiveFailed(let path, let reason):
-      "cannot close the period into \(path): \(reason); nothing was lost and the period goes on"
+      "cannot close the period into \(path): \(reason)"
     }
   }
 }

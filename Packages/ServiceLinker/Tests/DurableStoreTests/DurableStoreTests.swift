@@ -272,8 +272,8 @@ func waitForOneSleeper(on clock: TestClock) async {
     #expect(reopened.period == 1)
   }
 
-  @Test(arguments: [CrashPoint.periodNextWritten, .periodArchived])
-  func aPeriodCloseCutShortIsPutRightOnOpening(_ point: CrashPoint) async throws {
+  @Test(arguments: [CrashPoint.periodEnded, .periodNextWritten, .periodArchived])
+  func aPeriodCloseCutShortAfterItsEndIsFinishedOnOpening(_ point: CrashPoint) async throws {
     let till = try Till()
     till.stop { $0 == point }
     var store: DurableStore<Tea>? = try till.open()
@@ -286,8 +286,14 @@ func waitForOneSleeper(on clock: TestClock) async {
     till.options.crashSeam = nil
     let reopened = try till.open()
     #expect(reopened.state.ordered == ["kukicha"])
-    #expect(reopened.period == (point == .periodArchived ? 1 : 0))
+    #expect(reopened.period == 1)
+    #expect(reopened.previousPeriod?.archive == till.folder.path("day-1.journal"))
     #expect(!FileManager.default.fileExists(atPath: till.path + ".next"))
+    let archive = try DurableStore<Tea>.read(at: till.folder.path("day-1.journal"), initial: Tea.State())
+    #expect(archive.state.ordered == ["kukicha"])
+    #expect(archive.ended == reopened.previousPeriod)
+    let mode = try FileManager.default.attributesOfItem(atPath: till.folder.path("day-1.journal"))[.posixPermissions]
+    #expect(mode as? Int == 0o444)
   }
 
   @Test func aReaderTakesNoLockBesideARunningStore() async throws {

@@ -101,6 +101,7 @@ import Testing
     #expect(day1.components(separatedBy: "send\t").count - 1 == 3)
     #expect(day1.components(separatedBy: "tea-checkpoint\t").count - 1 >= 2, "by size, and the period's end")
     #expect(!day1.contains(#"{"action""#))
+    #expect(day1.contains("end\t\"\(archive)\"\t0\t-\t[]"), "the period's end, in text")
     let day2 = try DurableJournal.read(path: till.path)
     #expect(day2.version == JournalFormat.canonicalVersion)
     for index in 0..<day2.count {

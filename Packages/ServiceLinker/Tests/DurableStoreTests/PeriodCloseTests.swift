@@ -71,6 +71,96 @@ import Testing
   }
 }
 
+extension PeriodCloseTests {
+  @Test func aPeriodEndsWithItsRecordAndTheNextPeriodNamesIt() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("sencha"))
+    // Relative: beside the journal, whatever the working directory.
+    try store?.closePeriod(into: "day-1.journal")
+    try store?.send(.charged("bancha"))
+    store = nil
+
+    let archivePath = till.folder.path("day-1.journal")
+    let archived = try DurableJournal.read(path: archivePath)
+    let last = archived.count - 1
+    #expect(
+      Array(archived.payload(last))
+        == Array(#"{"action":null,"archive":"day-1.journal","intents":[],"kind":"end","period":0}"#.utf8))
+    let link = DurablePeriodLink(period: 0, archive: "day-1.journal", lastSequence: archived.sequence(last))
+    #expect(try DurableStore<Tea>.read(at: archivePath, initial: Tea.State()).ended == link)
+    #expect(try DurableStore<Tea>.read(at: till.path, initial: Tea.State()).previousPeriod == link)
+    let reopened = try till.open()
+    #expect(reopened.previousPeriod == link)
+    #expect(reopened.state.charged == ["sencha", "bancha"])
+
+    try reopened.closePeriod(into: till.folder.path("day-2.journal"))
+    #expect(reopened.previousPeriod?.period == 1)
+    #expect(reopened.previousPeriod?.archive == till.folder.path("day-2.journal"))
+  }
+
+  @Test func anArchiveLeftWritableByACrashBeforeItsChmodIsMadeReadOnlyOnOpening() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("sencha"))
+    try store?.closePeriod(into: "day-1.journal")
+    store = nil
+    let archive = till.folder.path("day-1.journal")
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
+    _ = try till.open()
+    #expect(try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int == 0o444)
+  }
+
+  @Test func aRecordAfterItsPeriodsEndIsRefusedOnOpen() throws {
+    let till = try Till()
+    do {
+      var journal = try DurableJournal(path: till.path)
+      let steps: [(DurableStepKind, Tea.Action?)] = [
+        (.sent, .charged("a")), (.periodClosed(period: 0, archive: "day-1.journal"), nil), (.sent, .charged("b")),
+      ]
+      for (kind, action) in steps {
+        var framed = JournalFormat.reservedFrame
+        CanonicalDurableFormat<Tea>.writeRecord(kind, action, [], result: nil, version: journal.version, to: &framed)
+        try journal.append(framed: &framed)
+      }
+    }
+    #expect {
+      _ = try till.open()
+    } throws: { error in
+      guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
+      return sequence == 3 && reason.contains("follows the end of period 0")
+    }
+    #expect(!FileManager.default.fileExists(atPath: till.folder.path("day-1.journal")))
+  }
+
+  @Test func aRenameThatFailsAfterThePeriodsEndHaltsTheStoreAndOpeningFinishesTheClose() async throws {
+    let till = try Till()
+    let folder = till.folder.path("archives")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    // The folder goes once the end is journaled: the rename that follows fails.
+    till.options.crashSeam = { (point: CrashPoint) throws(SimulatedCrash) in
+      if point == .periodEnded { try? FileManager.default.removeItem(atPath: folder) }
+    }
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("sencha"))
+    let archive = folder + "/day-1.journal"
+    #expect {
+      try store?.closePeriod(into: archive)
+    } throws: { error in
+      guard case .archiveFailed(let path, let reason) = error as? DurableStoreError else { return false }
+      return path == archive && reason.contains("opening the store again finishes the close")
+    }
+    #expect(throws: DurableStoreError.self) { try store?.send(.charged("bancha")) }
+    store = nil
+    till.options.crashSeam = nil
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let reopened = try till.open()
+    #expect(reopened.period == 1)
+    #expect(reopened.state.charged == ["sencha"])
+    #expect(try DurableStore<Tea>.read(at: archive, initial: Tea.State()).state.charged == ["sencha"])
+  }
+}
+
 /// What a second `open` of the journal, tried from inside a close, came to.
 final class SecondOpen: Sendable {
   let result = Mutex<String?>(nil)

@@ -9,8 +9,9 @@ enum TextTea: TeaVariant {
   typealias Format = TeaTextFormat<TextTea>
 }
 
-/// A record is `<kind>\t<task or key>\t<abandoned>\t<action>\t<intents>`; a
-/// checkpoint is `tea-checkpoint\t<period>\t<state>\t<open>\t<undo>`.
+/// A record is `<kind>\t<task or key>\t<abandoned>\t<action>\t<intents>`
+/// (a period's end, `end\t<archive>\t<period>\t-\t[]`); a checkpoint is
+/// `tea-checkpoint\t<period>\t<state>\t<open>\t<undo>\t<previous period>`.
 /// Compact JSON never holds a raw tab, so the tab splits the fields. Its
 /// payloads are not canonical, so its journals are of version 2, whose
 /// payloads are their writer's own.
@@ -29,12 +30,17 @@ enum TeaTextFormat<Variant: TeaVariant>: DurableFormat {
     _ kind: DurableStepKind, _ action: Tea.Action?, _ intents: [Intent<Tea.Request>],
     result: StepResult<Tea.Effect, Tea.Outcome>?, version: UInt16, to out: inout [UInt8]
   ) {
+    if case .periodClosed(let period, let archive) = kind {
+      out.append(contentsOf: "end\t\(JSONValue.string(archive).compactText)\t\(period)\t-\t[]".utf8)
+      return
+    }
     let (name, detail, abandoned): (String, String?, String?) =
       switch kind {
       case .sent: ("send", nil, nil)
       case .fedBack(let task): ("fed", task, nil)
       case .undone: ("undo", nil, nil)
       case .outcome(let key, let abandoned): ("outcome", key.text, abandoned)
+      case .periodClosed: preconditionFailure("written above")
       }
     let fields = [
       name, detail.map { JSONValue.string($0).compactText } ?? "-",
@@ -53,6 +59,9 @@ enum TeaTextFormat<Variant: TeaVariant>: DurableFormat {
     case ("fed", let task?): kind = .fedBack(task: task)
     case ("undo", nil): kind = .undone
     case ("outcome", let key?): kind = .outcome(key: IntentKey(text: key), abandoned: try optionalString(fields[2]))
+    case ("end", let archive?):
+      guard let period = Int(fields[2]), period >= 0 else { throw NotTeaText(description: "no period '\(fields[2])'") }
+      kind = .periodClosed(period: period, archive: archive)
     default: throw NotTeaText(description: "no record of kind '\(fields[0])'")
     }
     let action = try fields[3] == "-" ? nil : Tea.Action(canonical: cursor(fields[3], "action"))
@@ -63,12 +72,13 @@ enum TeaTextFormat<Variant: TeaVariant>: DurableFormat {
     let fields = [
       "tea-checkpoint", String(checkpoint.period), checkpoint.state.canonical.compactText,
       Canonical.value(of: checkpoint.open).compactText, JSONValue.array(checkpoint.undo.map(\.canonical)).compactText,
+      checkpoint.previous.map { Canonical.value(of: $0).compactText } ?? "-",
     ]
     return Array(fields.joined(separator: "\t").utf8)
   }
 
   static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Variant> {
-    let fields = try self.fields(of: payload, count: 5)
+    let fields = try self.fields(of: payload, count: 6)
     guard fields[0] == "tea-checkpoint", let period = Int(fields[1]), period >= 0 else {
       throw NotTeaText(description: "not a tea checkpoint")
     }
@@ -76,7 +86,8 @@ enum TeaTextFormat<Variant: TeaVariant>: DurableFormat {
     for item in try cursor(fields[4], "undo").array() { undo.append(try Tea.Action(canonical: item)) }
     let state = try Tea.State(canonical: cursor(fields[2], "state"))
     return DurableCheckpoint(
-      state: state, open: try Canonical.intents(cursor(fields[3], "open")), undo: undo, period: period)
+      state: state, open: try Canonical.intents(cursor(fields[3], "open")), undo: undo, period: period,
+      previous: try fields[5] == "-" ? nil : Canonical.link(cursor(fields[5], "previous")))
   }
 
   private static func fields(of payload: ArraySlice<UInt8>, count: Int) throws -> [String] {
