@@ -178,7 +178,8 @@ let package = Package(
     // The composition root.
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands", "CanonicalJSON"] + kioskDomains.map { .target(name: $0) },
+      dependencies: ["KioskCommands", "CanonicalJSON", "FeatureKit", "DurableStore"]
+        + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
       swiftSettings: paymentFeatures + commandPathSettings
     ),
@@ -191,7 +192,7 @@ let package = Package(
     .testTarget(
       name: "KioskAppTests",
       dependencies: [
-        "KioskApp", "KioskCommands", "CanonicalJSON", "ClockTesting", "VirtualTime", "FeatureTesting",
+        "KioskApp", "KioskCommands", "CanonicalJSON", "ClockTesting", "VirtualTime", "FeatureTesting", "DurableStore",
         "_ServiceLinkerTestSupport",
       ]
         + kioskDomains.map { .target(name: $0) },
@@ -226,8 +227,8 @@ let package = Package(
     .testTarget(
       name: "ScenarioTests",
       dependencies: [
-        "ScenarioTesting", "CanonicalJSON", "FeatureKit", "KioskFeatures", "KioskCommands", "PaymentTesting",
-        "LinkGenCore", "KioskReplayServer",
+        "ScenarioTesting", "CanonicalJSON", "FeatureKit", "KioskFeatures", "KioskCommands", "KioskApp",
+        "PaymentTesting", "LinkGenCore", "KioskReplayServer",
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/ScenarioTests",

@@ -45,9 +45,12 @@ let package = Package(
         + [.product(name: "CanonicalJSON", package: "ServiceLinker")],
       swiftSettings: features
     ),
+    // The composition root: the world, the shell, and the till as a feature
+    // of the framework's durable store (KioskTill), on the kiosk's own journal.
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands", .product(name: "CanonicalJSON", package: "ServiceLinker")]
+      dependencies: ["KioskCommands"]
+        + ["CanonicalJSON", "FeatureKit", "DurableStore"].map { .product(name: $0, package: "ServiceLinker") }
         + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features
     ),
@@ -72,7 +75,7 @@ let package = Package(
       dependencies: ["KioskFeatures", .product(name: "FeatureKit", package: "ServiceLinker")]),
     .testTarget(
       name: "ScenarioTests",
-      dependencies: ["KioskFeatures", "KioskCommands", "KioskReplayServer"]
+      dependencies: ["KioskFeatures", "KioskCommands", "KioskApp", "KioskReplayServer"]
         + domains.map { .product(name: $0, package: $0) }
         + ["ScenarioTesting", "CanonicalJSON", "FeatureKit"].map { .product(name: $0, package: "ServiceLinker") },
       swiftSettings: features
@@ -84,6 +87,7 @@ let package = Package(
         .product(name: "CanonicalJSON", package: "ServiceLinker"),
         .product(name: "VirtualTime", package: "ServiceLinker"),
         .product(name: "FeatureTesting", package: "ServiceLinker"),
+        .product(name: "DurableStore", package: "ServiceLinker"),
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
       ],
       swiftSettings: features),

@@ -61,13 +61,14 @@ public struct ActionOutcome: Equatable, Sendable {
   }
 }
 
-extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayment & HasClock & ~Copyable {
+extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyable {
 
-  /// Runs a command (any action but `undo`) and returns its record with the
-  /// inverse taken from the world before it ran. Checks come first, so a
-  /// refused command has changed nothing. Writes: tabs, stock, payment
-  /// session. Reads: menu, clock.
-  public mutating func run(_ action: KioskAction) throws(ActionRefusal) -> UndoHistory.Entry {
+  /// Runs a command that moves no money (open, add, remove, restock) and
+  /// returns its record with the inverse taken from the world before it ran;
+  /// nil, having done nothing, for `settle` and `undo`, which move money or
+  /// revert the history. Checks come first, so a refused command has changed
+  /// nothing. Writes: tabs, stock. Reads: menu.
+  public mutating func runWithoutMoney(_ action: KioskAction) throws(ActionRefusal) -> UndoHistory.Entry? {
     do {
       switch action {
       case .openTab(let text):
@@ -91,16 +92,8 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
         do throws(RestockError) { try restock(ingredient, count: count) } catch { throw ActionRefusal.restock(error) }
         return UndoHistory.Entry(
           record: .restocked(ingredient: ingredient, count: count), step: .unrestock(ingredient, count: count))
-      case .settle(let tab, let key):
-        // Decide, the effect, apply: the steps the shell runs around its journal.
-        let settlement = try settlement(for: tab)
-        let reference: String
-        do throws(PaymentError) {
-          reference = try PaymentEffect.charge(amount: settlement.total, key: key).run(on: &payment)
-        } catch { throw KioskError.payment(error) }
-        return applyCharge(settlement, reference: reference, key: key)
-      case .undo:
-        preconditionFailure("undo reverts the history: call perform(_:history:)")
+      case .settle, .undo:
+        return nil
       }
     } catch let error as KioskError {
       throw .kiosk(error)
@@ -108,6 +101,30 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
       throw refusal
     } catch {
       preconditionFailure("a command threw \(error), which is neither a KioskError nor a RestockError")
+    }
+  }
+}
+
+extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayment & HasClock & ~Copyable {
+
+  /// Runs a command (any action but `undo`) and returns its record with the
+  /// inverse taken from the world before it ran. Checks come first, so a
+  /// refused command has changed nothing. Writes: tabs, stock, payment
+  /// session. Reads: menu, clock.
+  public mutating func run(_ action: KioskAction) throws(ActionRefusal) -> UndoHistory.Entry {
+    if let entry = try runWithoutMoney(action) { return entry }
+    switch action {
+    case .settle(let tab, let key):
+      // Decide, the effect, apply: the steps the shell runs around its journal.
+      let settlement: Settlement
+      do throws(KioskError) { settlement = try self.settlement(for: tab) } catch { throw .kiosk(error) }
+      let reference: String
+      do throws(PaymentError) {
+        reference = try PaymentEffect.charge(amount: settlement.total, key: key).run(on: &payment)
+      } catch { throw .kiosk(.payment(error)) }
+      return applyCharge(settlement, reference: reference, key: key)
+    default:
+      preconditionFailure("undo reverts the history: call perform(_:history:)")
     }
   }
 

@@ -65,6 +65,19 @@ public protocol DurableFeature: FeatureModel {
   /// it, and `send` returns its result. None is refused by default.
   static func isRefusal(_ outcome: Outcome) -> Bool
 
+  /// Why a step read back from the journal does not replay, given what
+  /// stepping it again did (a record that no longer applies to the state
+  /// replay has reached); nil when it does. The store refuses to open, or
+  /// read, a journal holding one (`DurableStoreError.replay`, with the
+  /// record's number). By default every step replays, a refused one too, as
+  /// the store that wrote it applied it.
+  static func replayFailure(_ outcome: Outcome) -> String?
+
+  /// The state the next period begins from, given the state the current one
+  /// ends in (`closePeriod(into:)`): what carries over, as a month's totals
+  /// start again at zero. The whole state by default.
+  static func nextPeriod(from state: State) -> State
+
   /// The work to start again when a store opens on `state` (a timer that was
   /// running when the process ended). None by default.
   static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>]
@@ -87,6 +100,12 @@ extension DurableFeature {
 
   /// Nothing is refused: every step is journaled.
   public static func isRefusal(_ outcome: Outcome) -> Bool { false }
+
+  /// Every step replays.
+  public static func replayFailure(_ outcome: Outcome) -> String? { nil }
+
+  /// Everything carries over.
+  public static func nextPeriod(from state: State) -> State { state }
 
   /// No work to start again.
   public static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>] { [] }

@@ -56,6 +56,9 @@ enum DurableReplay {
       if let clash = applied.clash {
         throw .replay(sequence: sequence, reason: "its intent's key \(clash) is already open")
       }
+      if let result = applied.result, let reason = Model.replayFailure(result.outcome) {
+        throw .replay(sequence: sequence, reason: reason)
+      }
       guard applied.intents == record.intents else {
         throw .replay(sequence: sequence, reason: difference(now: applied.intents, journaled: record.intents))
       }

@@ -28,8 +28,9 @@ extension DurableStore {
 
   /// Closes the current period (a day, a month) into a read-only archive at
   /// `archivePath` (absolute, or relative to the journal's folder), and goes
-  /// on in a new journal at `path` that starts from a checkpoint of the same
-  /// state, intents and undo stack, naming the period it follows (`previousPeriod`).
+  /// on in a new journal at `path` that starts from a checkpoint of what
+  /// carries over (`DurableFeature.nextPeriod(from:)`) with the same intents
+  /// and undo stack, naming the period it follows (`previousPeriod`).
   ///
   /// The period's end is journaled first: a checkpoint, then its
   /// `periodClosed` record, the journal's last. Then the new journal is
@@ -72,6 +73,7 @@ extension DurableStore {
     let archive = DurablePeriods.resolve(ended.archive, besideJournal: path)
     let nextPath = DurablePeriods.nextPath(of: path)
     var next = ledger
+    next.state = Model.nextPeriod(from: ledger.state)
     next.period += 1
     next.previous = ended
     next.ended = nil

@@ -71,7 +71,33 @@ import Testing
   }
 }
 
+/// Tea whose periods start with nothing charged: what was charged stays in its period's archive.
+enum MonthlyTea: TeaVariant {
+  static func nextPeriod(from state: State) -> State {
+    var next = state
+    next.charged = []
+    return next
+  }
+}
+
 extension PeriodCloseTests {
+  @Test func theNextPeriodBeginsFromWhatTheFeatureCarriesOver() async throws {
+    let till = try Till()
+    var store: DurableStore<MonthlyTea>? = try till.open(as: MonthlyTea.self)
+    try store?.send(.charged("sencha"))
+    try store?.send(.order("bancha"))
+    await store?.finish()
+    try store?.closePeriod(into: "month-1.journal")
+    #expect(store?.state.charged == [])
+    #expect(store?.state.ordered == ["bancha"])
+    store = nil
+    let archive = try DurableStore<MonthlyTea>.read(at: till.folder.path("month-1.journal"), initial: Tea.State())
+    #expect(archive.state.charged == ["sencha", "bancha"])
+    let reopened = try till.open(as: MonthlyTea.self)
+    #expect(reopened.state.charged == [])
+    #expect(reopened.state.ordered == ["bancha"])
+  }
+
   @Test func aPeriodEndsWithItsRecordAndTheNextPeriodNamesIt() async throws {
     let till = try Till()
     var store: DurableStore<Tea>? = try till.open()

@@ -25,6 +25,12 @@ enum EagerTea: TeaVariant {
   static func inverse(of action: Action, before: State) -> Action? { blindInverse(of: action) }
 }
 
+/// Tea that holds a journal to what it does now: a step read back that it
+/// refuses does not replay (`replayFailure`).
+enum ExactingTea: TeaVariant {
+  static func replayFailure(_ outcome: Outcome) -> String? { outcome.refused.map { "refused now: \($0)" } }
+}
+
 /// A step the feature refuses (`isRefusal`) is answered and leaves nothing:
 /// no record, no intent, no work, no undo.
 @MainActor @Suite struct RefusalTests {
@@ -94,6 +100,18 @@ enum EagerTea: TeaVariant {
     #expect(strict.state == before)
     #expect(strict.state.ordered == ["oolong"])
     #expect(till.cards.charges == ["oolong"], "charged once")
+  }
+
+  @Test func aStepTheFeatureSaysDoesNotReplayRefusesTheJournalWithItsNumber() async throws {
+    let till = try Till()
+    var eager: DurableStore<EagerTea>? = try till.open(as: EagerTea.self)
+    try eager?.send(.charged("sencha"))
+    try eager?.send(.cancel("oolong"))  // refused, and journaled as record 2
+    eager = nil
+    let refusal = DurableStoreError.replay(sequence: 2, reason: "refused now: none")
+    #expect(throws: refusal) { _ = try till.open(as: ExactingTea.self) }
+    #expect(throws: refusal) { _ = try DurableStore<ExactingTea>.read(at: till.path, initial: Tea.State()) }
+    #expect(try till.open(as: StrictTea.self).state.charged == ["sencha"], "by default it replays")
   }
 
   @Test func refusalsSpendNoSequenceNumber() async throws {

@@ -1,14 +1,11 @@
 import CanonicalJSON
-import Foundation
-import KioskCommands
 import Menu
 import Payment
-import PaymentTesting
 import Stock
 import Tabs
 
 // What goes into a step (the action) and what comes out besides the state
-// (the calls the command made on the processor, and its outcome).
+// (its outcome); the calls a scenario's processor mock records are KioskFeatures'.
 
 extension KioskAction: CanonicalCodable {
   static let cases: Set<String> = ["add", "openTab", "remove", "restock", "settle", "undo"]
@@ -115,23 +112,4 @@ extension ActionRefusal: CanonicalEncodable {
 extension ActionOutcome: CanonicalEncodable {
   /// `{"journaled": record or null, "refused": refusal or null}`.
   public var canonical: JSONValue { .object(["journaled": record.canonical, "refused": refusal.canonical]) }
-}
-
-extension PaymentGatewayMock.Call: CanonicalEncodable {
-  /// One call the command made on the processor: `{"charge": {"amount": "7.50", "key": "k_1"}}`.
-  public var canonical: JSONValue {
-    switch self {
-    case .authorize(let amount): .sum("authorize", ["amount": CanonicalMoney.value(amount)])
-    case .charge(let args):
-      .sum("charge", ["amount": CanonicalMoney.value(args.amount), "key": .string(args.key.raw)])
-    case .refund(let args):
-      .sum(
-        "refund",
-        [
-          "amount": CanonicalMoney.value(args.amount), "key": .string(args.key.raw),
-          "reference": .string(args.reference),
-        ])
-    case .status(let key): .sum("status", ["key": .string(key.raw)])
-    }
-  }
 }

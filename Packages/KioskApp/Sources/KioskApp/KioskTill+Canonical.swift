@@ -1,0 +1,64 @@
+import CanonicalJSON
+import KioskCommands
+import Menu
+import Stock
+import Tabs
+
+// The till's state, steps and outcomes in canonical form: what a `TestStore`
+// compares and a recording holds. The journal holds the kiosk's records
+// instead (`KioskTillFormat`).
+
+extension KioskTill.State: CanonicalCodable {
+  /// `{"carriedDigest", "initialized", "menu", "stock", "tabs", "till", "undo"}`.
+  public var canonical: JSONValue {
+    .object([
+      "carriedDigest": carriedDigest.map(JSONValue.string) ?? .null, "initialized": .bool(initialized),
+      "menu": slices.menu.canonical, "stock": slices.stock.canonical, "tabs": slices.tabs.canonical,
+      "till": till.map(JSONValue.string) ?? .null, "undo": .array(undo.map(\.canonical)),
+    ])
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    _ = try cursor.object(keys: ["carriedDigest", "initialized", "menu", "stock", "tabs", "till", "undo"])
+    var undo: [UndoHistory.Entry] = []
+    for entry in try cursor.field("undo").array() { undo.append(try UndoHistory.Entry(canonical: entry)) }
+    let digest = try cursor.field("carriedDigest")
+    let till = try cursor.field("till")
+    self.init(
+      slices: KioskSnapshot(
+        menu: try MenuState(canonical: cursor.field("menu")), stock: try StockState(canonical: cursor.field("stock")),
+        tabs: try TabsState(canonical: cursor.field("tabs"))),
+      undo: undo, till: till.value == .null ? nil : try till.string(),
+      initialized: try cursor.field("initialized").bool(),
+      carriedDigest: digest.value == .null ? nil : try digest.string())
+  }
+}
+
+extension KioskTill.Action: CanonicalCodable {
+  /// `{"command": action}` or `{"record": record}`.
+  public var canonical: JSONValue {
+    switch self {
+    case .command(let command): .object(["command": command.canonical])
+    case .record(let record): .object(["record": record.canonical])
+    }
+  }
+
+  public init(canonical cursor: JSONCursor) throws(CanonicalError) {
+    let (name, value) = try cursor.sum(cases: ["command", "record"])
+    self = name == "command" ? .command(try KioskAction(canonical: value)) : .record(try KioskRecord(canonical: value))
+  }
+}
+
+extension KioskTill.Outcome: CanonicalEncodable {
+  /// `{"journaled": record or null, "reason": text or null, "refused": refusal or null}`.
+  public var canonical: JSONValue {
+    .object([
+      "journaled": record.canonical, "reason": reason.map(JSONValue.string) ?? .null, "refused": refusal.canonical,
+    ])
+  }
+}
+
+extension KioskTill.Effect: CanonicalEncodable {
+  /// Never made: `{}`.
+  public var canonical: JSONValue { .object([:]) }
+}

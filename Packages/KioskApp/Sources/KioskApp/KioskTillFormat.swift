@@ -1,0 +1,97 @@
+import DurableStore
+import FeatureKit
+import Journal
+import KioskCommands
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The till's steps as the kiosk journals them (docs/journal.md): each step
+/// is the `KioskRecord` it made, a period's end is `dayClosed`, and a
+/// checkpoint is a `KioskCheckpoint`, each in the form of its journal's
+/// version (1 and 2: `JSONEncoder`'s bytes; 3: canonical), byte for byte what
+/// `KioskShell` writes. Reading a record back gives the step that applies it.
+public enum KioskTillFormat: DurableFormat {
+  public typealias Model = KioskTill
+
+  /// Every version of the kiosk's journals.
+  public static var versions: ClosedRange<UInt16> { JournalFormat.readableVersions }
+
+  /// A new day's journal is canonical, as the shell begins one.
+  public static var newJournalVersion: UInt16 { JournalFormat.canonicalVersion }
+
+  /// Why a record or checkpoint is not one the store reads yet.
+  struct NotOnTheStoreYet: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  public static func writeRecord(
+    _ kind: DurableStepKind, _ action: KioskTill.Action?, _ intents: [Intent<NoRequest>],
+    result: StepResult<KioskTill.Effect, KioskTill.Outcome>?, version: UInt16, to out: inout [UInt8]
+  ) {
+    let record: KioskRecord
+    switch kind {
+    case .periodClosed(let period, let archive):
+      record = .dayClosed(day: period + 1, archive: archive)
+    case .sent:
+      // A step that journals nothing is a refusal, which the store does not write.
+      guard let made = result?.outcome.record else { preconditionFailure("a journaled till step makes a record") }
+      record = made
+    case .fedBack, .undone, .outcome:
+      preconditionFailure("the till starts no work, keeps its own undo history and opens no intent: no \(kind) step")
+    }
+    do {
+      out.append(contentsOf: try JournalJSONWriter.bytes(of: record, version: version))
+    } catch {
+      // The step refused any amount without a canonical form, and the encoder writes every record.
+      preconditionFailure("\(record) has no journal form in version \(version): \(error)")
+    }
+  }
+
+  public static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<KioskTill> {
+    let record = try KioskRecord.decoded(from: payload, version: version, decoder: JSONDecoder())
+    switch record {
+    case .dayClosed(let day, let archive):
+      return DurableRecord(kind: .periodClosed(period: day - 1, archive: archive), action: nil, intents: [])
+    case .paymentIntent, .paymentAbandoned, .settled, .undone(refund: .some, _):
+      throw NotOnTheStoreYet(description: "a payment record (\(KioskTill.paymentsNotYet))")
+    default:
+      return DurableRecord(kind: .sent, action: .record(record), intents: [])
+    }
+  }
+
+  public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>, version: UInt16) -> [UInt8] {
+    let state = checkpoint.state
+    let previous = checkpoint.previous.map { link in
+      ClosedDay(
+        day: link.period + 1, archive: link.archive, lastSequence: link.lastSequence,
+        carriedDigest: state.carriedDigest ?? "")
+    }
+    let written = KioskCheckpoint(
+      day: checkpoint.period + 1, state: state.slices, undo: state.undo, openIntents: [], paymentsJournaled: false,
+      previousDay: previous, till: state.till)
+    do { return try JournalJSONWriter.bytes(of: written, version: version) } catch {
+      preconditionFailure("a checkpoint has no journal form in version \(version): \(error)")
+    }
+  }
+
+  public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
+    -> DurableCheckpoint<KioskTill>
+  {
+    let checkpoint = try KioskCheckpoint.decoded(from: payload, version: version, decoder: JSONDecoder())
+    guard !checkpoint.paymentsJournaled, checkpoint.openIntents.isEmpty else {
+      throw NotOnTheStoreYet(description: "a checkpoint of a day with payments (\(KioskTill.paymentsNotYet))")
+    }
+    let state = KioskTill.State(
+      slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true,
+      carriedDigest: checkpoint.previousDay?.carriedDigest)
+    return DurableCheckpoint(
+      state: state, open: [], undo: [], period: checkpoint.day - 1,
+      previous: checkpoint.previousDay.map {
+        DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
+      })
+  }
+}

@@ -1,0 +1,220 @@
+import DurableStore
+import Foundation
+import Journal
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Tabs
+import Testing
+
+@testable import KioskApp
+
+// The till on the framework's durable store (`KioskTill`, `KioskTillFormat`)
+// and the shell on the same journal: each opens a day the other wrote, as the
+// other left it, and goes on with it; the store writes the shell's bytes.
+
+extension TemporaryJournal {
+  /// The till on this journal through the framework's store.
+  @MainActor func openStore(checkpointBytes: Int = 1 << 20) throws -> DurableStore<KioskTill> {
+    try DurableStore<KioskTill>.open(
+      at: path, initial: KioskTill.State(), environment: (),
+      options: DurableStoreOptions(checkpointBytes: checkpointBytes))
+  }
+
+  /// The payloads of the journal's records, in a journal with no checkpoint.
+  func recordPayloads() throws -> [[UInt8]] {
+    let recovery = try DurableJournal.read(path: path)
+    #expect(recovery.lastCheckpoint == nil, "a reader starts at the last checkpoint")
+    return (0..<recovery.count).map { Array(recovery.payload($0)) }
+  }
+}
+
+/// The day every test here runs: tabs opened, items added and taken off, a
+/// delivery, an undo, the till named; no money moves.
+@MainActor private func runDay(
+  open: (String) throws -> Tab.ID, add: (Item.ID, Tab.ID) throws -> Void, remove: (Item.ID, Tab.ID) throws -> Void,
+  restock: (Ingredient, Int) throws -> Void, undo: () async throws -> Void, name: (String) throws -> Void
+) async throws {
+  let ada = try open("Ada")
+  try add(latte, ada)
+  try add(espresso, ada)
+  try remove(latte, ada)
+  let grace = try open("Grace Hopper")
+  try add(latte, grace)
+  try restock(.milk, 6)
+  try await undo()
+  try name("north")
+  try add(espresso, grace)
+}
+
+@MainActor private func runDay(on shell: KioskShell) async throws {
+  try await runDay(
+    open: { try shell.openTab(for: $0) }, add: { try shell.add($0, to: $1) },
+    remove: { try shell.remove($0, from: $1) }, restock: { try shell.restock($0, count: $1) },
+    undo: { _ = try await shell.undo() }, name: { try shell.nameTill($0) })
+}
+
+@MainActor private func runDay(on store: DurableStore<KioskTill>) async throws {
+  func send(_ action: KioskTill.Action) throws -> KioskRecord {
+    let outcome = try store.send(action).outcome
+    guard let record = outcome.record else { throw StoreRefused(outcome: outcome) }
+    return record
+  }
+  if !store.state.initialized {
+    _ = try send(.record(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)))
+  }
+  try await runDay(
+    open: { customer in
+      guard case .opened(let id, _) = try send(.command(.openTab(customer: customer))) else { throw StoreRefused() }
+      return id
+    },
+    add: { _ = try send(.command(.add(item: $0, tab: $1))) },
+    remove: { _ = try send(.command(.remove(item: $0, tab: $1))) },
+    restock: { _ = try send(.command(.restock(ingredient: $0, count: $1))) },
+    undo: { _ = try send(.command(.undo(key: IdempotencyKey(journalSalt: 1, sequence: 1)))) },
+    name: { _ = try send(.record(.tillNamed(till: $0))) })
+}
+
+/// A step the store answered without a record.
+private struct StoreRefused: Error {
+  var outcome: KioskTill.Outcome?
+}
+
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func aDayTheShellWroteOpensOnTheStoreAsTheShellLeftIt(version: UInt16) async throws {
+  let journal = try TemporaryJournal()
+  var shell: KioskShell? = try journal.openShell(newFileVersion: version)
+  shell?.checkpointInterval = 4
+  try await runDay(on: try #require(shell))
+  let (snapshot, undo, till) = (shell!.snapshot, shell!.history.entries, shell!.tillName)
+  shell = nil
+
+  let store = try journal.openStore()
+  #expect(store.state.slices == snapshot)
+  #expect(store.state.undo == undo)
+  #expect(store.state.till == till)
+  #expect(try DurableStore<KioskTill>.read(at: journal.path, initial: KioskTill.State()).state == store.state)
+}
+
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func aDayTheStoreGoesOnWithOpensInTheShellAndGoesOnThere(version: UInt16) async throws {
+  let journal = try TemporaryJournal()
+  var shell: KioskShell? = try journal.openShell(newFileVersion: version)
+  _ = try shell?.openTab(for: "Ada")
+  shell = nil
+
+  // The store continues a day the shell began, in its version, checkpoints included.
+  var store: DurableStore<KioskTill>? = try journal.openStore(checkpointBytes: 200)
+  try await runDay(on: try #require(store))
+  let state = try #require(store?.state)
+  store = nil
+  #expect(try DurableJournal.read(path: journal.path).version == version)
+
+  shell = try journal.openShell(newFileVersion: version)
+  #expect(shell?.snapshot == state.slices)
+  #expect(shell?.history.entries == state.undo)
+  #expect(shell?.tillName == "north")
+  let linus = try #require(try shell?.openTab(for: "Linus"))
+  try shell?.add(latte, to: linus)
+  let goneOn = try #require(shell?.snapshot)
+  shell = nil
+  #expect(try KioskVerifier.replay(path: journal.path).state == goneOn)
+  #expect(try journal.openStore().state.slices == goneOn)
+}
+
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func theStoreJournalsTheBytesTheShellJournals(version: UInt16) async throws {
+  let byShell = try TemporaryJournal()
+  var shell: KioskShell? = try byShell.openShell(newFileVersion: version)
+  try await runDay(on: try #require(shell))
+  shell = nil
+
+  let byStore = try TemporaryJournal()
+  // A journal of the version, begun empty, as the shell's was.
+  _ = try DurableJournal(path: byStore.path, newFileVersion: version)
+  var store: DurableStore<KioskTill>? = try byStore.openStore()
+  try await runDay(on: try #require(store))
+  store = nil
+
+  let shellRecords = try byShell.recordPayloads()
+  #expect(shellRecords.count == 11)
+  #expect(try byStore.recordPayloads() == shellRecords)
+}
+
+@MainActor
+@Test func aSettleSentToTheStoreIsRefusedWithItsReasonAndJournalsNothing() async throws {
+  let journal = try TemporaryJournal()
+  let store = try journal.openStore()
+  try await runDay(on: store)
+  let before = try journal.recordPayloads()
+  let tab = try #require(store.state.slices.tabs.open.keys.min())
+  let key = IdempotencyKey(journalSalt: 1, sequence: 99, tab: tab.raw)
+  let outcome = try store.send(.command(.settle(tab: tab, key: key))).outcome
+  #expect(outcome.record == nil)
+  #expect(outcome.reason == KioskTill.paymentsNotYet)
+  #expect(try journal.recordPayloads() == before)
+}
+
+@MainActor
+@Test func aDayWithAPaymentIsRefusedByTheStoreWithTheRecordsNumberAndKeptAsItWas() async throws {
+  let journal = try TemporaryJournal()
+  var shell: KioskShell? = try journal.openShell()
+  let ada = try #require(try shell?.openTab(for: "Ada"))
+  try shell?.add(latte, to: ada)
+  _ = try await shell?.settle(ada)
+  shell = nil
+  let before = journal.bytes
+  #expect {
+    _ = try journal.openStore()
+  } throws: { error in
+    guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
+    return sequence == 4 && reason.contains("payment")
+  }
+  #expect(journal.bytes == before)
+}
+
+@MainActor
+@Test func aRecordThatDoesNotApplyRefusesTheDayWithItsNumber() async throws {
+  let journal = try TemporaryJournal()
+  do {
+    var file = try DurableJournal(path: journal.path)
+    try file.append(KioskRecord.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+    try file.append(KioskRecord.opened(tab: Tab.ID(raw: 5), customer: "Ada"))
+  }
+  #expect {
+    _ = try journal.openStore()
+  } throws: { error in
+    guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
+    return sequence == 2 && reason.contains("the journal says #5")
+  }
+}
+
+@MainActor
+@Test func aDayClosedOnTheStoreChainsToTheNextAsTheShellsDays() async throws {
+  let journal = try TemporaryJournal()
+  var store: DurableStore<KioskTill>? = try journal.openStore()
+  try await runDay(on: try #require(store))
+  let archive = KioskSegments.archiveName(of: journal.path, day: 1)
+  try store?.closePeriod(into: archive)
+  let carried = try #require(store?.state)
+  store = nil
+
+  // The day's archive ends with `dayClosed`; the next day begins from what
+  // carries over and names it, as a day the shell closed does.
+  let archivePath = KioskSegments.archivePath(of: journal.path, day: 1)
+  let closed = try KioskVerifier.replay(path: archivePath)
+  #expect(closed.closedDay == 1)
+  let next = try KioskVerifier.replay(path: journal.path)
+  #expect(next.day == 2)
+  try KioskVerifier.checkChain(from: closed, to: next)
+  #expect(carried.undo.isEmpty)
+
+  let shell = try journal.openShell()
+  #expect(shell.day == 2)
+  #expect(shell.snapshot == carried.slices)
+  #expect(shell.tillName == "north")
+}
