@@ -7,6 +7,7 @@ import Payment
 import Stock
 import Tabs
 import Testing
+import _ServiceLinkerTestSupport
 
 @testable import KioskApp
 
@@ -217,4 +218,60 @@ func theStoreJournalsTheBytesTheShellJournals(version: UInt16) async throws {
   #expect(shell.day == 2)
   #expect(shell.snapshot == carried.slices)
   #expect(shell.tillName == "north")
+}
+
+/// One of the commands that move no money, drawn at random: valid or not
+/// (an item or tab that is not there, a name the rules refuse, a count out of range).
+private func randomCommand(_ random: inout SeededGenerator, nextTab: Int) -> KioskAction {
+  let item = Item.ID(raw: Int.random(in: 0...6, using: &random))
+  let tab = Tab.ID(raw: Int.random(in: 0...nextTab, using: &random))
+  switch Int.random(in: 0..<10, using: &random) {
+  case 0, 1: return .openTab(customer: Bool.random(using: &random) ? "Ada" : randomAwkwardText(&random))
+  case 2, 3, 4: return .add(item: item, tab: tab)
+  case 5, 6: return .remove(item: item, tab: tab)
+  case 7:
+    return .restock(
+      ingredient: Ingredient.allCases.randomElement(using: &random)!, count: Int.random(in: -2...60, using: &random))
+  default: return .undo(key: IdempotencyKey(journalSalt: 1, sequence: 1))
+  }
+}
+
+/// Runs `command` on the shell; whether it journaled a record.
+@MainActor private func journaled(_ command: KioskAction, on shell: KioskShell) async -> Bool {
+  do {
+    switch command {
+    case .openTab(let customer): _ = try shell.openTab(for: customer)
+    case .add(let item, let tab): try shell.add(item, to: tab)
+    case .remove(let item, let tab): try shell.remove(item, from: tab)
+    case .restock(let ingredient, let count): try shell.restock(ingredient, count: count)
+    case .undo: return try await shell.undo() != nil
+    case .settle: return false
+    }
+    return true
+  } catch {
+    return false
+  }
+}
+
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion], [UInt64(1), 2, 3])
+func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt64) async throws {
+  let byShell = try TemporaryJournal()
+  let byStore = try TemporaryJournal()
+  _ = try DurableJournal(path: byStore.path, newFileVersion: version)
+  let shell = try byShell.openShell(newFileVersion: version)
+  let store = try byStore.openStore()
+  try store.send(.record(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)))
+  var random = SeededGenerator(seed: seed)
+  for step in 0..<80 {
+    let command = randomCommand(&random, nextTab: shell.snapshot.tabs.nextID)
+    let byTheShell = await journaled(command, on: shell)
+    let byTheStore = try store.send(.command(command)).outcome.record != nil
+    #expect(byTheShell == byTheStore, "step \(step): \(command)")
+    #expect(shell.snapshot == store.state.slices, "step \(step): \(command)")
+  }
+  #expect(shell.history.entries == store.state.undo)
+  let records = try byShell.recordPayloads()
+  #expect(records.count > 25, "enough of the commands went through: \(records.count)")
+  #expect(try byStore.recordPayloads() == records)
 }
