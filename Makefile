@@ -16,7 +16,7 @@ KIND ?= state
 RELEASE_PRODUCTS := kiosk kiosk-hq kiosk-replay linkgen
 STATIC_PRODUCTS := kiosk kiosk-hq linkgen
 
-.PHONY: help setup generate check lint format build standalone test test-fast run domain remove-domain linkgen bench docs map record replay release
+.PHONY: help setup generate check rooms lint format build standalone test test-fast run domain remove-domain linkgen bench docs map record replay release
 
 help: ## Show this list.
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{ printf "  make %-10s %s\n", $$1, $$2 }'
@@ -40,8 +40,13 @@ check: linkgen ## Fail on stale Generated/, a perimeter leak, a framework import
 	@python3 scripts/check_umbrella.py
 	@python3 scripts/check_umbrella_test.py | sed 's/^/umbrella check self-test: /'
 	@python3 scripts/docs_test.py | sed 's/^/docs check self-test: /'
+	@python3 scripts/rooms.py --check
+	@python3 scripts/rooms_test.py | sed 's/^/rooms check self-test: /'
 	@$(MAKE) --no-print-directory lint
 	@python3 scripts/test_summary_test.py 2>&1 | tail -1 | sed 's/^/test counting: /'
+
+rooms: ## Write the rooms' line counts into docs/ARCHITECTURE.md (make check fails when they are stale).
+	@python3 scripts/rooms.py --write
 
 lint: ## swift format lint --strict over every source and generated file.
 	@$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS) && echo "lint: clean"
@@ -125,12 +130,12 @@ release: setup ## The shipped binaries (kiosk, kiosk-hq, kiosk-replay, linkgen) 
 bench: setup ## Benchmarks in release; writes docs/benchmarks.md (a few minutes).
 	@scripts/bench.sh
 
-domain: linkgen ## Add a domain, then rebuild and rewrite the access map: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld] [USES=Menu,Stock].
+domain: linkgen ## Add a domain, then rebuild and rewrite the access map and the rooms' sizes: make domain NAME=Loyalty [KIND=state|service] [WORLD=KioskWorld] [USES=Menu,Stock].
 	@test -n "$(NAME)" || { echo "error: make domain needs NAME=..., e.g. make domain NAME=Loyalty"; exit 2; }
 	@$(LINKGEN) new-domain $(NAME) --kind $(KIND) $(if $(WORLD),--world $(WORLD)) $(if $(USES),--uses "$(USES)")
-	@$(MAKE) --no-print-directory map
+	@$(MAKE) --no-print-directory map rooms
 
 remove-domain: linkgen ## Undo make domain (and its access map lines): make remove-domain NAME=Loyalty (refused while anything uses it).
 	@test -n "$(NAME)" || { echo "error: make remove-domain needs NAME=..., e.g. make remove-domain NAME=Loyalty"; exit 2; }
 	@$(LINKGEN) remove-domain $(NAME)
-	@$(MAKE) --no-print-directory map
+	@$(MAKE) --no-print-directory map rooms
