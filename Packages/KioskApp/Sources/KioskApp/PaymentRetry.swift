@@ -1,4 +1,5 @@
 import Clock
+import DurableStore
 import Payment
 import Synchronization
 
@@ -60,17 +61,9 @@ public struct PaymentRetryPolicy: Sendable, Equatable {
 
   /// The wait after attempt `attempt` (from 1) failed, given a jitter in `[0, 1)`
   /// (anything else, NaN included, is brought into it). Negative durations count as zero.
+  /// The framework's backoff (`EffectPolicy.wait(beforeRetry:draw:)`) with the whole first wait as jitter.
   public func backoff(after attempt: Int, jitter: Double) -> Duration {
-    let first = max(firstBackoff, .zero)
-    let most = max(maxBackoff, .zero)
-    var wait = first
-    var doublings = 1
-    while doublings < attempt && wait < most && wait > .zero {
-      wait *= 2
-      doublings += 1
-    }
-    let fraction = jitter.isNaN ? 0 : min(max(jitter, 0), 0.999_999)
-    return min(wait, most) + first * fraction
+    EffectPolicy(backoff: firstBackoff, maxBackoff: maxBackoff, jitter: 1).wait(beforeRetry: attempt, draw: jitter)
   }
 }
 
