@@ -9,43 +9,50 @@ import Tabs
 // instead (`KioskTillFormat`).
 
 extension KioskTill.State: CanonicalCodable {
-  /// `{"carriedDigest", "initialized", "menu", "stock", "tabs", "till", "undo"}`.
+  /// `{"initialized", "menu", "stock", "tabs", "till", "undo"}`.
   public var canonical: JSONValue {
     .object([
-      "carriedDigest": carriedDigest.map(JSONValue.string) ?? .null, "initialized": .bool(initialized),
-      "menu": slices.menu.canonical, "stock": slices.stock.canonical, "tabs": slices.tabs.canonical,
-      "till": till.map(JSONValue.string) ?? .null, "undo": .array(undo.map(\.canonical)),
+      "initialized": .bool(initialized), "menu": slices.menu.canonical, "stock": slices.stock.canonical,
+      "tabs": slices.tabs.canonical, "till": till.map(JSONValue.string) ?? .null, "undo": .array(undo.map(\.canonical)),
     ])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    _ = try cursor.object(keys: ["carriedDigest", "initialized", "menu", "stock", "tabs", "till", "undo"])
+    _ = try cursor.object(keys: ["initialized", "menu", "stock", "tabs", "till", "undo"])
     var undo: [UndoHistory.Entry] = []
     for entry in try cursor.field("undo").array() { undo.append(try UndoHistory.Entry(canonical: entry)) }
-    let digest = try cursor.field("carriedDigest")
     let till = try cursor.field("till")
     self.init(
       slices: KioskSnapshot(
         menu: try MenuState(canonical: cursor.field("menu")), stock: try StockState(canonical: cursor.field("stock")),
         tabs: try TabsState(canonical: cursor.field("tabs"))),
       undo: undo, till: till.value == .null ? nil : try till.string(),
-      initialized: try cursor.field("initialized").bool(),
-      carriedDigest: digest.value == .null ? nil : try digest.string())
+      initialized: try cursor.field("initialized").bool())
   }
 }
 
 extension KioskTill.Action: CanonicalCodable {
-  /// `{"command": action}` or `{"record": record}`.
+  /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"nameTill": name}` or `{"record": record}`.
   public var canonical: JSONValue {
     switch self {
+    case .initialize(let menu, let stock): .sum("initialize", ["menu": menu.canonical, "stock": stock.canonical])
     case .command(let command): .object(["command": command.canonical])
+    case .nameTill(let name): .object(["nameTill": .string(name)])
     case .record(let record): .object(["record": record.canonical])
     }
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    let (name, value) = try cursor.sum(cases: ["command", "record"])
-    self = name == "command" ? .command(try KioskAction(canonical: value)) : .record(try KioskRecord(canonical: value))
+    let (name, value) = try cursor.sum(cases: ["initialize", "command", "nameTill", "record"])
+    switch name {
+    case "initialize":
+      _ = try value.object(keys: ["menu", "stock"])
+      self = .initialize(
+        menu: try MenuState(canonical: value.field("menu")), stock: try StockState(canonical: value.field("stock")))
+    case "command": self = .command(try KioskAction(canonical: value))
+    case "nameTill": self = .nameTill(try value.string())
+    default: self = .record(try KioskRecord(canonical: value))
+    }
   }
 }
 

@@ -34,31 +34,36 @@ public enum KioskTill: DurableFeature {
     public var undo: [UndoHistory.Entry]
     /// The till's name in its chain; nil while it has none.
     public var till: String?
-    /// Whether the menu and stock are in (`initialized`, or a checkpoint).
+    /// Whether the menu and stock are in (`initialize`, or a checkpoint).
+    /// Send `initialize` first: a checkpoint or a close taken before it is
+    /// read back as a day that has them.
     public var initialized: Bool
-    /// The digest of what the day began with, after the first day
-    /// (`KioskSnapshot.carriedOver`): what the day's checkpoints name.
-    public var carriedDigest: String?
 
     /// A till; a new day's, with nothing in it, by default.
     public init(
       slices: KioskSnapshot = KioskSnapshot(), undo: [UndoHistory.Entry] = [], till: String? = nil,
-      initialized: Bool = false, carriedDigest: String? = nil
+      initialized: Bool = false
     ) {
       self.slices = slices
       self.undo = undo
       self.till = till
       self.initialized = initialized
-      self.carriedDigest = carriedDigest
     }
   }
 
-  /// A step: a command sent, or a record, sent (the first record's menu and
-  /// stock, a till's name) or read back from the journal.
+  /// A step: what the app sends (`initialize`, `command`, `nameTill`), or a
+  /// record read back from the journal (`record`).
   public enum Action: Equatable, Sendable {
+    /// A new day's first record: its menu and stock. Refused when an amount
+    /// has no canonical form (the shell's rule for a journal of version 3).
+    case initialize(menu: MenuState, stock: StockState)
     /// Runs a command as the shell does.
     case command(KioskAction)
-    /// Applies a record as the shell's replay does.
+    /// Names the till in its chain, as `KioskShell.nameTill` does: a name
+    /// that is no till's name is refused; the name it has already journals nothing.
+    case nameTill(String)
+    /// Applies a record read back from the journal as the shell's replay
+    /// does, checks included, whatever amounts it holds.
     case record(KioskRecord)
   }
 
@@ -89,7 +94,9 @@ public enum KioskTill: DurableFeature {
 
   public static func name(of action: Action) -> String {
     switch action {
+    case .initialize: "initialize"
     case .command(let command): command.name
+    case .nameTill: "nameTill"
     case .record: "record"
     }
   }
@@ -108,10 +115,9 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A new day begins from the open tabs, the menu and the stock, with nothing
-  /// settled and nothing to undo; its checkpoints name what it began with.
+  /// settled and nothing to undo (the shell's `closeDay`).
   public static func nextPeriod(from state: State) -> State {
-    let carried = state.slices.carriedOver
-    return State(slices: carried, undo: [], till: state.till, initialized: true, carriedDigest: carried.digest)
+    State(slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true)
   }
 
   /// Runs `action` on `state`, which it changes only when it returns a record.
@@ -121,9 +127,19 @@ public enum KioskTill: DurableFeature {
     var history = UndoHistory(entries: state.undo)
     let outcome: Outcome
     switch action {
+    case .initialize(let menu, let stock):
+      let record = KioskRecord.initialized(menu: menu, stock: stock)
+      if let amount = record.amountWithoutCanonicalForm {
+        return Outcome(record: nil, reason: "\(amount) cannot be journaled")
+      }
+      outcome = apply(record, on: &world, history: &history, state: &state)
     case .command(let command):
       guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
       outcome = run(command, on: &world, history: &history)
+    case .nameTill(let name):
+      guard HeadOfficeSync.isTillName(name) else { return Outcome(record: nil, reason: "'\(name)' is no till's name") }
+      guard state.till != name else { return Outcome(record: nil) }
+      outcome = apply(.tillNamed(till: name), on: &world, history: &history, state: &state)
     case .record(let record):
       outcome = apply(record, on: &world, history: &history, state: &state)
     }
@@ -171,10 +187,7 @@ public enum KioskTill: DurableFeature {
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
     case .initialized where state.initialized:
       return Outcome(record: nil, reason: "the menu and stock are initialized only by the day's first record")
-    case .initialized:
-      if let amount = record.amountWithoutCanonicalForm {
-        return Outcome(record: nil, reason: "\(amount) cannot be journaled")
-      }
+    case .initialized: break
     default:
       guard state.initialized else { return Outcome(record: nil, reason: "the day's first record must initialize") }
     }
@@ -191,5 +204,14 @@ public enum KioskTill: DurableFeature {
     state.till = progress.till
     state.initialized = true
     return Outcome(record: record)
+  }
+}
+
+extension DurableStore where Model == KioskTill {
+  /// Closes the day as `kiosk close-day` does: into the archive the shell
+  /// names (`KioskSegments.archiveName`, `<journal>.day-NNNN`) beside the
+  /// journal, so the shell finds it, and finishes a close the store began.
+  public func closeDay() throws(DurableStoreError) {
+    try closePeriod(into: KioskSegments.archiveName(of: path, day: period + 1))
   }
 }

@@ -63,19 +63,33 @@ public enum KioskTillFormat: DurableFormat {
     }
   }
 
+  /// The next day is of version 3 unless what it carries over has an amount
+  /// the canonical form cannot hold (a price in fractions of a cent, from a
+  /// day begun in version 2), as the shell's `closeDay` decides.
+  public static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<KioskTill>) -> UInt16 {
+    kioskCheckpoint(checkpoint).canonicalHolds ? JournalFormat.canonicalVersion : JournalFormat.encoderVersion
+  }
+
   public static func writeCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>, version: UInt16) -> [UInt8] {
-    let state = checkpoint.state
-    let previous = checkpoint.previous.map { link in
-      ClosedDay(
-        day: link.period + 1, archive: link.archive, lastSequence: link.lastSequence,
-        carriedDigest: state.carriedDigest ?? "")
-    }
-    let written = KioskCheckpoint(
-      day: checkpoint.period + 1, state: state.slices, undo: state.undo, openIntents: [], paymentsJournaled: false,
-      previousDay: previous, till: state.till)
-    do { return try JournalJSONWriter.bytes(of: written, version: version) } catch {
+    do { return try JournalJSONWriter.bytes(of: kioskCheckpoint(checkpoint), version: version) } catch {
       preconditionFailure("a checkpoint has no journal form in version \(version): \(error)")
     }
+  }
+
+  /// The checkpoint as the shell writes it. The day before is named in the
+  /// day's opening checkpoint only, with the digest of what it carried over
+  /// (the opening state itself), as `closeDay` names it.
+  static func kioskCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>) -> KioskCheckpoint {
+    let state = checkpoint.state
+    let previous = checkpoint.previous.flatMap { link in
+      checkpoint.opensPeriod
+        ? ClosedDay(
+          day: link.period + 1, archive: link.archive, lastSequence: link.lastSequence,
+          carriedDigest: state.slices.digest) : nil
+    }
+    return KioskCheckpoint(
+      day: checkpoint.period + 1, state: state.slices, undo: state.undo, openIntents: [], paymentsJournaled: false,
+      previousDay: previous, till: state.till)
   }
 
   public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
@@ -86,12 +100,12 @@ public enum KioskTillFormat: DurableFormat {
       throw NotOnTheStoreYet(description: "a checkpoint of a day with payments (\(KioskTill.paymentsNotYet))")
     }
     let state = KioskTill.State(
-      slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true,
-      carriedDigest: checkpoint.previousDay?.carriedDigest)
+      slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true)
+    let previous = checkpoint.previousDay.map {
+      DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
+    }
     return DurableCheckpoint(
-      state: state, open: [], undo: [], period: checkpoint.day - 1,
-      previous: checkpoint.previousDay.map {
-        DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
-      })
+      state: state, open: [], undo: [], period: checkpoint.day - 1, previous: previous,
+      opensPeriod: previous != nil)
   }
 }

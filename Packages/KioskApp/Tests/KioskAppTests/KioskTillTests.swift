@@ -63,7 +63,7 @@ extension TemporaryJournal {
     return record
   }
   if !store.state.initialized {
-    _ = try send(.record(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)))
+    _ = try send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
   }
   try await runDay(
     open: { customer in
@@ -74,7 +74,7 @@ extension TemporaryJournal {
     remove: { _ = try send(.command(.remove(item: $0, tab: $1))) },
     restock: { _ = try send(.command(.restock(ingredient: $0, count: $1))) },
     undo: { _ = try send(.command(.undo(key: IdempotencyKey(journalSalt: 1, sequence: 1)))) },
-    name: { _ = try send(.record(.tillNamed(till: $0))) })
+    name: { _ = try send(.nameTill($0)) })
 }
 
 /// A step the store answered without a record.
@@ -199,10 +199,17 @@ func theStoreJournalsTheBytesTheShellJournals(version: UInt16) async throws {
   let journal = try TemporaryJournal()
   var store: DurableStore<KioskTill>? = try journal.openStore()
   try await runDay(on: try #require(store))
-  let archive = KioskSegments.archiveName(of: journal.path, day: 1)
-  try store?.closePeriod(into: archive)
+  try store?.closeDay()
   let carried = try #require(store?.state)
+  // A checkpoint later in the day names no day before: only the day's first does, as the shell's.
+  try store?.send(.command(.openTab(customer: "Linus")))
+  try store?.checkpoint()
+  let goneOn = try #require(store?.state)
   store = nil
+  let fromLastCheckpoint = try DurableJournal.read(path: journal.path)
+  let last = try KioskCheckpoint.decoded(
+    from: fromLastCheckpoint.payload(0), version: fromLastCheckpoint.version, decoder: JSONDecoder())
+  #expect(last.day == 2 && last.previousDay == nil)
 
   // The day's archive ends with `dayClosed`; the next day begins from what
   // carries over and names it, as a day the shell closed does.
@@ -214,9 +221,10 @@ func theStoreJournalsTheBytesTheShellJournals(version: UInt16) async throws {
   try KioskVerifier.checkChain(from: closed, to: next)
   #expect(carried.undo.isEmpty)
 
+  #expect(carried.slices.tabs.settled.count == 0)
   let shell = try journal.openShell()
   #expect(shell.day == 2)
-  #expect(shell.snapshot == carried.slices)
+  #expect(shell.snapshot == goneOn.slices)
   #expect(shell.tillName == "north")
 }
 
@@ -261,7 +269,7 @@ func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt6
   _ = try DurableJournal(path: byStore.path, newFileVersion: version)
   let shell = try byShell.openShell(newFileVersion: version)
   let store = try byStore.openStore()
-  try store.send(.record(.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)))
+  try store.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
   var random = SeededGenerator(seed: seed)
   for step in 0..<80 {
     let command = randomCommand(&random, nextTab: shell.snapshot.tabs.nextID)
@@ -274,4 +282,56 @@ func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt6
   let records = try byShell.recordPayloads()
   #expect(records.count > 25, "enough of the commands went through: \(records.count)")
   #expect(try byStore.recordPayloads() == records)
+}
+
+@MainActor
+@Test func aDayWhosePaymentsAreAllBeforeItsLastCheckpointIsStillRefusedByTheStore() async throws {
+  let journal = try TemporaryJournal()
+  var shell: KioskShell? = try journal.openShell()
+  let ada = try #require(try shell?.openTab(for: "Ada"))
+  try shell?.add(latte, to: ada)
+  _ = try await shell?.settle(ada)
+  try shell?.writeCheckpoint()
+  _ = try shell?.openTab(for: "Grace")
+  shell = nil
+  let before = journal.bytes
+  #expect {
+    _ = try journal.openStore()
+  } throws: { error in
+    guard case DurableStoreError.replay(_, let reason) = error else { return false }
+    return reason.contains("payments")
+  }
+  #expect(journal.bytes == before)
+}
+
+@MainActor
+@Test func aDayOfFormat2WithAPriceInFractionsOfACentGoesOnAndItsNextDayStaysInFormat2() async throws {
+  let journal = try TemporaryJournal()
+  var menu = KioskDefaults.menu
+  menu.items[latte]?.price = Decimal(string: "4.505")!
+  do {
+    let file = try DurableJournal(path: journal.path, newFileVersion: JournalFormat.encoderVersion)
+    let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: journal.path))
+    let shell = try KioskShell(journal: file, processor: processor, menu: menu)
+    _ = try shell.openTab(for: "Ada")
+  }
+  let store = try journal.openStore()
+  #expect(store.state.slices.menu.items[latte]?.price == Decimal(string: "4.505"))
+  try store.closeDay()
+  #expect(try DurableJournal.read(path: journal.path).version == JournalFormat.encoderVersion)
+  // Where the canonical form cannot hold it, a new day cannot begin with it.
+  let fresh = try TemporaryJournal()
+  let outcome = try fresh.openStore().send(.initialize(menu: menu, stock: KioskDefaults.stock)).outcome
+  #expect(outcome.record == nil && outcome.reason?.contains("cannot be journaled") == true)
+}
+
+@MainActor
+@Test func aTillIsNamedAsTheShellNamesIt() async throws {
+  let journal = try TemporaryJournal()
+  let store = try journal.openStore()
+  try store.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+  #expect(try store.send(.nameTill("north")).outcome.record == .tillNamed(till: "north"))
+  #expect(try store.send(.nameTill("north")).outcome.record == nil, "the name it has journals nothing")
+  #expect(try store.send(.nameTill("no such/till")).outcome.reason?.contains("no till's name") == true)
+  #expect(try journal.recordPayloads().count == 2)
 }

@@ -23,8 +23,14 @@ public protocol DurableFormat {
   /// and writes (of `JournalFormat.readableVersions`).
   static var versions: ClosedRange<UInt16> { get }
 
-  /// The version of a journal the store creates: a new one, or a period's next.
+  /// The version of a journal the store creates: a new one, or a period's
+  /// next unless `nextPeriodVersion(opening:)` says otherwise.
   static var newJournalVersion: UInt16 { get }
+
+  /// The version of the next period's journal, given its opening checkpoint:
+  /// `newJournalVersion` by default; an older one when the newest form cannot
+  /// hold what the period carries over (an amount its form has no room for).
+  static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<Model>) -> UInt16
 
   /// Appends the record of one step to `out`, after the bytes already there
   /// (the journal's frame, which it must leave as it is): what made it, the action stepped (nil for an
@@ -51,4 +57,7 @@ extension DurableFormat {
 
   /// The newest version this format writes.
   public static var newJournalVersion: UInt16 { versions.upperBound }
+
+  /// A new journal's version.
+  public static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<Model>) -> UInt16 { newJournalVersion }
 }

@@ -85,10 +85,15 @@ import FeatureKit
     }
   }
 
+  /// Everything the ledger keeps, as a checkpoint; `opensPeriod` for the first record of a period's journal.
+  func checkpoint(opensPeriod: Bool = false) -> DurableCheckpoint<Model> {
+    DurableCheckpoint(
+      state: state, open: open, undo: undo, period: period, previous: previous, opensPeriod: opensPeriod)
+  }
+
   /// The checkpoint's payload, in the feature's format.
   func checkpointBytes(version: UInt16) -> [UInt8] {
-    Model.Format.writeCheckpoint(
-      DurableCheckpoint(state: state, open: open, undo: undo, period: period, previous: previous), version: version)
+    Model.Format.writeCheckpoint(checkpoint(), version: version)
   }
 
   /// A ledger read back from a checkpoint's payload.

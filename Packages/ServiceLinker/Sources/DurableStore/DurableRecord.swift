@@ -66,18 +66,23 @@ public struct DurableCheckpoint<Model: DurableFeature> {
   public var undo: [Model.Action]
   /// How many periods were closed before this one.
   public var period: Int
-  /// The period this one follows; nil in the first.
+  /// The period this one follows; nil in the first, and nil when read from
+  /// a format that names it only in the period's opening checkpoint.
   public var previous: DurablePeriodLink?
+  /// Whether this is the first record of its period's journal, written by
+  /// `closePeriod(into:)` (a format may name the previous period only there).
+  public var opensPeriod: Bool
 
   /// A checkpoint.
   public init(
     state: Model.State, open: [Intent<Model.Request>], undo: [Model.Action], period: Int,
-    previous: DurablePeriodLink? = nil
+    previous: DurablePeriodLink? = nil, opensPeriod: Bool = false
   ) {
     self.state = state
     self.open = open
     self.undo = undo
     self.period = period
     self.previous = previous
+    self.opensPeriod = opensPeriod
   }
 }

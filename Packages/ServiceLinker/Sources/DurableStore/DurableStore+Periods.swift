@@ -27,22 +27,26 @@ extension DurableStore {
   }
 
   /// Closes the current period (a day, a month) into a read-only archive at
-  /// `archivePath` (absolute, or relative to the journal's folder), and goes
-  /// on in a new journal at `path` that starts from a checkpoint of what
-  /// carries over (`DurableFeature.nextPeriod(from:)`) with the same intents
-  /// and undo stack, naming the period it follows (`previousPeriod`).
+  /// `archivePath` (absolute, or relative to the journal's folder, on the
+  /// same file system), and goes on in a new journal at `path` that starts
+  /// from a checkpoint of what carries over (`DurableFeature.nextPeriod(from:)`)
+  /// with the same intents and undo stack, naming the period it follows
+  /// (`previousPeriod`).
   ///
   /// The period's end is journaled first: a checkpoint, then its
   /// `periodClosed` record, the journal's last. Then the new journal is
-  /// written whole beside the current one (`<path>.next`), the current one is
-  /// renamed into the archive, and the new one into place. A crash anywhere
-  /// after the end record leaves a close that `open` finishes. An archive
-  /// that exists, or whose folder cannot take it, is refused before anything
-  /// is written, and the period goes on.
+  /// written whole beside the current one (`<path>.next`), the journal gets
+  /// its archive's name as a second name (a hard link), and the new one
+  /// takes the journal's name (an atomic rename): `path` always names a whole
+  /// journal, so a second `open` meanwhile waits for a lock and never finds
+  /// none. A crash anywhere after the end record leaves a close that `open`
+  /// finishes. An archive that exists, is one of the store's own files, or
+  /// whose folder cannot take it, is refused before anything is written, and
+  /// the period goes on.
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()
     let archive = DurablePeriods.resolve(archivePath, besideJournal: path)
-    guard !DurablePeriods.ownFiles(of: path).contains(archive), access(archive, F_OK) != 0 else {
+    guard !DurablePeriods.isOwnFile(archive, of: path), access(archive, F_OK) != 0 else {
       throw .archiveExists(path: archivePath)
     }
     if let reason = DurablePeriods.cannotArchive(at: archive, journal: path) {
@@ -65,9 +69,9 @@ extension DurableStore {
   }
 
   /// Finishes the close of a period whose end the journal holds (`ledger.ended`):
-  /// writes the next period's journal beside it, renames the journal into
-  /// its archive and the next one into place. A failure halts the store;
-  /// opening it again finishes the close.
+  /// writes the next period's journal beside it, gives the journal its
+  /// archive's name too, and renames the next one into the journal's place.
+  /// A failure halts the store; opening it again finishes the close.
   func finishClosingPeriod() throws(DurableStoreError) {
     guard let ended = ledger.ended else { return }
     let archive = DurablePeriods.resolve(ended.archive, besideJournal: path)
@@ -81,26 +85,33 @@ extension DurableStore {
       DurablePeriods.remove(nextPath)
       var nextJournal = try writeNextPeriod(next, at: nextPath)
       try seam(.periodNextWritten)
-      do throws(JournalError) { try journal.rename(to: archive) } catch {
-        let reason = "the journal could not be renamed there (\(error)); opening the store again finishes the close"
-        throw .archiveFailed(path: ended.archive, reason: reason)
+      // An archive ends with its last record: the zeros written ahead go first.
+      do throws(JournalError) { try journal.cutSpaceAhead() } catch { throw .journal(error) }
+      if let reason = DurablePeriods.addArchiveName(archive, to: path) {
+        throw .archiveFailed(
+          path: ended.archive, reason: "\(reason); opening the store again finishes the close")
       }
-      chmod(archive, 0o444)
       try seam(.periodArchived)
+      // The journal's checkpoint index goes with its archive (derived from it; best effort).
+      rename(path + ".checkpoints", archive + ".checkpoints")
       do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
+      chmod(archive, 0o444)
       journal = nextJournal
     }
     ledger = next
   }
 
-  /// The next period's journal at `nextPath`, holding one checkpoint: `next`.
+  /// The next period's journal at `nextPath`, holding one checkpoint: `next`,
+  /// opening the period, in the version the format gives it.
   private func writeNextPeriod(_ next: DurableLedger<Model>, at nextPath: String) throws(DurableStoreError)
     -> DurableJournal
   {
+    let opening = next.checkpoint(opensPeriod: true)
     do throws(JournalError) {
       var nextJournal = try DurableJournal(
-        path: nextPath, lockWait: options.lockWait, newFileVersion: Model.Format.newJournalVersion)
-      try nextJournal.appendCheckpoint(next.checkpointBytes(version: nextJournal.version))
+        path: nextPath, lockWait: options.lockWait,
+        newFileVersion: Model.Format.nextPeriodVersion(opening: opening))
+      try nextJournal.appendCheckpoint(Model.Format.writeCheckpoint(opening, version: nextJournal.version))
       return nextJournal
     } catch { throw .journal(error) }
   }
@@ -163,6 +174,60 @@ enum DurablePeriods {
       guard access(path, F_OK) != 0 else { return }
       try next.rename(to: path)
     } catch { throw .journal(error) }
+  }
+
+  /// Whether `archive` (a path `resolve` gave) names the journal at `path`,
+  /// its next period's, or their checkpoint indexes, however it is spelled
+  /// (`./`, `..`, a linked folder): compared by folder, resolved, and name.
+  static func isOwnFile(_ archive: String, of path: String) -> Bool {
+    let own = ownFiles(of: path)
+    if own.contains(archive) { return true }
+    guard let spelled = resolvedFolder(of: archive) else { return false }
+    return own.contains { resolvedFolder(of: $0) == spelled }
+  }
+
+  /// The path with its folder resolved (links, `.`, `..`) and its name as
+  /// given; nil when the folder is not there.
+  static func resolvedFolder(of path: String) -> String? {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    guard let resolved = realpath(folder, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved) + "/" + name
+  }
+
+  /// Gives the journal at `journal` the second name `archive` (a hard link,
+  /// the folder synced); nil when done, or when `archive` already names the
+  /// same file (a close finished again); else why not.
+  static func addArchiveName(_ archive: String, to journal: String) -> String? {
+    if link(journal, archive) != 0 {
+      let failure = errno
+      var one = stat()
+      var two = stat()
+      let same =
+        stat(journal, &one) == 0 && stat(archive, &two) == 0 && one.st_dev == two.st_dev && one.st_ino == two.st_ino
+      guard failure == EEXIST, same else {
+        return "the journal could not be linked there (\(String(cString: strerror(failure))))"
+      }
+    }
+    let folder = archive.lastIndex(of: "/").map { archive[..<$0].isEmpty ? "/" : String(archive[..<$0]) } ?? "."
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
+    guard descriptor >= 0 else { return "its folder could not be opened to sync it" }
+    defer { close(descriptor) }
+    return fsync(descriptor) == 0 ? nil : "its folder could not be synced"
+  }
+
+  /// The version in the header of the journal at `path`, read without
+  /// opening it to write; nil when there is no file or no whole header.
+  static func headerVersion(at path: String) -> UInt16? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var header = [UInt8](repeating: 0, count: 6)
+    let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count == header.count, Array(header[0..<4]) == JournalFormat.magic else { return nil }
+    return UInt16(header[4]) | UInt16(header[5]) << 8
   }
 
   /// `archive` as a path: itself when absolute, else beside the journal at `journal`.

@@ -90,6 +90,11 @@ public final class DurableStore<Model: DurableFeature> {
     clock: any Clock<Duration> = ContinuousClock(), options: DurableStoreOptions = DurableStoreOptions()
   ) throws(DurableStoreError) -> DurableStore<Model> {
     try DurablePeriods.finishInterruptedClose(of: path, lockWait: options.lockWait)
+    // Before the journal is opened to write, which may mend its tail: a
+    // journal of a version the format does not read is left exactly as it is.
+    if let version = DurablePeriods.headerVersion(at: path), !Model.Format.versions.contains(version) {
+      throw .unsupportedVersion(version, path: path)
+    }
     let journal: DurableJournal
     do {
       journal = try DurableJournal(
@@ -112,7 +117,7 @@ public final class DurableStore<Model: DurableFeature> {
       chmod(DurablePeriods.resolve(previous.archive, besideJournal: path), 0o444)
     }
     for intent in ledger.open { store.run(intent, recovering: true) }
-    for task in Model.resumedTasks(state: ledger.state, environment: environment) { store.start(task) }
+    for task in Model.resumedTasks(state: store.ledger.state, environment: environment) { store.start(task) }
     return store
   }
 

@@ -8,14 +8,20 @@ import Testing
 /// no archive takes one of the store's own names, a rename that fails loses
 /// nothing, and a second `open` during a close waits for the lock.
 @MainActor @Suite struct PeriodCloseTests {
-  @Test(arguments: [".next", ".checkpoints", ".next.checkpoints"])
+  @Test(arguments: [".next", ".checkpoints", ".next.checkpoints", "./.next", "/../@/.next", "./"])
   func noArchiveTakesOneOfTheStoresOwnNames(_ suffix: String) async throws {
     let till = try Till()
     var store: DurableStore<Tea>? = try till.open()
     try store?.send(.order("sencha"))
     await store?.finish()
-    #expect(throws: DurableStoreError.archiveExists(path: till.path + suffix)) {
-      try store?.closePeriod(into: till.path + suffix)
+    // However it is spelled: beside the journal (`./`), through its folder again (`../<folder>/`).
+    let folderName = URL(fileURLWithPath: till.folder.path("x")).deletingLastPathComponent().lastPathComponent
+    let archive =
+      suffix.hasPrefix("./")
+      ? "./tea.journal" + suffix.dropFirst(2)
+      : suffix.hasPrefix("/../@/") ? "../\(folderName)/tea.journal" + suffix.dropFirst(6) : till.path + suffix
+    #expect(throws: DurableStoreError.archiveExists(path: archive)) {
+      try store?.closePeriod(into: archive)
     }
     try store?.send(.order("bancha"))
     await store?.finish()
@@ -46,12 +52,15 @@ import Testing
     #expect(reopened.state.ordered == ["matcha", "gyokuro"])
   }
 
-  @Test func aSecondOpenDuringAPeriodCloseWaitsForTheLockAndRemovesNothing() async throws {
+  /// At each step of the close the journal's path names a whole journal,
+  /// the closing store's: a second `open` finds it locked, never missing.
+  @Test(arguments: [CrashPoint.periodEnded, .periodNextWritten, .periodArchived])
+  func aSecondOpenDuringAPeriodCloseWaitsForTheLockAndRemovesNothing(at probe: CrashPoint) async throws {
     let till = try Till()
     let path = till.path
     let secondOpen = SecondOpen()
     till.options.crashSeam = { (point: CrashPoint) throws(SimulatedCrash) in
-      guard point == .periodNextWritten else { return }
+      guard point == probe else { return }
       let other = MainActor.assumeIsolated { Till.reopen(at: path) }
       secondOpen.result.withLock { $0 = other }
     }
@@ -135,6 +144,40 @@ extension PeriodCloseTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
     _ = try till.open()
     #expect(try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int == 0o444)
+  }
+
+  @Test func aCloseCutShortBeginsTheNextPeriodFromWhatCarriesOverOnce() async throws {
+    let till = try Till()
+    till.stop { $0 == .periodEnded }
+    var store: DurableStore<MonthlyTea>? = try till.open(as: MonthlyTea.self)
+    try store?.send(.charged("sencha"))
+    try store?.send(.order("bancha"))
+    await store?.finish()
+    #expect(throws: DurableStoreError.stopped(at: .periodEnded)) { try store?.closePeriod(into: "month-1.journal") }
+    store = nil
+    till.options.crashSeam = nil
+    let reopened = try till.open(as: MonthlyTea.self)
+    #expect(reopened.period == 1)
+    #expect(reopened.state.charged == [])
+    #expect(reopened.state.ordered == ["bancha"])
+    let archive = try DurableStore<MonthlyTea>.read(at: till.folder.path("month-1.journal"), initial: Tea.State())
+    #expect(archive.state.charged == ["sencha", "bancha"])
+  }
+
+  @Test func aJournalOfAnotherVersionWithATornTailIsRefusedUntouched() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("tip"))
+    store = nil
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: till.path))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data([0x2A, 0, 0, 0, 1, 2, 3]))
+    try handle.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: till.path))
+    #expect(throws: DurableStoreError.unsupportedVersion(JournalFormat.canonicalVersion, path: till.path)) {
+      _ = try till.open(as: TextTea.self)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: till.path)) == before, "the torn tail is still there")
   }
 
   @Test func aRecordAfterItsPeriodsEndIsRefusedOnOpen() throws {
