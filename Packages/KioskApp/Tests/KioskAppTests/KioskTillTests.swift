@@ -5,6 +5,7 @@ import KioskCommands
 import Menu
 import Payment
 import Stock
+import Synchronization
 import Tabs
 import Testing
 import _ServiceLinkerTestSupport
@@ -334,4 +335,62 @@ func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt6
   #expect(try store.send(.nameTill("north")).outcome.record == nil, "the name it has journals nothing")
   #expect(try store.send(.nameTill("no such/till")).outcome.reason?.contains("no till's name") == true)
   #expect(try journal.recordPayloads().count == 2)
+}
+
+/// Stops the store at the `stopAt`-th crash seam it reaches (0 for none).
+private final class SeamCounter: Sendable {
+  let reached = Mutex(0)
+  let stopAt: Int
+  init(stopAt: Int) { self.stopAt = stopAt }
+  func seam(_ point: CrashPoint) throws(SimulatedCrash) {
+    let count = reached.withLock {
+      $0 += 1
+      return $0
+    }
+    if count == stopAt { throw SimulatedCrash() }
+  }
+}
+
+/// A store stopped at each of its seams in turn (records, checkpoints, the
+/// day's close): the shell then opens what the store acknowledged, and the
+/// step it was taking only when that step's record was synced, and goes on.
+@MainActor
+@Test func theShellOpensWhatTheStoreAcknowledgedWhereverTheStoreStopped() async throws {
+  for stopAt in 1...40 {
+    let journal = try TemporaryJournal()
+    let counter = SeamCounter(stopAt: stopAt)
+    var options = DurableStoreOptions(checkpointBytes: 150)
+    options.crashSeam = { (point: CrashPoint) throws(SimulatedCrash) in try counter.seam(point) }
+    var store: DurableStore<KioskTill>? = try DurableStore<KioskTill>.open(
+      at: journal.path, initial: KioskTill.State(), environment: (), options: options)
+    var acknowledged: KioskTill.State?
+    var inFlight: KioskTill.State?
+    do {
+      try store?.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+      acknowledged = store?.state
+      for customer in ["Ada", "Grace", "Linus"] {
+        try store?.send(.command(.openTab(customer: customer)))
+        acknowledged = store?.state
+        try store?.send(.command(.add(item: latte, tab: try #require(store?.state.slices.tabs.open.keys.max()))))
+        acknowledged = store?.state
+      }
+      try store?.closeDay()
+      acknowledged = store?.state
+      try store?.send(.command(.openTab(customer: "Edsger")))
+      acknowledged = store?.state
+    } catch {
+      // The step in flight is in memory; its record may or may not be synced.
+      inFlight = store?.state
+    }
+    store = nil
+    if stopAt == 40 { #expect(inFlight == nil, "the last run reaches no 40th seam: every seam was stopped at") }
+    guard let acknowledged = acknowledged ?? (inFlight?.initialized == true ? inFlight : nil) else {
+      continue  // stopped before the day's first record: there is no day yet
+    }
+    let shell = try journal.openShell()
+    #expect(
+      shell.snapshot == acknowledged.slices || shell.snapshot == inFlight?.slices,
+      "stopped at seam \(stopAt): \(shell.snapshot.tabs.open.count) tabs")
+    _ = try shell.openTab(for: "Barbara")
+  }
 }

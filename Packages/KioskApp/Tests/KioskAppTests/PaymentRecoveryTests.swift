@@ -16,7 +16,7 @@ func adaWithALatte(in journal: TemporaryJournal) throws -> (KioskShell, Tab.ID) 
 
 /// Stands for the process dying at a payment step: the hook throws it, the
 /// test drops the shell (only what is durable survives) and reopens.
-struct SimulatedCrash: Error {}
+struct ShellCrash: Error {}
 
 /// A fault at one step of a money-moving command.
 enum PaymentFault: String, CaseIterable, CustomStringConvertible {
@@ -37,9 +37,9 @@ enum PaymentFault: String, CaseIterable, CustomStringConvertible {
 
   @MainActor func arm(_ shell: KioskShell) {
     switch self {
-    case .crashAfterIntent: shell.paymentStepHook = { if $0 == .afterIntent { throw SimulatedCrash() } }
-    case .crashAfterEffect: shell.paymentStepHook = { if $0 == .afterEffect { throw SimulatedCrash() } }
-    case .crashAfterOutcome: shell.paymentStepHook = { if $0 == .afterOutcome { throw SimulatedCrash() } }
+    case .crashAfterIntent: shell.paymentStepHook = { if $0 == .afterIntent { throw ShellCrash() } }
+    case .crashAfterEffect: shell.paymentStepHook = { if $0 == .afterEffect { throw ShellCrash() } }
+    case .crashAfterOutcome: shell.paymentStepHook = { if $0 == .afterOutcome { throw ShellCrash() } }
     case .appendFailsAfterEffect:
       shell.paymentStepHook = { if $0 == .afterEffect { throw JournalError.failedEarlier } }
     case .processorLosesTheAnswer: shell.setProcessorFault(.failAfterCharging)
@@ -59,7 +59,7 @@ func aSettleInterruptedAtAnyStepIsReconciledWithoutChargingTwice(fault: PaymentF
     let (shell, tab) = try adaWithALatte(in: journal)
     fault.arm(shell)
     if fault == .crashAfterOutcome {
-      await #expect(throws: SimulatedCrash.self) { try await shell.settle(tab) }
+      await #expect(throws: ShellCrash.self) { try await shell.settle(tab) }
     } else {
       await #expect(throws: (any Error).self) { try await shell.settle(tab) }
       #expect(shell.openIntents.count == 1, "the intent stays open for reconciliation")
