@@ -210,8 +210,16 @@ public enum KioskTill: DurableFeature {
 extension DurableStore where Model == KioskTill {
   /// Closes the day as `kiosk close-day` does: into the archive the shell
   /// names (`KioskSegments.archiveName`, `<journal>.day-NNNN`) beside the
-  /// journal, so the shell finds it, and finishes a close the store began.
-  public func closeDay() throws(DurableStoreError) {
-    try closePeriod(into: KioskSegments.archiveName(of: path, day: period + 1))
+  /// journal, so the shell and its verifier find it (use this, not
+  /// `closePeriod(into:)`, whose archive the day's records name as given).
+  /// A close asked for again after a crash cut it short, which opening the
+  /// store finished, with nothing done since, closes nothing more; it
+  /// returns the day that closed.
+  @discardableResult
+  public func closeDay() throws(DurableStoreError) -> Int {
+    if let finished = closeFinishedOnOpen { return finished.period + 1 }
+    let day = period + 1
+    try closePeriod(into: KioskSegments.archiveName(of: path, day: day))
+    return day
   }
 }

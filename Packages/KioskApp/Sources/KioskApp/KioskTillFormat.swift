@@ -78,7 +78,12 @@ public enum KioskTillFormat: DurableFormat {
 
   /// The checkpoint as the shell writes it. The day before is named in the
   /// day's opening checkpoint only, with the digest of what it carried over
-  /// (the opening state itself), as `closeDay` names it.
+  /// (the opening state itself), as `closeDay` names it. The day's
+  /// settled-tabs file is vouched for as empty: a day the store runs has no
+  /// settle. What the processor's ledger says (where the day's movements
+  /// begin, the numbers it gave) is not the store's to know until the
+  /// processor is its environment: those are left out, as in checkpoints
+  /// written before they were kept, and the shell then reads the whole ledger.
   static func kioskCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>) -> KioskCheckpoint {
     let state = checkpoint.state
     let previous = checkpoint.previous.flatMap { link in
@@ -89,7 +94,7 @@ public enum KioskTillFormat: DurableFormat {
     }
     return KioskCheckpoint(
       day: checkpoint.period + 1, state: state.slices, undo: state.undo, openIntents: [], paymentsJournaled: false,
-      previousDay: previous, till: state.till)
+      previousDay: previous, settledTabs: .empty, till: state.till)
   }
 
   public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws

@@ -46,7 +46,8 @@ extension DurableStore {
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()
     let archive = DurablePeriods.resolve(archivePath, besideJournal: path)
-    guard !DurablePeriods.isOwnFile(archive, of: path), access(archive, F_OK) != 0 else {
+    var taken = stat()
+    guard !DurablePeriods.isOwnFile(archive, of: path), lstat(archive, &taken) != 0 else {
       throw .archiveExists(path: archivePath)
     }
     if let reason = DurablePeriods.cannotArchive(at: archive, journal: path) {
@@ -89,7 +90,7 @@ extension DurableStore {
       do throws(JournalError) { try journal.cutSpaceAhead() } catch { throw .journal(error) }
       if let reason = DurablePeriods.addArchiveName(archive, to: path) {
         throw .archiveFailed(
-          path: ended.archive, reason: "\(reason); opening the store again finishes the close")
+          path: ended.archive, reason: "\(reason); once it can be, opening the store again finishes the close")
       }
       try seam(.periodArchived)
       // The journal's checkpoint index goes with its archive (derived from it; best effort).
@@ -107,10 +108,12 @@ extension DurableStore {
     -> DurableJournal
   {
     let opening = next.checkpoint(opensPeriod: true)
+    let version = Model.Format.nextPeriodVersion(opening: opening)
+    precondition(
+      Model.Format.versions.contains(version),
+      "\(Model.Format.self) begins a period in version \(version), which it does not read")
     do throws(JournalError) {
-      var nextJournal = try DurableJournal(
-        path: nextPath, lockWait: options.lockWait,
-        newFileVersion: Model.Format.nextPeriodVersion(opening: opening))
+      var nextJournal = try DurableJournal(path: nextPath, lockWait: options.lockWait, newFileVersion: version)
       try nextJournal.appendCheckpoint(Model.Format.writeCheckpoint(opening, version: nextJournal.version))
       return nextJournal
     } catch { throw .journal(error) }
@@ -227,7 +230,9 @@ enum DurablePeriods {
     var header = [UInt8](repeating: 0, count: 6)
     let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
     guard count == header.count, Array(header[0..<4]) == JournalFormat.magic else { return nil }
-    return UInt16(header[4]) | UInt16(header[5]) << 8
+    let version = UInt16(header[4]) | UInt16(header[5]) << 8
+    // A version no journal has is a damaged header, which opening reports as such.
+    return JournalFormat.readableVersions.contains(version) ? version : nil
   }
 
   /// `archive` as a path: itself when absolute, else beside the journal at `journal`.
@@ -237,9 +242,10 @@ enum DurablePeriods {
     return String(journal[...slash]) + archive
   }
 
-  /// Why the journal at `journal` could not be renamed to `archive`, checked
-  /// before its period's end is journaled: the archive's folder is missing,
-  /// not writable, or on another file system (a rename cannot cross one).
+  /// Why the journal at `journal` could not be given the name `archive`,
+  /// checked before its period's end is journaled: the archive's folder is
+  /// missing, not writable, on another file system, or takes no hard link
+  /// (a probe is linked there and removed).
   static func cannotArchive(at archive: String, journal: String) -> String? {
     let folder = archive.lastIndex(of: "/").map { String(archive[..<$0]).isEmpty ? "/" : String(archive[..<$0]) } ?? "."
     var folderStatus = stat()
@@ -251,6 +257,12 @@ enum DurablePeriods {
     guard stat(journal, &journalStatus) == 0, journalStatus.st_dev == folderStatus.st_dev else {
       return "its folder \(folder) is on another file system than the journal"
     }
+    let probe = archive + ".link-probe"
+    unlink(probe)
+    guard link(journal, probe) == 0 else {
+      return "its folder \(folder) takes no hard link (\(String(cString: strerror(errno))))"
+    }
+    unlink(probe)
     return nil
   }
 

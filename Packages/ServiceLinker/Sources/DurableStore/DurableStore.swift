@@ -61,8 +61,21 @@ public final class DurableStore<Model: DurableFeature> {
   public var canUndo: Bool { !ledger.undo.isEmpty }
   /// How many periods were closed before the current one.
   public var period: Int { ledger.period }
-  /// The period the current one follows (its archive and last record); nil in the first.
+  /// The period the current one follows (its archive and last record): nil
+  /// in the first, and nil when the format names it only in a period's
+  /// opening checkpoint (`DurableCheckpoint.opensPeriod`) and the store
+  /// opened from a later one.
   public var previousPeriod: DurablePeriodLink? { ledger.previous }
+  /// The period whose close, cut short by a crash, `open` finished, until
+  /// the journal's next record: an app that closes periods on request can
+  /// tell a close asked for again from a new one (`nil` otherwise).
+  public var closeFinishedOnOpen: DurablePeriodLink? {
+    guard let finishedClose, journal.lastSequence == finishedClose.sequence else { return nil }
+    return finishedClose.link
+  }
+  /// What `closeFinishedOnOpen` reports, and the journal's last record then
+  /// (read, not written, by a step: it costs a send nothing).
+  var finishedClose: (link: DurablePeriodLink, sequence: UInt64)?
   /// The ids of the feature's work in flight, sorted.
   public var inFlight: [String] { work.ids }
 
@@ -111,7 +124,9 @@ public final class DurableStore<Model: DurableFeature> {
     let store = DurableStore(
       path: path, journal: journal, ledger: ledger, environment: environment, clock: clock, options: options)
     // A journal that ends with its period's end is a close cut short: finished now.
+    let cutShort = store.ledger.ended
     try store.finishClosingPeriod()
+    store.finishedClose = cutShort.map { ($0, store.journal.lastSequence) }
     // A crash between a close's rename and its `chmod` left the archive writable.
     if let previous = store.ledger.previous {
       chmod(DurablePeriods.resolve(previous.archive, besideJournal: path), 0o444)

@@ -69,7 +69,7 @@ import Testing
     await store?.finish()
     try store?.closePeriod(into: till.folder.path("day-1.journal"))
     let second = secondOpen.result.withLock { $0 } ?? "none"
-    #expect(second.hasPrefix("locked"), "the second open: \(second)")
+    #expect(second == "locked: \(path)", "the second open finds the journal, locked: \(second)")
     try store?.send(.order("genmaicha"))
     await store?.finish()
     store = nil
@@ -178,6 +178,20 @@ extension PeriodCloseTests {
       _ = try till.open(as: TextTea.self)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: till.path)) == before, "the torn tail is still there")
+  }
+
+  @Test func anArchiveNameTakenByALinkToNothingIsRefusedBeforeTheEndIsJournaled() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.charged("sencha"))
+    let archive = till.folder.path("day-1.journal")
+    try FileManager.default.createSymbolicLink(atPath: archive, withDestinationPath: till.folder.path("nowhere"))
+    #expect(throws: DurableStoreError.archiveExists(path: archive)) { try store?.closePeriod(into: archive) }
+    try store?.send(.charged("bancha"))
+    store = nil
+    let reopened = try till.open()
+    #expect(reopened.period == 0)
+    #expect(reopened.state.charged == ["sencha", "bancha"])
   }
 
   @Test func aRecordAfterItsPeriodsEndIsRefusedOnOpen() throws {
