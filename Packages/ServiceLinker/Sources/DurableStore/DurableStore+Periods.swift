@@ -192,9 +192,8 @@ enum DurablePeriods {
   /// The path with its folder resolved (links, `.`, `..`) and its name as
   /// given; nil when the folder is not there.
   static func resolvedFolder(of path: String) -> String? {
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let folder = folder(of: path)
+    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     guard let resolved = realpath(folder, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved) + "/" + name
@@ -214,7 +213,7 @@ enum DurablePeriods {
         return "the journal could not be linked there (\(String(cString: strerror(failure))))"
       }
     }
-    let folder = archive.lastIndex(of: "/").map { archive[..<$0].isEmpty ? "/" : String(archive[..<$0]) } ?? "."
+    let folder = folder(of: archive)
     let descriptor = open(folder, O_RDONLY | O_DIRECTORY)
     guard descriptor >= 0 else { return "its folder could not be opened to sync it" }
     defer { close(descriptor) }
@@ -235,6 +234,12 @@ enum DurablePeriods {
     return JournalFormat.readableVersions.contains(version) ? version : nil
   }
 
+  /// The folder `path` names a file in: `.` for a bare name, `/` for one at the root.
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return path[..<slash].isEmpty ? "/" : String(path[..<slash])
+  }
+
   /// `archive` as a path: itself when absolute, else beside the journal at `journal`.
   static func resolve(_ archive: String, besideJournal journal: String) -> String {
     guard !archive.hasPrefix("/") else { return archive }
@@ -247,7 +252,7 @@ enum DurablePeriods {
   /// missing, not writable, on another file system, or takes no hard link
   /// (a probe is linked there and removed).
   static func cannotArchive(at archive: String, journal: String) -> String? {
-    let folder = archive.lastIndex(of: "/").map { String(archive[..<$0]).isEmpty ? "/" : String(archive[..<$0]) } ?? "."
+    let folder = folder(of: archive)
     var folderStatus = stat()
     var journalStatus = stat()
     guard stat(folder, &folderStatus) == 0, (folderStatus.st_mode & S_IFMT) == S_IFDIR else {
