@@ -121,9 +121,16 @@ public enum KioskTill: DurableFeature {
   }
 
   /// Runs `action` on `state`, which it changes only when it returns a record.
+  ///
+  /// The slices leave the state while the step runs, so it changes them in
+  /// place rather than copying every tab: a step costs its own work. Every
+  /// command and every record checks before it writes, so one that does
+  /// nothing has changed nothing, and the slices go back as they are.
   private static func outcome(of action: Action, on state: inout State) -> Outcome {
     var world = ReplayWorld()
     world.restore(state.slices)
+    state.slices = KioskSnapshot()
+    defer { state.slices = world.snapshot }
     var history = UndoHistory(entries: state.undo)
     let outcome: Outcome
     switch action {
@@ -144,7 +151,6 @@ public enum KioskTill: DurableFeature {
       outcome = apply(record, on: &world, history: &history, state: &state)
     }
     guard outcome.record != nil else { return outcome }
-    state.slices = world.snapshot
     state.undo = history.entries
     return outcome
   }

@@ -134,8 +134,11 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & ~Copyabl
       self.stock = stock
       tabs = TabsState()
     case .opened(let expected, let customer):
-      let id = openTab(for: customer)
-      guard id == expected else { throw ReplayFailure("opened tab #\(id.raw), the journal says #\(expected.raw)") }
+      // Checked before the tab opens, as every command checks first: a record that does not apply changes nothing.
+      guard tabs.nextID == expected.raw else {
+        throw ReplayFailure("opened tab #\(tabs.nextID), the journal says #\(expected.raw)")
+      }
+      _ = openTab(for: customer)
     case .added(let item, let tab):
       try add(item, to: tab)
     case .removed(let item, let tab):

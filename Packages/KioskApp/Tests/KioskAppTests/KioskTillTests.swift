@@ -425,3 +425,20 @@ private final class SeamCounter: Sendable {
     _ = try shell.openTab(for: "Barbara")
   }
 }
+
+@MainActor
+@Test func aStepThatDoesNothingLeavesTheStateAsItWas() async throws {
+  let journal = try TemporaryJournal()
+  let store = try journal.openStore()
+  try await runDay(on: store)
+  let before = store.state
+  let misfits: [KioskTill.Action] = [
+    .record(.opened(tab: Tab.ID(raw: 99), customer: "Ada")), .record(.added(item: latte, tab: Tab.ID(raw: 99))),
+    .command(.add(item: Item.ID(raw: 42), tab: Tab.ID(raw: 1))), .command(.restock(ingredient: .milk, count: -1)),
+    .command(.openTab(customer: "")), .initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock),
+  ]
+  for action in misfits {
+    #expect(try store.send(action).outcome.record == nil, "\(action)")
+    #expect(store.state == before, "\(action) changed the state")
+  }
+}
