@@ -161,11 +161,9 @@ public enum KioskTill: DurableFeature {
   {
     guard case .undo = command else {
       do {
+        // Their records hold no amount, so every one has a form in every version.
         guard let entry = try world.runWithoutMoney(command) else {
           return Outcome(record: nil, reason: paymentsNotYet)
-        }
-        if let amount = entry.record.amountWithoutCanonicalForm {
-          return Outcome(record: nil, reason: "\(amount) cannot be journaled")
         }
         history.push(entry)
         return Outcome(record: entry.record)
@@ -182,7 +180,8 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A record, as the shell's replay applies it (`KioskReplay`): the same
-  /// checks, so one that does not apply to the state is found.
+  /// checks (the first record initializes, and only it), so one that does
+  /// not apply to the state is found.
   private static func apply(
     _ record: KioskRecord, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
   ) -> Outcome {
@@ -191,11 +190,7 @@ public enum KioskTill: DurableFeature {
       return Outcome(record: nil, reason: paymentsNotYet)
     case .dayClosed:
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
-    case .initialized where state.initialized:
-      return Outcome(record: nil, reason: "the menu and stock are initialized only by the day's first record")
-    case .initialized: break
-    default:
-      guard state.initialized else { return Outcome(record: nil, reason: "the day's first record must initialize") }
+    default: break
     }
     var progress = KioskReplay.Progress()
     progress.history = history

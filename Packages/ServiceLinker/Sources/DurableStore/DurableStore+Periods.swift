@@ -57,12 +57,8 @@ extension DurableStore {
     try guarded { () throws(DurableStoreError) in
       do throws(JournalError) {
         try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
-        var framed = JournalFormat.reservedFrame
-        Model.Format.writeRecord(
-          .periodClosed(period: period, archive: archivePath), nil, [], result: nil, version: journal.version,
-          to: &framed)
-        try journal.append(framed: &framed)
       } catch { throw .journal(error) }
+      try appendRecord(.periodClosed(period: period, archive: archivePath), nil, [], result: nil)
       ledger.ended = DurablePeriodLink(period: period, archive: archivePath, lastSequence: journal.lastSequence)
       try seam(.periodEnded)
     }
@@ -126,9 +122,7 @@ extension DurableStore {
   {
     let recovery: JournalRecovery
     do { recovery = try DurableJournal.read(path: path) } catch { throw .journal(error) }
-    guard Model.Format.versions.contains(recovery.version) else {
-      throw .unsupportedVersion(recovery.version, path: path)
-    }
+    try refuseUnreadable(recovery.version, at: path)
     let ledger = try DurableReplay.ledger(of: Model.self, from: recovery, salt: recovery.salt, initial: initial)
     let last = recovery.count == 0 ? recovery.firstSequence - 1 : recovery.sequence(recovery.count - 1)
     return DurableSnapshot(

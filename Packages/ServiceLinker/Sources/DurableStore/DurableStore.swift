@@ -105,17 +105,13 @@ public final class DurableStore<Model: DurableFeature> {
     try DurablePeriods.finishInterruptedClose(of: path, lockWait: options.lockWait)
     // Before the journal is opened to write, which may mend its tail: a
     // journal of a version the format does not read is left exactly as it is.
-    if let version = DurablePeriods.headerVersion(at: path), !Model.Format.versions.contains(version) {
-      throw .unsupportedVersion(version, path: path)
-    }
+    if let version = DurablePeriods.headerVersion(at: path) { try refuseUnreadable(version, at: path) }
     let journal: DurableJournal
     do {
       journal = try DurableJournal(
         path: path, lockWait: options.lockWait, newFileVersion: Model.Format.newJournalVersion)
     } catch { throw .journal(error) }
-    guard Model.Format.versions.contains(journal.version) else {
-      throw .unsupportedVersion(journal.version, path: path)
-    }
+    try refuseUnreadable(journal.version, at: path)
     // Only now, holding the journal's lock (a store closing its period holds
     // it throughout): a next period a close wrote but never put in place goes.
     DurablePeriods.removeIfThere(DurablePeriods.nextPath(of: path))
@@ -134,6 +130,11 @@ public final class DurableStore<Model: DurableFeature> {
     for intent in ledger.open { store.run(intent, recovering: true) }
     for task in Model.resumedTasks(state: store.ledger.state, environment: environment) { store.start(task) }
     return store
+  }
+
+  /// Refuses a journal at `path` of a version the feature's format does not read.
+  nonisolated static func refuseUnreadable(_ version: UInt16, at path: String) throws(DurableStoreError) {
+    guard Model.Format.versions.contains(version) else { throw .unsupportedVersion(version, path: path) }
   }
 
   /// Steps `action`, syncs its record, starts what it asked for, and returns
@@ -173,13 +174,7 @@ public final class DurableStore<Model: DurableFeature> {
     if let clash = applied.clash { Self.keyClash(clash) }
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeRecord)
-      var framed = takeRecordBuffer()
-      Model.Format.writeRecord(
-        kind, action, applied.intents, result: applied.result, version: journal.version, to: &framed)
-      // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
-      if !Self.frameIsReserved(framed) { Self.frameOverwritten() }
-      do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
-      if framed.capacity <= Self.keptRecordCapacity { recordBuffer = framed }
+      try appendRecord(kind, action, applied.intents, result: applied.result)
       try seam(.afterRecord)
     }
     for intent in applied.intents { run(intent, recovering: false) }
@@ -193,6 +188,21 @@ public final class DurableStore<Model: DurableFeature> {
     }
     checkpointIfDue()
     return applied.result
+  }
+
+  /// Writes a step's record in the feature's format, in the form of the
+  /// journal's version, after the frame the journal fills in, and appends
+  /// and syncs it: the one way a record reaches the journal.
+  @inlinable func appendRecord(
+    _ kind: DurableStepKind, _ action: Model.Action?, _ intents: [Intent<Model.Request>],
+    result: StepResult<Model.Effect, Model.Outcome>?
+  ) throws(DurableStoreError) {
+    var framed = takeRecordBuffer()
+    Model.Format.writeRecord(kind, action, intents, result: result, version: journal.version, to: &framed)
+    // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
+    if !Self.frameIsReserved(framed) { Self.frameOverwritten() }
+    do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
+    if framed.capacity <= Self.keptRecordCapacity { recordBuffer = framed }
   }
 
   /// The largest record buffer kept for the next step: one step's huge
