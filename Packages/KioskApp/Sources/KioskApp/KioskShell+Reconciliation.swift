@@ -22,7 +22,7 @@ extension KioskShell {
       case (.charge, .charged(let reference, _)):
         let settlement = try world.settlement(for: intent.tab)
         _ = try commit { world in world.applyCharge(settlement, reference: reference, key: intent.key) }
-        reconciled.append(Reconciliation(intent: intent, resolution: .completed(reference: reference)))
+        reconciled.append(IntentReconciliation(intent: intent, resolution: .completed(reference: reference)))
       case (.refund, .refunded(let reference, let charge, let amount))
       where charge != intent.charge || amount != intent.amount:
         // A refund of another charge or amount: the tab stays settled.
@@ -31,10 +31,10 @@ extension KioskShell {
         let undone = history.last?.record
         try completeUndo(refund: reference, key: intent.key)
         reconciled.append(
-          Reconciliation(intent: intent, resolution: .completed(reference: reference), undone: undone))
+          IntentReconciliation(intent: intent, resolution: .completed(reference: reference), undone: undone))
       case (_, .unknown):
         try journal(.paymentAbandoned(key: intent.key, reason: "the processor has no record of the key"))
-        reconciled.append(Reconciliation(intent: intent, resolution: .abandoned))
+        reconciled.append(IntentReconciliation(intent: intent, resolution: .abandoned))
       case (.charge, .refunded(let reference, _, _)), (.refund, .charged(let reference, _)):
         // A movement of the other kind.
         try abandon(intent, keyUsedFor: reference)
@@ -50,12 +50,12 @@ extension KioskShell {
       .paymentAbandoned(
         key: intent.key,
         reason: "the processor already used this key for \(reference), not this intent's payment; not reused"))
-    reconciled.append(Reconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
+    reconciled.append(IntentReconciliation(intent: intent, resolution: .keyUsedBefore(reference: reference)))
   }
 }
 
 /// What reconciliation did with one open intent.
-public struct Reconciliation: Equatable, Sendable {
+public struct IntentReconciliation: Equatable, Sendable {
   /// The intent.
   public var intent: PaymentIntent
   /// What became of it.

@@ -53,7 +53,7 @@ public final class KioskShell {
   /// Intents journaled without an outcome yet, oldest first.
   @ObservationIgnored public internal(set) var openIntents: [PaymentIntent]
   /// What reconciliation resolved since the shell opened, oldest first.
-  @ObservationIgnored public internal(set) var reconciled: [Reconciliation] = []
+  @ObservationIgnored public internal(set) var reconciled: [IntentReconciliation] = []
   /// How many of `reconciled` came before the command now running: those
   /// after were resolved on its way in (when the till opened, or before it ran).
   @ObservationIgnored var reconciledBeforeCommand = 0

@@ -9,16 +9,22 @@ import Tabs
 // instead (`KioskTillFormat`).
 
 extension KioskTill.State: CanonicalCodable {
-  /// `{"initialized", "menu", "stock", "tabs", "till", "undo"}`.
+  /// `{"initialized", "menu", "paying", "paymentsJournaled", "stock", "tabs", "till", "undo"}`.
   public var canonical: JSONValue {
     .object([
-      "initialized": .bool(initialized), "menu": slices.menu.canonical, "stock": slices.stock.canonical,
-      "tabs": slices.tabs.canonical, "till": till.map(JSONValue.string) ?? .null, "undo": .array(undo.map(\.canonical)),
+      "initialized": .bool(initialized), "menu": slices.menu.canonical,
+      "paying": .array(paying.map { .integer($0.raw) }), "paymentsJournaled": .bool(paymentsJournaled),
+      "stock": slices.stock.canonical, "tabs": slices.tabs.canonical, "till": till.map(JSONValue.string) ?? .null,
+      "undo": .array(undo.map(\.canonical)),
     ])
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    _ = try cursor.object(keys: ["initialized", "menu", "stock", "tabs", "till", "undo"])
+    _ = try cursor.object(keys: [
+      "initialized", "menu", "paying", "paymentsJournaled", "stock", "tabs", "till", "undo",
+    ])
+    var paying: [Tab.ID] = []
+    for tab in try cursor.field("paying").array() { paying.append(Tab.ID(raw: try tab.id())) }
     var undo: [UndoHistory.Entry] = []
     for entry in try cursor.field("undo").array() { undo.append(try UndoHistory.Entry(canonical: entry)) }
     let till = try cursor.field("till")
@@ -27,29 +33,35 @@ extension KioskTill.State: CanonicalCodable {
         menu: try MenuState(canonical: cursor.field("menu")), stock: try StockState(canonical: cursor.field("stock")),
         tabs: try TabsState(canonical: cursor.field("tabs"))),
       undo: undo, till: till.value == .null ? nil : try till.string(),
-      initialized: try cursor.field("initialized").bool())
+      initialized: try cursor.field("initialized").bool(), paying: paying,
+      paymentsJournaled: try cursor.field("paymentsJournaled").bool())
   }
 }
 
 extension KioskTill.Action: CanonicalCodable {
-  /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"nameTill": name}` or `{"record": record}`.
+  /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"settle": tab}`, `{"nameTill": name}`,
+  /// `{"record": record}` or `{"released": tab}`.
   public var canonical: JSONValue {
     switch self {
     case .initialize(let menu, let stock): .sum("initialize", ["menu": menu.canonical, "stock": stock.canonical])
     case .command(let command): .object(["command": command.canonical])
+    case .settle(let tab): .object(["settle": .integer(tab.raw)])
     case .nameTill(let name): .object(["nameTill": .string(name)])
     case .record(let record): .object(["record": record.canonical])
+    case .released(let tab): .object(["released": .integer(tab.raw)])
     }
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    let (name, value) = try cursor.sum(cases: ["initialize", "command", "nameTill", "record"])
+    let (name, value) = try cursor.sum(cases: ["initialize", "command", "settle", "nameTill", "record", "released"])
     switch name {
     case "initialize":
       _ = try value.object(keys: ["menu", "stock"])
       self = .initialize(
         menu: try MenuState(canonical: value.field("menu")), stock: try StockState(canonical: value.field("stock")))
     case "command": self = .command(try KioskAction(canonical: value))
+    case "settle": self = .settle(Tab.ID(raw: try value.id()))
+    case "released": self = .released(tab: Tab.ID(raw: try value.id()))
     case "nameTill": self = .nameTill(try value.string())
     default: self = .record(try KioskRecord(canonical: value))
     }
@@ -57,10 +69,13 @@ extension KioskTill.Action: CanonicalCodable {
 }
 
 extension KioskTill.Outcome: CanonicalEncodable {
-  /// `{"journaled": record or null, "reason": text or null, "refused": refusal or null}`.
+  /// `{"journaled": record or null, "payment": payment or null, "reason": text or null,
+  /// "refused": refusal or null, "released": tab or null}`.
   public var canonical: JSONValue {
     .object([
-      "journaled": record.canonical, "reason": reason.map(JSONValue.string) ?? .null, "refused": refusal.canonical,
+      "journaled": record.canonical, "payment": payment?.canonical ?? .null,
+      "reason": reason.map(JSONValue.string) ?? .null, "refused": refusal.canonical,
+      "released": released.map { .integer($0.raw) } ?? .null,
     ])
   }
 }

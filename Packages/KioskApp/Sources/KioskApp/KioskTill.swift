@@ -12,21 +12,23 @@ import Tabs
 /// A command sent (`command`) runs the code the shell and the scenarios run
 /// and is journaled as the record it makes; a record read back (`record`) is
 /// applied as the shell's replay applies it, checks included, so the store
-/// opens a day the shell wrote and the shell one the store wrote. The store
-/// runs the commands that move no money: opening a tab, adding and removing
-/// items, restocking, undoing those, naming the till. Settling, and a day
-/// that holds payments, are still the shell's: a settle sent, or the undo of
-/// one, is refused with that reason, and a day with a payment record is
-/// refused on open.
+/// opens a day the shell wrote and the shell one the store wrote. A settle is
+/// the store's intent: journaled as `paymentIntent` under the kiosk's key,
+/// charged off the main actor through the processor in the environment, and
+/// closed by `settled` or `paymentAbandoned` (`KioskTill+Payments.swift`).
+/// Refunds are still the shell's: the undo of a settle is refused with that
+/// reason, and a day holding one is refused on open.
 public enum KioskTill: DurableFeature {
-  /// No request yet: the processor joins through intents once settling is on the store.
-  public typealias Request = NoRequest
+  /// A charge of a tab (the processor's movements).
+  public typealias Request = KioskPayment
   /// The kiosk's own records and checkpoints.
   public typealias Format = KioskTillFormat
+  /// The processor, and the clock receipts are stamped by.
+  public typealias Environment = Services
 
   /// What the till keeps: the slices, the undo history (the kiosk's own, so
-  /// the store's undo stack goes unused), the till's name, and whether the
-  /// day has its first record.
+  /// the store's undo stack goes unused), the till's name, whether the day
+  /// has its first record, and the tabs whose charge is in flight.
   public struct State: Equatable, Sendable {
     /// The menu, stock and tabs.
     public var slices: KioskSnapshot
@@ -38,39 +40,63 @@ public enum KioskTill: DurableFeature {
     /// Send `initialize` first: a checkpoint or a close taken before it is
     /// read back as a day that has them.
     public var initialized: Bool
+    /// The tabs with a charge in flight, in the order they began: no command
+    /// changes them, and their stock is kept for them, until it closes.
+    public var paying: [Tab.ID]
+    /// Whether the day journaled a payment intent (its checkpoints say so,
+    /// as the shell's do).
+    public var paymentsJournaled: Bool
 
     /// A till; a new day's, with nothing in it, by default.
     public init(
       slices: KioskSnapshot = KioskSnapshot(), undo: [UndoHistory.Entry] = [], till: String? = nil,
-      initialized: Bool = false
+      initialized: Bool = false, paying: [Tab.ID] = [], paymentsJournaled: Bool = false
     ) {
       self.slices = slices
       self.undo = undo
       self.till = till
       self.initialized = initialized
+      self.paying = paying
+      self.paymentsJournaled = paymentsJournaled
     }
   }
 
-  /// A step: what the app sends (`initialize`, `command`, `nameTill`), or a
-  /// record read back from the journal (`record`).
+  /// A step: what the app sends (`initialize`, `command`, `settle`,
+  /// `nameTill`), a record read back from the journal or fed back by the
+  /// processor (`record`), or a charge given up (`released`).
   public enum Action: Equatable, Sendable {
     /// A new day's first record: its menu and stock. Refused when an amount
     /// has no canonical form (the shell's rule for a journal of version 3).
     case initialize(menu: MenuState, stock: StockState)
-    /// Runs a command as the shell does.
+    /// Runs a command as the shell does. A settle's charge goes under the
+    /// key it names (a charge the processor holds, adopted); `settle` lets
+    /// the store name it.
     case command(KioskAction)
+    /// Settles a tab: checks it as the shell does and opens the charge's
+    /// intent under the key the store names, `k_<salt>_<sequence>_t<tab>`.
+    case settle(Tab.ID)
     /// Names the till in its chain, as `KioskShell.nameTill` does: a name
     /// that is no till's name is refused; the name it has already journals nothing.
     case nameTill(String)
     /// Applies a record read back from the journal as the shell's replay
-    /// does, checks included, whatever amounts it holds.
+    /// does, checks included, whatever amounts it holds; a charge's
+    /// `settled` is fed back this way too.
     case record(KioskRecord)
+    /// The charge of `tab` was given up (declined, or never made): the tab
+    /// is open again to commands, and its stock is no longer kept.
+    case released(tab: Tab.ID)
   }
 
-  /// What a step did: the record it journals, or why it journals none.
+  /// What a step did: the record it journals, the payment it asks for, or
+  /// why it did nothing.
   public struct Outcome: Equatable, Sendable {
-    /// The record journaled for the step; nil when it did nothing.
+    /// The record journaled for the step; nil when it did nothing, and for a
+    /// settle sent, whose `paymentIntent` names the key the store gives it.
     public var record: KioskRecord?
+    /// The payment the step asks the processor for.
+    public var payment: KioskPayment?
+    /// The tab whose charge the step gave up.
+    public var released: Tab.ID?
     /// The domain's refusal of a command.
     public var refusal: ActionRefusal?
     /// Why a step did nothing that the domain did not refuse: a record that
@@ -78,26 +104,36 @@ public enum KioskTill: DurableFeature {
     public var reason: String?
 
     /// An outcome.
-    public init(record: KioskRecord?, refusal: ActionRefusal? = nil, reason: String? = nil) {
+    public init(
+      record: KioskRecord?, refusal: ActionRefusal? = nil, reason: String? = nil, payment: KioskPayment? = nil,
+      released: Tab.ID? = nil
+    ) {
       self.record = record
       self.refusal = refusal
       self.reason = reason
+      self.payment = payment
+      self.released = released
     }
+
+    /// Whether the step changed anything: a record, a payment begun or given up.
+    var didSomething: Bool { record != nil || payment != nil || released != nil }
   }
 
   /// The till asks for no effect inside a step: the processor is called
-  /// through intents, once settling is on the store.
+  /// through intents.
   public struct Effect: Equatable, Sendable {}
 
-  /// Why the store does not run a payment yet.
-  static let paymentsNotYet = "payments are not yet run on the durable store; KioskShell runs them"
+  /// Why the store does not run a refund yet.
+  static let refundsNotYet = "refunds are not yet run on the durable store; KioskShell runs them"
 
   public static func name(of action: Action) -> String {
     switch action {
     case .initialize: "initialize"
     case .command(let command): command.name
+    case .settle: "settle"
     case .nameTill: "nameTill"
     case .record: "record"
+    case .released: "released"
     }
   }
 
@@ -106,21 +142,22 @@ public enum KioskTill: DurableFeature {
   }
 
   /// Nothing journaled: a refusal, an undo with nothing to undo, a step not run.
-  public static func isRefusal(_ outcome: Outcome) -> Bool { outcome.record == nil }
+  public static func isRefusal(_ outcome: Outcome) -> Bool { !outcome.didSomething }
 
   /// A record read back that applies to nothing journals nothing either: the day does not replay.
   public static func replayFailure(_ outcome: Outcome) -> String? {
-    guard outcome.record == nil else { return nil }
+    guard !outcome.didSomething else { return nil }
     return outcome.reason ?? outcome.refusal.map { "\($0.error)" } ?? "it does nothing"
   }
 
   /// A new day begins from the open tabs, the menu and the stock, with nothing
-  /// settled and nothing to undo (the shell's `closeDay`).
+  /// settled and nothing to undo (the shell's `closeDay`). No charge is in
+  /// flight then: a day closes with none open (`closeDay()`).
   public static func nextPeriod(from state: State) -> State {
     State(slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true)
   }
 
-  /// Runs `action` on `state`, which it changes only when it returns a record.
+  /// Runs `action` on `state`, which it changes only when it does something.
   ///
   /// The slices leave the state while the step runs, so it changes them in
   /// place rather than copying every tab: a step costs its own work. Every
@@ -142,7 +179,18 @@ public enum KioskTill: DurableFeature {
       outcome = apply(record, on: &world, history: &history, state: &state)
     case .command(let command):
       guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
-      outcome = run(command, on: &world, history: &history)
+      if let refused = refusedWhilePaying(command, paying: state.paying) { return refused }
+      if case .settle(let tab, let key) = command {
+        outcome = startCharge(of: tab, key: key, world: world, state: &state)
+      } else {
+        outcome = run(command, on: &world, history: &history)
+      }
+    case .settle(let tab):
+      guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
+      if let refused = refusedWhilePaying(tab: tab, paying: state.paying) { return refused }
+      outcome = startCharge(of: tab, key: nil, world: world, state: &state)
+    case .released(let tab):
+      outcome = release(tab, state: &state)
     case .nameTill(let name):
       guard HeadOfficeSync.isTillName(name) else { return Outcome(record: nil, reason: "'\(name)' is no till's name") }
       guard state.till != name else { return Outcome(record: nil) }
@@ -150,7 +198,7 @@ public enum KioskTill: DurableFeature {
     case .record(let record):
       outcome = apply(record, on: &world, history: &history, state: &state)
     }
-    guard outcome.record != nil else { return outcome }
+    guard outcome.didSomething else { return outcome }
     state.undo = history.entries
     return outcome
   }
@@ -163,7 +211,7 @@ public enum KioskTill: DurableFeature {
       do {
         // Their records hold no amount, so every one has a form in every version.
         guard let entry = try world.runWithoutMoney(command) else {
-          return Outcome(record: nil, reason: paymentsNotYet)
+          preconditionFailure("a settle is the till's intent, and an undo its history's: \(command)")
         }
         history.push(entry)
         return Outcome(record: entry.record)
@@ -173,7 +221,7 @@ public enum KioskTill: DurableFeature {
     }
     switch history.plan {
     case .nothing: return Outcome(record: nil)
-    case .refund: return Outcome(record: nil, reason: paymentsNotYet)
+    case .refund: return Outcome(record: nil, reason: refundsNotYet)
     case .revert(let newest):
       return Outcome(record: world.applyUndo(of: newest, refund: nil, key: nil, history: &history))
     }
@@ -186,8 +234,12 @@ public enum KioskTill: DurableFeature {
     _ record: KioskRecord, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
   ) -> Outcome {
     switch record {
-    case .paymentIntent, .paymentAbandoned, .settled, .undone(refund: .some, _):
-      return Outcome(record: nil, reason: paymentsNotYet)
+    case .paymentIntent(let intent):
+      return reopenIntent(intent, state: &state)
+    case .paymentAbandoned:
+      return Outcome(record: nil, reason: "a payment is given up by its intent's outcome, not sent")
+    case .undone(refund: .some, _):
+      return Outcome(record: nil, reason: refundsNotYet)
     case .dayClosed:
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
     default: break
@@ -204,23 +256,8 @@ public enum KioskTill: DurableFeature {
     history = progress.history
     state.till = progress.till
     state.initialized = true
+    // A charge's outcome: its tab pays no longer (a day of format 1 settles with no intent).
+    if case .settled(let receipt) = record { state.paying.removeAll { $0 == receipt.tab } }
     return Outcome(record: record)
-  }
-}
-
-extension DurableStore where Model == KioskTill {
-  /// Closes the day as `kiosk close-day` does: into the archive the shell
-  /// names (`KioskSegments.archiveName`, `<journal>.day-NNNN`) beside the
-  /// journal, so the shell and its verifier find it (use this, not
-  /// `closePeriod(into:)`, whose archive the day's records name as given).
-  /// A close asked for again after a crash cut it short, which opening the
-  /// store finished, with nothing done since, closes nothing more; it
-  /// returns the day that closed.
-  @discardableResult
-  public func closeDay() throws(DurableStoreError) -> Int {
-    if let finished = closeFinishedOnOpen { return finished.period + 1 }
-    let day = period + 1
-    try closePeriod(into: KioskSegments.archiveName(of: path, day: day))
-    return day
   }
 }

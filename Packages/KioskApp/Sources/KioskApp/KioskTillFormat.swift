@@ -2,6 +2,7 @@ import DurableStore
 import FeatureKit
 import Journal
 import KioskCommands
+import Payment
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -14,6 +15,11 @@ import KioskCommands
 /// checkpoint is a `KioskCheckpoint`, each in the form of its journal's
 /// version (1 and 2: `JSONEncoder`'s bytes; 3: canonical), byte for byte what
 /// `KioskShell` writes. Reading a record back gives the step that applies it.
+///
+/// A settle's intent is its `paymentIntent`, under the key the store gave
+/// it; its outcome is `settled` (the receipt names the key) or
+/// `paymentAbandoned`, which keeps the key and the reason only: replay feeds
+/// back what the till's `abandoned` says again.
 public enum KioskTillFormat: DurableFormat {
   public typealias Model = KioskTill
 
@@ -29,7 +35,7 @@ public enum KioskTillFormat: DurableFormat {
   }
 
   public static func writeRecord(
-    _ kind: DurableStepKind, _ action: KioskTill.Action?, _ intents: [Intent<NoRequest>],
+    _ kind: DurableStepKind, _ action: KioskTill.Action?, _ intents: [Intent<KioskPayment>],
     result: StepResult<KioskTill.Effect, KioskTill.Outcome>?, version: UInt16, to out: inout [UInt8]
   ) {
     let record: KioskRecord
@@ -37,11 +43,22 @@ public enum KioskTillFormat: DurableFormat {
     case .periodClosed(let period, let archive):
       record = .dayClosed(day: period + 1, archive: archive)
     case .sent:
-      // A step that journals nothing is a refusal, which the store does not write.
-      guard let made = result?.outcome.record else { preconditionFailure("a journaled till step makes a record") }
+      if let intent = intents.first {
+        // One intent a step at most: a settle's charge, under the key the store gave it.
+        record = .paymentIntent(intent.request.intent(key: IdempotencyKey(intent.key.text)))
+      } else if let made = result?.outcome.record {
+        record = made
+      } else {
+        // A step that journals nothing is a refusal, which the store does not write.
+        preconditionFailure("a journaled till step makes a record")
+      }
+    case .outcome(let key, let abandoned?):
+      record = .paymentAbandoned(key: IdempotencyKey(key.text), reason: abandoned)
+    case .outcome:
+      guard case .record(let made)? = action else { preconditionFailure("a charge made feeds back its receipt") }
       record = made
-    case .fedBack, .undone, .outcome:
-      preconditionFailure("the till starts no work, keeps its own undo history and opens no intent: no \(kind) step")
+    case .fedBack, .undone:
+      preconditionFailure("the till starts no work and keeps its own undo history: no \(kind) step")
     }
     do {
       out.append(contentsOf: try JournalJSONWriter.bytes(of: record, version: version))
@@ -56,8 +73,19 @@ public enum KioskTillFormat: DurableFormat {
     switch record {
     case .dayClosed(let day, let archive):
       return DurableRecord(kind: .periodClosed(period: day - 1, archive: archive), action: nil, intents: [])
+    case .paymentIntent(let intent):
+      return DurableRecord(
+        kind: .sent, action: .record(record),
+        intents: [Intent(key: IntentKey(text: intent.key.raw), request: KioskPayment(intent))])
+    case .paymentAbandoned(let key, let reason):
+      return DurableRecord(kind: .outcome(key: IntentKey(text: key.raw), abandoned: reason), action: nil, intents: [])
+    case .settled(let receipt):
+      // A day of format 1 settles with no intent, and its receipt names no key.
+      guard let key = receipt.key else { return DurableRecord(kind: .sent, action: .record(record), intents: []) }
+      return DurableRecord(
+        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .record(record), intents: [])
     default:
-      // A payment record reads back too: its step refuses it, so the day does not replay (`replayFailure`).
+      // A refund reads back too: its step refuses it, so the day does not replay (`replayFailure`).
       return DurableRecord(kind: .sent, action: .record(record), intents: [])
     }
   }
@@ -78,11 +106,12 @@ public enum KioskTillFormat: DurableFormat {
   /// The checkpoint as the shell writes it. The day before is named in the
   /// day's opening checkpoint only, with the digest of what it carried over
   /// (the opening state itself), as `closeDay` names it. The day's
-  /// settled-tabs file is vouched for as empty: a day the store runs has no
-  /// settle. What the processor's ledger says (where the day's movements
-  /// begin, the numbers it gave) is not the store's to know until the
-  /// processor is its environment: those are left out, as in checkpoints
-  /// written before they were kept, and the shell then reads the whole ledger.
+  /// settled-tabs file is vouched for as empty while the day has journaled
+  /// no payment, and left unknown after (the store does not write the file
+  /// yet: the shell rebuilds it). What the processor's ledger says (where
+  /// the day's movements begin, the numbers it gave) the store does not keep
+  /// yet: those are left out, as in checkpoints written before they were
+  /// kept, and the shell then reads the whole ledger.
   static func kioskCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>) -> KioskCheckpoint {
     let state = checkpoint.state
     let previous = checkpoint.previous.flatMap { link in
@@ -92,24 +121,28 @@ public enum KioskTillFormat: DurableFormat {
           carriedDigest: state.slices.digest) : nil
     }
     return KioskCheckpoint(
-      day: checkpoint.period + 1, state: state.slices, undo: state.undo, openIntents: [], paymentsJournaled: false,
-      previousDay: previous, settledTabs: .empty, till: state.till)
+      day: checkpoint.period + 1, state: state.slices, undo: state.undo,
+      openIntents: checkpoint.open.map { $0.request.intent(key: IdempotencyKey($0.key.text)) },
+      paymentsJournaled: state.paymentsJournaled, previousDay: previous,
+      settledTabs: state.paymentsJournaled ? nil : .empty, till: state.till)
   }
 
   public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
     -> DurableCheckpoint<KioskTill>
   {
     let checkpoint = try KioskCheckpoint.decoded(from: payload, version: version, decoder: JSONDecoder())
-    guard !checkpoint.paymentsJournaled, checkpoint.openIntents.isEmpty else {
-      throw NotOnTheStoreYet(description: "a checkpoint of a day with payments (\(KioskTill.paymentsNotYet))")
+    guard checkpoint.openIntents.allSatisfy({ $0.kind == .charge }) else {
+      throw NotOnTheStoreYet(description: "a checkpoint with a refund in flight (\(KioskTill.refundsNotYet))")
     }
     let state = KioskTill.State(
-      slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true)
+      slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true,
+      paying: checkpoint.openIntents.map(\.tab), paymentsJournaled: checkpoint.paymentsJournaled)
     let previous = checkpoint.previousDay.map {
       DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
     }
+    let open = checkpoint.openIntents.map { Intent(key: IntentKey(text: $0.key.raw), request: KioskPayment($0)) }
     return DurableCheckpoint(
-      state: state, open: [], undo: [], period: checkpoint.day - 1, previous: previous,
+      state: state, open: open, undo: [], period: checkpoint.day - 1, previous: previous,
       opensPeriod: previous != nil)
   }
 }

@@ -124,7 +124,7 @@ struct ReconciliationOutput: Encodable {
   /// For an intent abandoned because its key had moved money before: that movement.
   var usedBy: String?
 
-  init(_ item: Reconciliation) {
+  init(_ item: IntentReconciliation) {
     reconciled = item.intent.kind.rawValue
     tab = item.intent.tab.raw
     amount = money(item.intent.amount)

@@ -17,11 +17,22 @@ import _ServiceLinkerTestSupport
 // other left it, and goes on with it; the store writes the shell's bytes.
 
 extension TemporaryJournal {
-  /// The till on this journal through the framework's store.
-  @MainActor func openStore(checkpointBytes: Int = 1 << 20) throws -> DurableStore<KioskTill> {
-    try DurableStore<KioskTill>.open(
-      at: path, initial: KioskTill.State(), environment: (),
-      options: DurableStoreOptions(checkpointBytes: checkpointBytes))
+  /// The till on this journal through the framework's store, its processor
+  /// the ledger the shell uses beside the journal.
+  @MainActor func openStore(
+    checkpointBytes: Int = 1 << 20, fault: ProcessorFault? = nil,
+    seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+  ) throws -> DurableStore<KioskTill> {
+    var options = DurableStoreOptions(checkpointBytes: checkpointBytes)
+    options.crashSeam = seam
+    return try DurableStore<KioskTill>.open(
+      at: path, initial: KioskTill.State(), environment: try tillServices(fault: fault), options: options)
+  }
+
+  /// The store's services: the processor's ledger beside the journal, the system clock.
+  func tillServices(fault: ProcessorFault? = nil) throws -> KioskTill.Services {
+    KioskTill.Services(
+      processor: try SharedProcessor(path: LocalProcessor.defaultPath(besideJournal: path), fault: fault))
   }
 
   /// The payloads of the journal's records, in a journal with no checkpoint.
@@ -149,38 +160,6 @@ func theStoreJournalsTheBytesTheShellJournals(version: UInt16) async throws {
 }
 
 @MainActor
-@Test func aSettleSentToTheStoreIsRefusedWithItsReasonAndJournalsNothing() async throws {
-  let journal = try TemporaryJournal()
-  let store = try journal.openStore()
-  try await runDay(on: store)
-  let before = try journal.recordPayloads()
-  let tab = try #require(store.state.slices.tabs.open.keys.min())
-  let key = IdempotencyKey(journalSalt: 1, sequence: 99, tab: tab.raw)
-  let outcome = try store.send(.command(.settle(tab: tab, key: key))).outcome
-  #expect(outcome.record == nil)
-  #expect(outcome.reason == KioskTill.paymentsNotYet)
-  #expect(try journal.recordPayloads() == before)
-}
-
-@MainActor
-@Test func aDayWithAPaymentIsRefusedByTheStoreWithTheRecordsNumberAndKeptAsItWas() async throws {
-  let journal = try TemporaryJournal()
-  var shell: KioskShell? = try journal.openShell()
-  let ada = try #require(try shell?.openTab(for: "Ada"))
-  try shell?.add(latte, to: ada)
-  _ = try await shell?.settle(ada)
-  shell = nil
-  let before = journal.bytes
-  #expect {
-    _ = try journal.openStore()
-  } throws: { error in
-    guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
-    return sequence == 4 && reason.contains("payment")
-  }
-  #expect(journal.bytes == before)
-}
-
-@MainActor
 @Test func aRecordThatDoesNotApplyRefusesTheDayWithItsNumber() async throws {
   let journal = try TemporaryJournal()
   do {
@@ -287,26 +266,6 @@ func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt6
 }
 
 @MainActor
-@Test func aDayWhosePaymentsAreAllBeforeItsLastCheckpointIsStillRefusedByTheStore() async throws {
-  let journal = try TemporaryJournal()
-  var shell: KioskShell? = try journal.openShell()
-  let ada = try #require(try shell?.openTab(for: "Ada"))
-  try shell?.add(latte, to: ada)
-  _ = try await shell?.settle(ada)
-  try shell?.writeCheckpoint()
-  _ = try shell?.openTab(for: "Grace")
-  shell = nil
-  let before = journal.bytes
-  #expect {
-    _ = try journal.openStore()
-  } throws: { error in
-    guard case DurableStoreError.replay(_, let reason) = error else { return false }
-    return reason.contains("payments")
-  }
-  #expect(journal.bytes == before)
-}
-
-@MainActor
 @Test func aDayOfFormat2WithAPriceInFractionsOfACentGoesOnAndItsNextDayStaysInFormat2() async throws {
   let journal = try TemporaryJournal()
   var menu = KioskDefaults.menu
@@ -352,7 +311,7 @@ func randomCommandsDoTheSameOnTheShellAndOnTheStore(version: UInt16, seed: UInt6
     if point == .periodEnded { throw SimulatedCrash() }
   }
   var store: DurableStore<KioskTill>? = try DurableStore<KioskTill>.open(
-    at: journal.path, initial: KioskTill.State(), environment: (), options: options)
+    at: journal.path, initial: KioskTill.State(), environment: try journal.tillServices(), options: options)
   try store?.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
   try store?.send(.command(.openTab(customer: "Ada")))
   #expect(throws: DurableStoreError.stopped(at: .periodEnded)) { try store?.closeDay() }
@@ -393,7 +352,7 @@ private final class SeamCounter: Sendable {
     var options = DurableStoreOptions(checkpointBytes: 150)
     options.crashSeam = { (point: CrashPoint) throws(SimulatedCrash) in try counter.seam(point) }
     var store: DurableStore<KioskTill>? = try DurableStore<KioskTill>.open(
-      at: journal.path, initial: KioskTill.State(), environment: (), options: options)
+      at: journal.path, initial: KioskTill.State(), environment: try journal.tillServices(), options: options)
     var acknowledged: KioskTill.State?
     var inFlight: KioskTill.State?
     do {

@@ -112,7 +112,7 @@ func anUndoOfASettleInterruptedAtAnyStepIsReconciledWithoutRefundingTwice(fault:
   #expect(shell.processorLedger.isEmpty)
 }
 
-extension Reconciliation.Resolution {
+extension IntentReconciliation.Resolution {
   var isCompleted: Bool {
     if case .completed = self { return true }
     return false

@@ -8,7 +8,9 @@ import Journal
 ///
 /// Replay reads each record back and steps it again with the live store's
 /// code, so a format need only keep what `read` must give back: the kind,
-/// the action and the intents. It must read back what it wrote, exactly.
+/// the action and the intents. It must read back what it wrote, exactly,
+/// but for the action of an outcome given up, which it may leave out: replay
+/// steps what the feature's `abandoned(_:reason:)` says for the intent again.
 ///
 /// Each record and checkpoint is written and read in the form of its
 /// journal's version (the journal's header keeps it): a format that changed

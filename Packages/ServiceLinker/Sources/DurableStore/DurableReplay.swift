@@ -33,6 +33,7 @@ enum DurableReplay {
         throw .replay(
           sequence: sequence, reason: "it follows the end of period \(ended.period) (record \(ended.lastSequence))")
       }
+      var action = record.action
       switch record.kind {
       case .periodClosed(let period, let archive):
         guard period == ledger.period, record.action == nil, record.intents.isEmpty else {
@@ -46,13 +47,16 @@ enum DurableReplay {
         guard let top = ledger.undo.last, top == record.action else {
           throw .replay(sequence: sequence, reason: "it undoes a step the undo stack does not hold")
         }
-      case .outcome(let key, _):
-        guard ledger.open.contains(where: { $0.key == key }) else {
+      case .outcome(let key, let abandoned):
+        guard let intent = ledger.open.first(where: { $0.key == key }) else {
           throw .replay(sequence: sequence, reason: "it closes intent \(key), which is not open")
         }
+        // A format may keep only the key and the reason of a request given
+        // up: what it feeds back is the feature's to say again, as live.
+        if let abandoned, record.action == nil { action = Model.abandoned(intent.request, reason: abandoned) }
       case .sent, .fedBack: break
       }
-      let applied = ledger.apply(record.kind, record.action, sequence: sequence, salt: salt, replaying: true)
+      let applied = ledger.apply(record.kind, action, sequence: sequence, salt: salt, replaying: true)
       if let clash = applied.clash {
         throw .replay(sequence: sequence, reason: "its intent's key \(clash) is already open")
       }

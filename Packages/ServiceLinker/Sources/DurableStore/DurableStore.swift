@@ -51,10 +51,13 @@ public final class DurableStore<Model: DurableFeature> {
   /// storage rather than allocating and freeing a buffer every step.
   @usableFromInline var recordBuffer: [UInt8] = []
   @usableFromInline var work = WorkInFlight<Model.Action>()
-  private var intentsInFlight: [IntentKey: Task<Void, Never>] = [:]
+  private var intentsInFlight: [IntentKey: Task<IntentClosed<Model>?, Never>] = [:]
 
   /// The state after the last acknowledged step.
   public var state: Model.State { ledger.state }
+  /// The journal's salt, which every intent key of this period is made from
+  /// (`DurableFeature.key(for:salt:sequence:index:)`).
+  public var salt: UInt64 { journal.salt }
   /// Intents journaled and not yet closed, in the order they were opened.
   public var openIntents: [Intent<Model.Request>] { ledger.open }
   /// Whether `undo` has a step to undo.
@@ -297,21 +300,36 @@ public final class DurableStore<Model: DurableFeature> {
         closing = try await IntentRunner<Model>.settle(
           intent, recovering: recovering, environment: environment, clock: clock, jitter: jitter, seam: seam)
       } catch let stopped as StoppedAtSeam {
-        await self?.stop(at: stopped.point)
-        return
+        self?.stop(at: stopped.point)
+        return nil
       } catch {
-        return  // Cancelled: the intent stays open, and the next open asks its service.
+        return nil  // Cancelled: the intent stays open, and the next open asks its service.
       }
-      await self?.close(intent, closing)
+      return self?.close(intent, closing)
     }
   }
 
-  private func close(_ intent: Intent<Model.Request>, _ closing: IntentClosing<Model>) {
+  private func close(_ intent: Intent<Model.Request>, _ closing: IntentClosing<Model>) -> IntentClosed<Model>? {
     intentsInFlight[intent.key] = nil
-    guard stoppedAt == nil, failure == nil else { return }
-    do { try commit(.outcome(key: intent.key, abandoned: closing.abandoned), closing.action) } catch {
+    guard stoppedAt == nil, failure == nil else { return nil }
+    do {
+      let result = try commit(.outcome(key: intent.key, abandoned: closing.abandoned), closing.action)
+      return IntentClosed(abandoned: closing.abandoned, outcome: result?.outcome)
+    } catch {
       lastError = error
+      return nil
     }
+  }
+
+  /// Waits for the open intent `key` to close, and returns how it closed:
+  /// its outcome's step, and why it was given up if it was. Nil when no
+  /// request of it is in flight (it is not open, or it closed already) or
+  /// when it ends without an outcome journaled (cancelled, the store
+  /// stopped, or the outcome could not be journaled: `lastError`), so the
+  /// intent stays open for the next open to ask about.
+  public func outcome(of key: IntentKey) async -> IntentClosed<Model>? {
+    guard let task = intentsInFlight[key] else { return nil }
+    return await task.value
   }
 
   /// Waits until no work and no request is in flight, including what they
@@ -322,7 +340,7 @@ public final class DurableStore<Model: DurableFeature> {
         await task.value
         work.forget(id, ifStill: task)
       } else if let (key, task) = intentsInFlight.first {
-        await task.value
+        _ = await task.value
         if intentsInFlight[key] == task { intentsInFlight[key] = nil }
       } else {
         return
@@ -336,11 +354,14 @@ public final class DurableStore<Model: DurableFeature> {
   /// (an outcome's step asking for another request): that is cancelled too.
   public func cancelAll() async {
     while true {
-      let tasks = work.cancelAll() + Array(intentsInFlight.values)
-      guard !tasks.isEmpty else { return }
+      let tasks = work.cancelAll()
+      let requests = Array(intentsInFlight.values)
+      guard !tasks.isEmpty || !requests.isEmpty else { return }
       intentsInFlight.removeAll()
       for task in tasks { task.cancel() }
+      for request in requests { request.cancel() }
       for task in tasks { await task.value }
+      for request in requests { _ = await request.value }
     }
   }
 }

@@ -50,3 +50,11 @@ public struct DurableStep<Model: DurableFeature> {
     self.sequence = sequence
   }
 }
+
+/// How an intent closed, as `DurableStore.outcome(of:)` reports it.
+public struct IntentClosed<Model: DurableFeature>: Sendable {
+  /// Why the request was given up; nil when its service performed it.
+  public let abandoned: String?
+  /// What the outcome's step did; nil when it fed nothing back.
+  public let outcome: Model.Outcome?
+}

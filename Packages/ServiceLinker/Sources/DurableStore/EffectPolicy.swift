@@ -10,6 +10,8 @@ import Synchronization
 /// `totalDeadline` of the first, the request is abandoned; so is one whose
 /// service refused it for good (`DurableFeature.finalFailure`), at once.
 /// With `reconcileFirst`, the service is asked before the first attempt too.
+/// Without `performAfterRestart`, a request found open when the store opens
+/// that its service never got is abandoned rather than performed.
 public struct EffectPolicy: Sendable, Equatable {
   /// Attempts before the request is abandoned; at least 1.
   public var attempts: Int
@@ -31,12 +33,18 @@ public struct EffectPolicy: Sendable, Equatable {
   /// that may have seen the key before (a journal restored from a copy gives
   /// its sequence numbers, so its keys, again).
   public var reconcileFirst: Bool
+  /// Whether a request its service never got, found open when the store
+  /// opens after a crash, is performed then (the default: a reminder still
+  /// due is sent) or abandoned (a till's charge: the customer who waited for
+  /// it may have left, and the till is asked again if not).
+  public var performAfterRestart: Bool
 
   /// A policy; `attempts` below 1 counts as 1, and a `jitter` outside
   /// `0...1` (or NaN) is brought into it.
   public init(
     attempts: Int = 3, deadline: Duration = .seconds(30), backoff: Duration = .seconds(1), maxBackoff: Duration? = nil,
-    jitter: Double = 0, totalDeadline: Duration? = nil, reconcileFirst: Bool = false
+    jitter: Double = 0, totalDeadline: Duration? = nil, reconcileFirst: Bool = false,
+    performAfterRestart: Bool = true
   ) {
     self.attempts = max(1, attempts)
     self.deadline = deadline
@@ -45,6 +53,7 @@ public struct EffectPolicy: Sendable, Equatable {
     self.jitter = Self.fraction(jitter, below: 1)
     self.totalDeadline = totalDeadline
     self.reconcileFirst = reconcileFirst
+    self.performAfterRestart = performAfterRestart
   }
 
   /// Why no attempt may start at `elapsed` after the first, when it is past

@@ -58,7 +58,10 @@ enum IntentRunner<Model: DurableFeature> {
       if askFirst {
         switch try await ask(request, key: key, environment: environment, clock: clock) {
         case .answered(let closing): return closing
-        case .notPerformed: break
+        case .notPerformed:
+          if recovering, made == 0, !policy.performAfterRestart {
+            return .abandoning(request, reason: Self.notPerformedBeforeRestart)
+          }
         case .unknown(let reason):
           failure = reason
           continue
@@ -107,6 +110,12 @@ enum IntentRunner<Model: DurableFeature> {
       }
     }
     return .abandoning(request, reason: refusal ?? "given up after \(made) attempt(s): \(failure)")
+  }
+
+  /// Why a request its service never got is given up on opening, under a
+  /// policy that does not perform it after a restart.
+  static var notPerformedBeforeRestart: String {
+    "its service has no record of it: it was never performed before the process ended, and is not performed now"
   }
 
   /// What asking the service about a request told.

@@ -1,0 +1,113 @@
+import DurableStore
+import KioskCommands
+import Payment
+import Tabs
+
+/// Why the till did not do what it was sent, in its own words: a step it
+/// refused, or a charge given up for a reason that is no decline.
+public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The reason.
+  public let description: String
+}
+
+extension DurableStore where Model == KioskTill {
+  /// Settles `tab` and waits for the processor: the receipt, or why there
+  /// is none. The app's part of a settle, around the till's step, as the
+  /// shell's `settle` does it: no money moves while the ledger lacks
+  /// entries the journal names; a charge the processor already holds for
+  /// the tab under this journal's key (a journal cut back lost it) is
+  /// adopted, not made again, and one of another amount is refused; and a
+  /// key the processor used before is given up and the settle asked again
+  /// under the next one.
+  ///
+  /// Throws the domain's refusal (`KioskError`), a decline
+  /// (`KioskError.payment`), or, when no outcome could be journaled (the
+  /// store stopped or failed), its error: the intent then stays open, and
+  /// the next store on the journal asks the processor about it.
+  public func settle(_ tab: Tab.ID) async throws -> Receipt {
+    try refuseWhileLedgerLacksKnownEntries()
+    let held = try heldChargeKey(settling: tab)
+    for _ in 0..<1_000 {
+      let sent = try send(held.map { .command(.settle(tab: tab, key: $0)) } ?? .settle(tab))
+      guard let payment = sent.outcome.payment, let intent = openIntents.last, intent.request == payment else {
+        throw Self.refusal(sent.outcome)
+      }
+      guard let closed = await outcome(of: intent.key) else { throw notClosed() }
+      if let abandoned = closed.abandoned {
+        if held == nil, KioskTill.isKeyUsedBefore(abandoned) { continue }
+        if let reason = KioskTill.declineReason(abandoned) { throw KioskError.payment(.declined(reason: reason)) }
+        throw TillRefusal(description: abandoned)
+      }
+      guard case .settled(let receipt)? = closed.outcome?.record else {
+        preconditionFailure("a charge made feeds back its receipt")
+      }
+      return receipt
+    }
+    throw KioskShellError.noFreshKey
+  }
+
+  /// Closes the day as `kiosk close-day` does: into the archive the shell
+  /// names (`KioskSegments.archiveName`, `<journal>.day-NNNN`) beside the
+  /// journal, so the shell and its verifier find it (use this, not
+  /// `closePeriod(into:)`, whose archive the day's records name as given).
+  /// A close asked for again after a crash cut it short, which opening the
+  /// store finished, with nothing done since, closes nothing more; it
+  /// returns the day that closed. A day with a charge in flight is not
+  /// closed: wait for it (`finish()`).
+  @discardableResult
+  public func closeDay() throws -> Int {
+    if let finished = closeFinishedOnOpen { return finished.period + 1 }
+    if let paying = openIntents.first { throw KioskShellError.paymentInFlight(tab: paying.request.tab) }
+    let day = period + 1
+    try closePeriod(into: KioskSegments.archiveName(of: path, day: day))
+    return day
+  }
+
+  /// The domain's refusal of a step, or the till's reason.
+  static func refusal(_ outcome: KioskTill.Outcome) -> any Error {
+    if let refusal = outcome.refusal { return refusal.error }
+    return TillRefusal(description: outcome.reason ?? "the till did nothing")
+  }
+
+  /// Why an intent ended with no outcome journaled.
+  func notClosed() -> any Error {
+    if let stoppedAt { return DurableStoreError.stopped(at: stoppedAt) }
+    if let error = failure ?? lastError { return error }
+    return KioskShellError.tornDown
+  }
+
+  /// Refuses to move money while the processor's ledger lacks entries the
+  /// day's journals hold its answers for (lost to damage): its answers about
+  /// their tabs are wrong until `kiosk repair` writes them back.
+  func refuseWhileLedgerLacksKnownEntries() throws {
+    let ledger = environment.processor.ledger
+    guard !ledger.lostNumbers.isEmpty else { return }
+    let known = LostLedgerEntries.known(in: ledger, records: try KioskJournalReader.paymentRecords(of: path))
+    guard known.isEmpty else {
+      throw KioskShellError.ledgerLacksKnownEntries(
+        path: environment.processor.path, numbers: known.keys.sorted().map { Int($0) })
+    }
+  }
+
+  /// The key of a charge the processor holds for `tab` under this journal's
+  /// keys, which no refund gave back: the settle's, adopted. Nil when it holds none.
+  func heldChargeKey(settling tab: Tab.ID) throws -> IdempotencyKey? {
+    let subject = IdempotencyKey.subject(journalSalt: salt, tab: tab.raw)
+    guard let held = environment.processor.ledger.unrefundedCharge(subject: subject) else { return nil }
+    let settlement = try state.settlement(for: tab)
+    guard held.amount == settlement.total else {
+      throw KioskShellError.heldChargeDiffers(
+        tab: tab, reference: held.reference, charged: held.amount, total: settlement.total)
+    }
+    return held.key
+  }
+}
+
+extension KioskTill.State {
+  /// What settling `tab` would take and charge now.
+  func settlement(for tab: Tab.ID) throws(KioskError) -> Settlement {
+    var world = ReplayWorld()
+    world.restore(slices)
+    return try world.settlement(for: tab)
+  }
+}

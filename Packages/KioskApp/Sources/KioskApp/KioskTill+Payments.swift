@@ -1,0 +1,187 @@
+import Clock
+import DurableStore
+import FeatureKit
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+// A settle on the store: the step decides (the shell's checks, and the stock
+// the charges in flight keep), the store journals the intent under the
+// kiosk's key and charges off the main actor, and the processor's answer
+// comes back as the `settled` record, or the charge is given up and the tab
+// released. What the shell does around it that is policy, not a step
+// (adopting a charge the processor holds, asking again under a fresh key),
+// is the app's: `DurableStore<KioskTill>.settle(_:)`.
+
+extension KioskTill {
+  /// What the till's requests run on: the processor, and the clock a receipt is stamped by.
+  public struct Services: Sendable {
+    /// The processor, shared with the requests in flight.
+    public var processor: SharedProcessor
+    /// The clock whose time a receipt carries.
+    public var clock: any KioskClock
+
+    /// Services.
+    public init(processor: SharedProcessor, clock: any KioskClock = SystemClock()) {
+      self.processor = processor
+      self.clock = clock
+    }
+  }
+
+  /// The reason a charge is given up when its key moved money before (a
+  /// journal cut back gives its sequence numbers, so its keys, again): the
+  /// app asks again under the next key (`isKeyUsedBefore`).
+  static let keyUsedBefore = "the processor already used this key"
+
+  /// Whether `reason`, a charge's abandonment, says only that its key was
+  /// used before: nothing moved for it, and a settle may ask again under the next key.
+  public static func isKeyUsedBefore(_ reason: String) -> Bool { reason.hasPrefix(keyUsedBefore) }
+
+  /// Refuses a command on a tab whose charge is in flight, and an undo while any is (the shell's rules).
+  static func refusedWhilePaying(_ command: KioskAction, paying: [Tab.ID]) -> Outcome? {
+    switch command {
+    case .add(_, let tab), .remove(_, let tab), .settle(let tab, _): refusedWhilePaying(tab: tab, paying: paying)
+    case .undo: paying.first.flatMap { refusedWhilePaying(tab: $0, paying: paying) }
+    case .openTab, .restock: nil
+    }
+  }
+
+  /// Refuses a command on `tab` while its charge is in flight.
+  static func refusedWhilePaying(tab: Tab.ID, paying: [Tab.ID]) -> Outcome? {
+    guard paying.contains(tab) else { return nil }
+    return Outcome(record: nil, reason: KioskShellError.paymentInFlight(tab: tab).description)
+  }
+
+  /// The decide phase of a settle: the tab's settlement, which the stock
+  /// must cover once the charges in flight have taken theirs; then the
+  /// charge is asked for, under `key` when it names one.
+  static func startCharge(of tab: Tab.ID, key: IdempotencyKey?, world: borrowing ReplayWorld, state: inout State)
+    -> Outcome
+  {
+    let settlement: Settlement
+    do { settlement = try world.settlement(for: tab) } catch { return Outcome(record: nil, refusal: .kiosk(error)) }
+    var kept: [Ingredient: Int] = [:]
+    for paying in state.paying {
+      // A tab in flight changes no more, so its settlement is what its charge will take.
+      guard let other = try? world.settlement(for: paying) else { continue }
+      for (ingredient, count) in other.needs { kept[ingredient, default: 0] += count }
+    }
+    for ingredient in Ingredient.allCases
+    where settlement.needs[ingredient, default: 0] > world.stock.units[ingredient, default: 0]
+      - kept[ingredient, default: 0]
+    {
+      return Outcome(record: nil, refusal: .kiosk(.shortage(ingredient)))
+    }
+    state.paying.append(tab)
+    state.paymentsJournaled = true
+    return Outcome(record: nil, payment: KioskPayment(kind: .charge, tab: tab, amount: settlement.total, key: key))
+  }
+
+  /// A `paymentIntent` read back: its tab pays again, under the key it names.
+  static func reopenIntent(_ intent: PaymentIntent, state: inout State) -> Outcome {
+    guard intent.kind == .charge else { return Outcome(record: nil, reason: refundsNotYet) }
+    guard state.initialized else {
+      return Outcome(record: nil, reason: "the first record must initialize the menu and stock")
+    }
+    if let refused = refusedWhilePaying(tab: intent.tab, paying: state.paying) { return refused }
+    state.paying.append(intent.tab)
+    state.paymentsJournaled = true
+    return Outcome(record: .paymentIntent(intent), payment: KioskPayment(intent))
+  }
+
+  /// A charge given up: its tab takes commands again.
+  static func release(_ tab: Tab.ID, state: inout State) -> Outcome {
+    guard state.paying.contains(tab) else {
+      return Outcome(record: nil, reason: "tab #\(tab.raw) has no charge in flight to give up")
+    }
+    state.paying.removeAll { $0 == tab }
+    return Outcome(record: nil, released: tab)
+  }
+
+  public static func requests(after action: Action, state: State, result: StepResult<Effect, Outcome>)
+    -> [KioskPayment]
+  {
+    result.outcome.payment.map { [$0] } ?? []
+  }
+
+  /// The kiosk's key, `k_<salt>_<sequence>_t<tab>`, unless the payment names one.
+  public static func key(for request: KioskPayment, salt: UInt64, sequence: UInt64, index: Int) -> IntentKey {
+    IntentKey(
+      text: (request.key ?? IdempotencyKey(journalSalt: salt, sequence: sequence, tab: request.tab.raw)).raw)
+  }
+
+  /// Charges the tab; the receipt comes back as the `settled` record.
+  public static func perform(_ request: KioskPayment, key: IntentKey, environment: Services) async throws -> Action? {
+    guard request.kind == .charge else { throw PaymentError.declined(reason: refundsNotYet) }
+    let key = IdempotencyKey(key.text)
+    let reference = try environment.processor.charge(request.amount, key: key)
+    return .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock)))
+  }
+
+  /// Asks the processor's ledger what moved under the key, as the shell's
+  /// reconciliation does: a charge of the amount that no refund gave back is
+  /// this settle's; one of another amount, or refunded, or a refund, moved
+  /// under the key before (a journal cut back) and the charge is given up,
+  /// nothing having moved for it; a key it does not know never reached it.
+  public static func reconcile(_ request: KioskPayment, key: IntentKey, environment: Services) async throws
+    -> Reconciliation<Action>
+  {
+    let key = IdempotencyKey(key.text)
+    switch environment.processor.status(of: key) {
+    case .unknown: return .notPerformed
+    case .charged(let reference, let amount)
+    where request.kind == .charge && amount == request.amount
+      && environment.processor.ledger.refund(ofCharge: reference) == nil:
+      return .completed(
+        feedBack: .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock))))
+    case .charged(let reference, _), .refunded(let reference, _, _):
+      return .abandon(reason: "\(keyUsedBefore) for \(reference), not this payment; not reused")
+    }
+  }
+
+  /// A decline is final: no money moved, and asking again changes nothing.
+  public static func finalFailure(_ error: any Error) -> String? {
+    guard case .declined(let reason) = error as? PaymentError else { return nil }
+    return declined + reason
+  }
+
+  /// The processor's reason, when `abandoned` (an abandonment's reason) is a decline.
+  static func declineReason(_ abandoned: String) -> String? {
+    abandoned.hasPrefix(declined) ? String(abandoned.dropFirst(declined.count)) : nil
+  }
+
+  /// How a decline's abandonment begins.
+  private static let declined = "declined: "
+
+  /// The tab is released: it takes commands again, and its stock is no longer kept.
+  public static func abandoned(_ request: KioskPayment, reason: String) -> Action? { .released(tab: request.tab) }
+
+  /// The shell's policy (`PaymentRetryPolicy.standard`): two seconds an
+  /// attempt, ten in all, backing off from half a second to four with the
+  /// whole first wait as jitter; the processor is asked about a key before
+  /// it is first used (a journal cut back gives keys again); and a charge
+  /// it never got when the till stopped is given up, not made later.
+  public static var effectPolicy: EffectPolicy {
+    let policy = PaymentRetryPolicy.standard
+    return EffectPolicy(
+      attempts: PaymentRetryPolicy.maxAttempts, deadline: policy.attemptTimeout, backoff: policy.firstBackoff,
+      maxBackoff: policy.maxBackoff, jitter: 1, totalDeadline: policy.deadline, reconcileFirst: true,
+      performAfterRestart: false)
+  }
+
+  /// The receipt of `request`'s charge `reference`, stamped now.
+  static func receipt(of request: KioskPayment, reference: String, key: IdempotencyKey, clock: any KioskClock)
+    -> Receipt
+  {
+    Receipt(
+      tab: request.tab, total: request.amount, chargedAt: Receipt.time(clock.now()), reference: reference, key: key)
+  }
+}

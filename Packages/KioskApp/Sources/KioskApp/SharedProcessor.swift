@@ -1,0 +1,56 @@
+import Journal
+import Payment
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The till's processor (`LocalProcessor`, its ledger file beside the
+/// journal) behind a lock of its own, so the requests a `DurableStore` runs
+/// off the main actor reach it, and the app asks it on the main actor: the
+/// store's environment holds it (`KioskTill.Services`).
+///
+/// Each call holds the lock for one movement or one question, as the remote
+/// processor it stands in for answers one request at a time.
+public final class SharedProcessor: Sendable {
+  private let processor: Mutex<LocalProcessor>
+  /// Where its ledger is.
+  public let path: String
+
+  /// Shares `processor`, which no one else holds from now on.
+  public init(_ processor: consuming sending LocalProcessor) {
+    path = processor.path
+    self.processor = Mutex(processor)
+  }
+
+  /// Opens (or creates) the ledger at `path` and shares it.
+  public convenience init(
+    path: String, limit: Decimal = ProcessorRules.chargeLimit, fault: ProcessorFault? = nil
+  ) throws(JournalError) {
+    self.init(try LocalProcessor(path: path, limit: limit, fault: fault))
+  }
+
+  /// Charges `amount` once under `key` (a repeated key answers with the first reference).
+  public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
+      try processor.charge(amount, key: key)
+    }
+  }
+
+  /// What moved under `key`; answered whatever the fault.
+  public func status(of key: IdempotencyKey) -> PaymentStatus {
+    processor.withLock { $0.ledger.status(of: key) }
+  }
+
+  /// The ledger as it stands: every movement read, and the numbers lost.
+  public var ledger: ProcessorLedger { processor.withLock { $0.ledger } }
+
+  /// The failure acted out on the next calls, if any (tests; `KIOSK_PROCESSOR_FAULT`).
+  public var fault: ProcessorFault? {
+    get { processor.withLock { $0.fault } }
+    set { processor.withLock { $0.fault = newValue } }
+  }
+}

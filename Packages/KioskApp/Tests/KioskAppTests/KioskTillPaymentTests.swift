@@ -1,0 +1,350 @@
+import DurableStore
+import Foundation
+import Journal
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Synchronization
+import Tabs
+import Testing
+
+@testable import KioskApp
+
+// Settling on the framework's store: the charge is the store's intent under
+// the kiosk's key, journaled as the shell journals it, and the shell and the
+// store each finish or go on with a day the other left with payments in it.
+
+extension TemporaryJournal {
+  /// Every record of a journal with no checkpoint.
+  func records() throws -> [KioskRecord] {
+    let recovery = try DurableJournal.read(path: path)
+    return try (0..<recovery.count).map {
+      try KioskRecord.decoded(from: recovery.payload($0), version: recovery.version, decoder: JSONDecoder())
+    }
+  }
+
+  /// The processor's movements, read with no store or shell holding the ledger.
+  func movements() throws -> [ProcessorLedger.Entry] {
+    try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: path)).entries
+  }
+}
+
+/// Stops the store at the `stopAt`-th crash seam it reaches once armed.
+private final class ArmedSeam: Sendable {
+  private let state = Mutex((armed: false, reached: 0, stopAt: 0, stopped: false))
+
+  /// Counts seams from now, and stops at the `stopAt`-th.
+  func arm(stopAt: Int) { state.withLock { $0 = (true, 0, stopAt, false) } }
+
+  /// Whether it stopped the store.
+  var stopped: Bool { state.withLock { $0.stopped } }
+
+  func seam(_ point: CrashPoint) throws(SimulatedCrash) {
+    let stop = state.withLock { state -> Bool in
+      guard state.armed else { return false }
+      state.reached += 1
+      if state.reached == state.stopAt { state.stopped = true }
+      return state.reached == state.stopAt
+    }
+    if stop { throw SimulatedCrash() }
+  }
+}
+
+/// A store with a day begun: Ada's tab holds a latte and an espresso. The
+/// store is returned optional, for a test to let it go.
+@MainActor private func storeWithAdasTab(
+  _ journal: TemporaryJournal, fault: ProcessorFault? = nil,
+  seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+) throws -> (DurableStore<KioskTill>?, Tab.ID) {
+  let store = try journal.openStore(fault: fault, seam: seam)
+  try store.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+  guard case .opened(let ada, _)? = try store.send(.command(.openTab(customer: "Ada"))).outcome.record else {
+    throw TillRefusal(description: "no tab opened")
+  }
+  try store.send(.command(.add(item: latte, tab: ada)))
+  try store.send(.command(.add(item: espresso, tab: ada)))
+  return (store, ada)
+}
+
+/// A record without the time its receipt was stamped: two runs charge at different instants.
+private func unstamped(_ record: KioskRecord) -> KioskRecord {
+  guard case .settled(var receipt) = record else { return record }
+  receipt.chargedAt = Date(timeIntervalSince1970: 0)
+  return .settled(receipt)
+}
+
+@MainActor
+@Test func aSettleOnTheStoreChargesOnceAndJournalsTheShellsIntentAndReceipt() async throws {
+  let journal = try TemporaryJournal()
+  let (opened, ada) = try storeWithAdasTab(journal)
+  let store = try #require(opened)
+  let needs = try store.state.settlement(for: ada).needs
+  let receipt = try await store.settle(ada)
+  let key = IdempotencyKey(journalSalt: store.salt, sequence: 5, tab: ada.raw)
+  #expect(receipt.key == key, "the kiosk's key: the journal's salt, the intent's sequence, the tab")
+  #expect(receipt.total == 7.50)
+  #expect(store.state.slices.tabs.open[ada] == nil)
+  #expect(store.state.paying.isEmpty && store.openIntents.isEmpty)
+  #expect(needs[.milk, default: 0] > 0)
+  #expect(store.state.slices.stock.units[.milk] == KioskDefaults.stock.units[.milk]! - needs[.milk, default: 0])
+  #expect(
+    try journal.records().suffix(2) == [
+      .paymentIntent(PaymentIntent(kind: .charge, key: key, tab: ada, amount: 7.50)), .settled(receipt),
+    ])
+  let processor = store.environment.processor
+  #expect(processor.ledger.entries.map(\.key) == [key])
+  #expect(processor.ledger.entries.first?.reference == receipt.reference)
+}
+
+/// The same day, settled by the shell on one copy of a journal and by the
+/// store on another (the same salt, the same ledger): the same records, and
+/// the same state.
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func theShellAndTheStoreSettleACopyOfADayAlike(version: UInt16) async throws {
+  let byShell = try TemporaryJournal()
+  let shell = try byShell.openShell(newFileVersion: version)
+  let ada = try shell.openTab(for: "Ada")
+  try shell.add(latte, to: ada)
+  let grace = try shell.openTab(for: "Grace")
+  try shell.add(espresso, to: grace)
+  // Copied while the shell holds them: every record and movement is synced.
+  let byStore = try TemporaryJournal()
+  for suffix in ["", ".processor"] {
+    try FileManager.default.copyItem(atPath: byShell.path + suffix, toPath: byStore.path + suffix)
+  }
+
+  _ = try await shell.settle(ada)
+  _ = try await shell.settle(grace)
+  let snapshot = shell.snapshot
+  let store = try byStore.openStore()
+  _ = try await store.settle(ada)
+  _ = try await store.settle(grace)
+
+  #expect(store.state.slices.tabs == snapshot.tabs)
+  #expect(store.state.slices.stock == snapshot.stock)
+  #expect(try byStore.records().map(unstamped) == byShell.records().map(unstamped))
+}
+
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UInt16) async throws {
+  let journal = try TemporaryJournal()
+  var shell: KioskShell? = try journal.openShell(newFileVersion: version)
+  let ada = try #require(try shell?.openTab(for: "Ada"))
+  try shell?.add(latte, to: ada)
+  _ = try await shell?.settle(ada)
+  try shell?.writeCheckpoint()
+  let grace = try #require(try shell?.openTab(for: "Grace"))
+  try shell?.add(espresso, to: grace)
+  let before = try #require(shell?.snapshot)
+  shell = nil
+
+  var store: DurableStore<KioskTill>? = try journal.openStore()
+  #expect(store?.state.slices == before)
+  #expect(store?.state.paymentsJournaled == true)
+  let receipt = try #require(try await store?.settle(grace))
+  let after = try #require(store?.state.slices)
+  store = nil
+
+  shell = try journal.openShell()
+  #expect(shell?.snapshot == after)
+  #expect(shell?.records.last == .settled(receipt))
+  let linus = try #require(try shell?.openTab(for: "Linus"))
+  try shell?.add(latte, to: linus)
+  _ = try await shell?.settle(linus)
+  shell = nil
+  #expect(try journal.movements().count == 3, "each tab charged once")
+}
+
+@MainActor
+@Test func aDeclinedChargeIsGivenUpAndItsTabTakesCommandsAgain() async throws {
+  let journal = try TemporaryJournal()
+  let (opened, ada) = try storeWithAdasTab(journal, fault: .decline)
+  let store = try #require(opened)
+  await #expect(throws: KioskError.payment(.declined(reason: "the processor declines every payment (fault injection)")))
+  {
+    _ = try await store.settle(ada)
+  }
+  let key = IdempotencyKey(journalSalt: store.salt, sequence: 5, tab: ada.raw)
+  guard case .paymentAbandoned(key, let reason)? = try journal.records().last else {
+    Issue.record("the decline is journaled as the intent's abandonment")
+    return
+  }
+  #expect(reason.hasPrefix("declined: "))
+  #expect(store.state.paying.isEmpty && store.openIntents.isEmpty)
+  #expect(store.state.slices.tabs.open[ada] != nil)
+  try store.send(.command(.add(item: latte, tab: ada)))
+  #expect(store.state.slices.tabs.open[ada]?.lines.count == 3)
+  #expect(store.environment.processor.ledger.entries.isEmpty)
+  let state = store.state
+  _ = consume store
+  _ = consume opened
+
+  // Read back, the abandonment releases the tab as it did live.
+  let reopened = try journal.openStore()
+  #expect(reopened.state == state)
+  try reopened.send(.command(.remove(item: latte, tab: ada)))
+}
+
+@MainActor
+@Test func whileATabsChargeIsInFlightItsCommandsAndUndoAreRefusedAndItsStockKept() async throws {
+  let journal = try TemporaryJournal()
+  let (opened, ada) = try storeWithAdasTab(journal)
+  let store = try #require(opened)
+  try store.send(.command(.openTab(customer: "Grace")))
+  let grace = try #require(store.state.slices.tabs.open.keys.max())
+  try store.send(.command(.add(item: espresso, tab: grace)))
+
+  try store.send(.settle(ada))
+  #expect(store.state.paying == [ada])
+  let inFlight = KioskShellError.paymentInFlight(tab: ada).description
+  for command in [KioskAction.add(item: latte, tab: ada), .remove(item: latte, tab: ada)] {
+    let outcome = try store.send(.command(command)).outcome
+    #expect(outcome.record == nil && outcome.reason?.contains(inFlight) == true, "\(command)")
+  }
+  let undo = try store.send(.command(.undo(key: IdempotencyKey(journalSalt: 1, sequence: 1)))).outcome
+  #expect(undo.record == nil && undo.reason?.contains(inFlight) == true)
+  #expect(try store.send(.settle(ada)).outcome.reason?.contains(inFlight) == true)
+  try store.send(.command(.add(item: latte, tab: grace)))
+  await store.finish()
+  #expect(store.state.paying.isEmpty)
+  #expect(store.state.slices.tabs.open[ada] == nil)
+  #expect(store.state.slices.tabs.open[grace]?.lines.count == 2, "another tab took commands meanwhile")
+}
+
+@MainActor
+@Test func aSettleTheStockCoversOnlyOnceTheChargesInFlightTookTheirsIsRefused() async throws {
+  let journal = try TemporaryJournal()
+  let store = try journal.openStore()
+  var stock = KioskDefaults.stock
+  stock.units[.beans] = 1  // one espresso's beans
+  try store.send(.initialize(menu: KioskDefaults.menu, stock: stock))
+  var tabs: [Tab.ID] = []
+  for customer in ["Ada", "Grace"] {
+    try store.send(.command(.openTab(customer: customer)))
+    let tab = try #require(store.state.slices.tabs.open.keys.max())
+    try store.send(.command(.add(item: espresso, tab: tab)))
+    tabs.append(tab)
+  }
+  let needs = try store.state.settlement(for: tabs[0]).needs
+  #expect(needs[.beans] == 1, "the menu's espresso takes what the stock holds: \(needs)")
+  try store.send(.settle(tabs[0]))
+  let refused = try store.send(.settle(tabs[1])).outcome
+  #expect(refused.refusal == .kiosk(.shortage(.beans)))
+  await store.finish()
+  #expect(store.state.slices.tabs.open[tabs[0]] == nil)
+  #expect(try store.send(.settle(tabs[1])).outcome.refusal == .kiosk(.shortage(.beans)))
+}
+
+@MainActor
+@Test func aChargeWhoseAnswerWasLostIsFoundInTheLedgerAndSettledOnce() async throws {
+  let journal = try TemporaryJournal()
+  let (opened, ada) = try storeWithAdasTab(journal, fault: .failAfterCharging)
+  let store = try #require(opened)
+  let receipt = try await store.settle(ada)
+  #expect(store.state.slices.tabs.open[ada] == nil)
+  #expect(store.environment.processor.ledger.entries.map(\.reference) == [receipt.reference])
+}
+
+/// A store stopped at each seam of a settle in turn (the intent's record,
+/// the charge, the outcome's record), then opened again: the charge was made
+/// at most once, the tab is settled exactly when it was, no intent stays
+/// open, and the shell then opens the same day.
+@MainActor
+@Test func aSettleStoppedAtEachOfItsSeamsIsFinishedOnOpenWithOneChargeAtMost() async throws {
+  var seamsInASettle = 0
+  for stopAt in 1...12 {
+    let journal = try TemporaryJournal()
+    let counter = ArmedSeam()
+    var (store, ada) = try storeWithAdasTab(journal) { point throws(SimulatedCrash) in try counter.seam(point) }
+    counter.arm(stopAt: stopAt)
+    var settled: Receipt?
+    do { settled = try await store?.settle(ada) } catch {}
+    await store?.cancelAll()
+    let chargedBeforeTheStop = store?.environment.processor.ledger.entries.count ?? 0
+    store = nil
+    if settled != nil {
+      #expect(counter.stopped == false)
+      seamsInASettle = stopAt - 1
+      break
+    }
+
+    let reopened = try journal.openStore()
+    await reopened.finish()
+    let charges = reopened.environment.processor.ledger.entries
+    #expect(charges.count == chargedBeforeTheStop, "stopped at seam \(stopAt): no charge is made after a restart")
+    #expect(reopened.openIntents.isEmpty && reopened.state.paying.isEmpty, "stopped at seam \(stopAt)")
+    #expect((reopened.state.slices.tabs.open[ada] == nil) == (charges.count == 1), "stopped at seam \(stopAt)")
+    let slices = reopened.state.slices
+    _ = consume reopened
+
+    let shell = try journal.openShell()
+    #expect(shell.snapshot == slices, "stopped at seam \(stopAt)")
+    #expect(shell.openIntents.isEmpty)
+  }
+  #expect(seamsInASettle >= 4, "a settle passes the intent's record, the charge and the outcome's record")
+}
+
+/// A journal restored from a copy taken before a settle: the processor holds
+/// the charge the copy has no record of. Settling the tab again adopts it
+/// under its key (no money moves again); a tab of another total is refused.
+@MainActor
+@Test func aChargeTheProcessorHoldsForARestoredJournalIsAdoptedNotMadeAgain() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  try store?.send(.command(.openTab(customer: "Grace")))
+  let grace = try #require(store?.state.slices.tabs.open.keys.max())
+  try store?.send(.command(.add(item: latte, tab: grace)))
+  store = nil
+  let copy = journal.bytes
+  store = try journal.openStore()
+  let first = try #require(try await store?.settle(ada))
+  _ = try await store?.settle(grace)
+  store = nil
+  try copy.write(to: URL(fileURLWithPath: journal.path))
+
+  store = try journal.openStore()
+  let adopted = try #require(try await store?.settle(ada))
+  #expect(adopted.reference == first.reference && adopted.key == first.key)
+  try store?.send(.command(.add(item: espresso, tab: grace)))
+  await #expect {
+    _ = try await store?.settle(grace)
+  } throws: { error in
+    guard case KioskShellError.heldChargeDiffers(let tab, _, _, _) = error else { return false }
+    return tab == grace
+  }
+  #expect(store?.environment.processor.ledger.entries.count == 2, "no money moved again")
+}
+
+/// A journal restored from a copy after the shell settled and refunded a
+/// tab: the keys the copy gives again were used. The store asks the
+/// processor before using each, gives a used one up, and asks again under
+/// the next one, as the shell's fresh intent does.
+@MainActor
+@Test func aKeyTheProcessorUsedBeforeIsGivenUpAndTheSettleAskedAgainUnderTheNext() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  store = nil
+  let copy = journal.bytes
+  var shell: KioskShell? = try journal.openShell()
+  _ = try await shell?.settle(ada)
+  _ = try await shell?.undo()
+  shell = nil
+  try copy.write(to: URL(fileURLWithPath: journal.path))
+
+  store = try journal.openStore()
+  let receipt = try #require(try await store?.settle(ada))
+  let records = try journal.records()
+  let intents = records.compactMap { if case .paymentIntent(let intent) = $0 { intent } else { nil } }
+  let givenUp = records.compactMap {
+    if case .paymentAbandoned(let key, let reason) = $0 { (key, reason) } else { nil }
+  }
+  // The charge's key and its refund's, each used before: given up, then a third.
+  #expect(intents.count == 3 && givenUp.map(\.0) == intents.prefix(2).map(\.key))
+  #expect(givenUp.allSatisfy { KioskTill.isKeyUsedBefore($0.1) })
+  #expect(receipt.key == intents.last?.key)
+  #expect(store?.state.slices.tabs.open[ada] == nil)
+  #expect(store?.environment.processor.ledger.entries.count == 3, "the charge, its refund, and this charge")
+}
