@@ -4,7 +4,7 @@ import Payment
 import Tabs
 
 /// Why the till did not do what it was sent, in its own words: a step it
-/// refused, or a charge given up for a reason that is no decline.
+/// refused, or a payment given up for a reason that is no decline.
 public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
   /// The reason.
   public let description: String
@@ -29,14 +29,10 @@ extension DurableStore where Model == KioskTill {
     let held = try heldChargeKey(settling: tab)
     for _ in 0..<1_000 {
       let sent = try send(held.map { .command(.settle(tab: tab, key: $0)) } ?? .settle(tab))
-      guard let payment = sent.outcome.payment, let intent = openIntents.last, intent.request == payment else {
-        throw Self.refusal(sent.outcome)
-      }
-      guard let closed = await outcome(of: intent.key) else { throw notClosed() }
+      guard let closed = try await outcome(of: sent.outcome) else { throw notClosed() }
       if let abandoned = closed.abandoned {
         if held == nil, KioskTill.isKeyUsedBefore(abandoned) { continue }
-        if let reason = KioskTill.declineReason(abandoned) { throw KioskError.payment(.declined(reason: reason)) }
-        throw TillRefusal(description: abandoned)
+        throw Self.failure(abandoned)
       }
       guard case .settled(let receipt)? = closed.outcome?.record else {
         preconditionFailure("a charge made feeds back its receipt")
@@ -44,6 +40,53 @@ extension DurableStore where Model == KioskTill {
       return receipt
     }
     throw KioskShellError.noFreshKey
+  }
+
+  /// Undoes the newest command on the undo history, as the shell's `undo`
+  /// does, and says what was undone; nil when there is nothing to undo. A
+  /// settle is undone by a refund: its intent first, the refund off the main
+  /// actor, and the tab reopened (its stock back) only when the refund went
+  /// through; a declined refund leaves it settled. A refund the processor
+  /// already made of the charge (a journal restored from a copy lost it) is
+  /// adopted, not made again; a key used before is given up and the undo
+  /// asked again under the next one. Throws as `settle(_:)` does.
+  public func undoNewest() async throws -> KioskShell.Undone? {
+    guard let newest = UndoHistory(entries: state.undo).last else { return nil }
+    guard case .refund(_, let receipt) = UndoHistory(entries: state.undo).plan else {
+      let sent = try send(.undo)
+      guard sent.outcome.record != nil else { throw Self.refusal(sent.outcome) }
+      return KioskShell.Undone(record: newest.record, refund: nil)
+    }
+    try refuseWhileLedgerLacksKnownEntries()
+    let held = environment.processor.ledger.refund(ofCharge: receipt.reference)?.key
+    for _ in 0..<1_000 {
+      let sent = try send(held.map { .command(.undo(key: $0)) } ?? .undo)
+      guard let closed = try await outcome(of: sent.outcome) else { throw notClosed() }
+      if let abandoned = closed.abandoned {
+        if held == nil, KioskTill.isKeyUsedBefore(abandoned) { continue }
+        throw Self.failure(abandoned)
+      }
+      guard case .undone(let refund?, _)? = closed.outcome?.record else {
+        preconditionFailure("a refund made feeds back the undo")
+      }
+      return KioskShell.Undone(record: newest.record, refund: refund)
+    }
+    throw KioskShellError.noFreshKey
+  }
+
+  /// Waits for the payment `outcome` (a step's) asked for; nil when it asked
+  /// for none. Throws the step's refusal when it was refused.
+  private func outcome(of outcome: KioskTill.Outcome) async throws -> IntentClosed<KioskTill>? {
+    guard let payment = outcome.payment, let intent = openIntents.last, intent.request == payment else {
+      throw Self.refusal(outcome)
+    }
+    return await self.outcome(of: intent.key)
+  }
+
+  /// A payment given up: a decline as the processor's, any other reason as the till's.
+  static func failure(_ abandoned: String) -> any Error {
+    if let reason = KioskTill.declineReason(abandoned) { return KioskError.payment(.declined(reason: reason)) }
+    return TillRefusal(description: abandoned)
   }
 
   /// Closes the day as `kiosk close-day` does: into the archive the shell

@@ -9,11 +9,12 @@ import Tabs
 // instead (`KioskTillFormat`).
 
 extension KioskTill.State: CanonicalCodable {
-  /// `{"initialized", "menu", "paying", "paymentsJournaled", "stock", "tabs", "till", "undo"}`.
+  /// `{"initialized", "menu", "paying", "paymentsJournaled", "refunding", "stock", "tabs", "till", "undo"}`.
   public var canonical: JSONValue {
     .object([
       "initialized": .bool(initialized), "menu": slices.menu.canonical,
       "paying": .array(paying.map { .integer($0.raw) }), "paymentsJournaled": .bool(paymentsJournaled),
+      "refunding": refunding.map { .integer($0.raw) } ?? .null,
       "stock": slices.stock.canonical, "tabs": slices.tabs.canonical, "till": till.map(JSONValue.string) ?? .null,
       "undo": .array(undo.map(\.canonical)),
     ])
@@ -21,8 +22,10 @@ extension KioskTill.State: CanonicalCodable {
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     _ = try cursor.object(keys: [
-      "initialized", "menu", "paying", "paymentsJournaled", "stock", "tabs", "till", "undo",
+      "initialized", "menu", "paying", "paymentsJournaled", "refunding", "stock", "tabs", "till", "undo",
     ])
+    var refunding: Tab.ID?
+    if let tab = try cursor.optionalField("refunding") { refunding = Tab.ID(raw: try tab.id()) }
     var paying: [Tab.ID] = []
     for tab in try cursor.field("paying").array() { paying.append(Tab.ID(raw: try tab.id())) }
     var undo: [UndoHistory.Entry] = []
@@ -34,18 +37,20 @@ extension KioskTill.State: CanonicalCodable {
         tabs: try TabsState(canonical: cursor.field("tabs"))),
       undo: undo, till: till.value == .null ? nil : try till.string(),
       initialized: try cursor.field("initialized").bool(), paying: paying,
+      refunding: refunding,
       paymentsJournaled: try cursor.field("paymentsJournaled").bool())
   }
 }
 
 extension KioskTill.Action: CanonicalCodable {
-  /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"settle": tab}`, `{"nameTill": name}`,
-  /// `{"record": record}` or `{"released": tab}`.
+  /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"settle": tab}`, `{"undo": {}}`,
+  /// `{"nameTill": name}`, `{"record": record}` or `{"released": tab}`.
   public var canonical: JSONValue {
     switch self {
     case .initialize(let menu, let stock): .sum("initialize", ["menu": menu.canonical, "stock": stock.canonical])
     case .command(let command): .object(["command": command.canonical])
     case .settle(let tab): .object(["settle": .integer(tab.raw)])
+    case .undo: .sum("undo")
     case .nameTill(let name): .object(["nameTill": .string(name)])
     case .record(let record): .object(["record": record.canonical])
     case .released(let tab): .object(["released": .integer(tab.raw)])
@@ -53,7 +58,9 @@ extension KioskTill.Action: CanonicalCodable {
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
-    let (name, value) = try cursor.sum(cases: ["initialize", "command", "settle", "nameTill", "record", "released"])
+    let (name, value) = try cursor.sum(cases: [
+      "initialize", "command", "settle", "undo", "nameTill", "record", "released",
+    ])
     switch name {
     case "initialize":
       _ = try value.object(keys: ["menu", "stock"])
@@ -61,6 +68,9 @@ extension KioskTill.Action: CanonicalCodable {
         menu: try MenuState(canonical: value.field("menu")), stock: try StockState(canonical: value.field("stock")))
     case "command": self = .command(try KioskAction(canonical: value))
     case "settle": self = .settle(Tab.ID(raw: try value.id()))
+    case "undo":
+      _ = try value.object(keys: [])
+      self = .undo
     case "released": self = .released(tab: Tab.ID(raw: try value.id()))
     case "nameTill": self = .nameTill(try value.string())
     default: self = .record(try KioskRecord(canonical: value))

@@ -17,9 +17,11 @@ import Tabs
 // the charges in flight keep), the store journals the intent under the
 // kiosk's key and charges off the main actor, and the processor's answer
 // comes back as the `settled` record, or the charge is given up and the tab
-// released. What the shell does around it that is policy, not a step
-// (adopting a charge the processor holds, asking again under a fresh key),
-// is the app's: `DurableStore<KioskTill>.settle(_:)`.
+// released. The undo of a settle is the same with a refund, whose answer is
+// the `undone` record; the tab stays settled until it comes. What the shell
+// does around them that is policy, not a step (adopting a movement the
+// processor holds, asking again under a fresh key), is the app's:
+// `DurableStore<KioskTill>.settle(_:)` and `undoNewest()`.
 
 extension KioskTill {
   /// What the till's requests run on: the processor, and the clock a receipt is stamped by.
@@ -45,19 +47,22 @@ extension KioskTill {
   /// used before: nothing moved for it, and a settle may ask again under the next key.
   public static func isKeyUsedBefore(_ reason: String) -> Bool { reason.hasPrefix(keyUsedBefore) }
 
-  /// Refuses a command on a tab whose charge is in flight, and an undo while any is (the shell's rules).
-  static func refusedWhilePaying(_ command: KioskAction, paying: [Tab.ID]) -> Outcome? {
+  /// The shell's rules while money is in flight: every command waits for a
+  /// refund (its outcome pops the undo history); a command on a tab whose
+  /// charge is in flight, and any undo, wait for the charge.
+  static func refusedWhileInFlight(_ command: KioskAction, state: State) -> Outcome? {
+    if let tab = state.refunding { return inFlight(tab) }
     switch command {
-    case .add(_, let tab), .remove(_, let tab), .settle(let tab, _): refusedWhilePaying(tab: tab, paying: paying)
-    case .undo: paying.first.flatMap { refusedWhilePaying(tab: $0, paying: paying) }
-    case .openTab, .restock: nil
+    case .add(_, let tab), .remove(_, let tab), .settle(let tab, _):
+      return state.paying.contains(tab) ? inFlight(tab) : nil
+    case .undo: return state.paying.first.map(inFlight)
+    case .openTab, .restock: return nil
     }
   }
 
-  /// Refuses a command on `tab` while its charge is in flight.
-  static func refusedWhilePaying(tab: Tab.ID, paying: [Tab.ID]) -> Outcome? {
-    guard paying.contains(tab) else { return nil }
-    return Outcome(record: nil, reason: KioskShellError.paymentInFlight(tab: tab).description)
+  /// Refused: `tab`'s payment is in flight.
+  static func inFlight(_ tab: Tab.ID) -> Outcome {
+    Outcome(record: nil, reason: KioskShellError.paymentInFlight(tab: tab).description)
   }
 
   /// The decide phase of a settle: the tab's settlement, which the stock
@@ -85,24 +90,42 @@ extension KioskTill {
     return Outcome(record: nil, payment: KioskPayment(kind: .charge, tab: tab, amount: settlement.total, key: key))
   }
 
-  /// A `paymentIntent` read back: its tab pays again, under the key it names.
+  /// The decide phase of an undo of a settle: its refund is asked for,
+  /// under `key` when it names one; the tab stays settled until it comes.
+  static func startRefund(of receipt: Receipt, key: IdempotencyKey?, state: inout State) -> Outcome {
+    state.refunding = receipt.tab
+    state.paymentsJournaled = true
+    return Outcome(
+      record: nil,
+      payment: KioskPayment(kind: .refund, tab: receipt.tab, amount: receipt.total, charge: receipt.reference, key: key)
+    )
+  }
+
+  /// A `paymentIntent` read back: its payment is in flight again, under the key it names.
   static func reopenIntent(_ intent: PaymentIntent, state: inout State) -> Outcome {
-    guard intent.kind == .charge else { return Outcome(record: nil, reason: refundsNotYet) }
     guard state.initialized else {
       return Outcome(record: nil, reason: "the first record must initialize the menu and stock")
     }
-    if let refused = refusedWhilePaying(tab: intent.tab, paying: state.paying) { return refused }
-    state.paying.append(intent.tab)
+    if let tab = state.refunding ?? (state.paying.contains(intent.tab) ? intent.tab : nil) { return inFlight(tab) }
+    switch intent.kind {
+    case .charge: state.paying.append(intent.tab)
+    case .refund:
+      if let tab = state.paying.first { return inFlight(tab) }
+      state.refunding = intent.tab
+    }
     state.paymentsJournaled = true
     return Outcome(record: .paymentIntent(intent), payment: KioskPayment(intent))
   }
 
-  /// A charge given up: its tab takes commands again.
+  /// A payment given up: a charged tab takes commands again; a refunded one stays settled.
   static func release(_ tab: Tab.ID, state: inout State) -> Outcome {
-    guard state.paying.contains(tab) else {
-      return Outcome(record: nil, reason: "tab #\(tab.raw) has no charge in flight to give up")
+    if state.refunding == tab {
+      state.refunding = nil
+    } else if state.paying.contains(tab) {
+      state.paying.removeAll { $0 == tab }
+    } else {
+      return Outcome(record: nil, reason: "tab #\(tab.raw) has no payment in flight to give up")
     }
-    state.paying.removeAll { $0 == tab }
     return Outcome(record: nil, released: tab)
   }
 
@@ -118,19 +141,26 @@ extension KioskTill {
       text: (request.key ?? IdempotencyKey(journalSalt: salt, sequence: sequence, tab: request.tab.raw)).raw)
   }
 
-  /// Charges the tab; the receipt comes back as the `settled` record.
+  /// Charges the tab, whose receipt comes back as the `settled` record, or
+  /// refunds its charge, whose reference comes back in the `undone` record.
   public static func perform(_ request: KioskPayment, key: IntentKey, environment: Services) async throws -> Action? {
-    guard request.kind == .charge else { throw PaymentError.declined(reason: refundsNotYet) }
     let key = IdempotencyKey(key.text)
-    let reference = try environment.processor.charge(request.amount, key: key)
-    return .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock)))
+    switch request.kind {
+    case .charge:
+      let reference = try environment.processor.charge(request.amount, key: key)
+      return .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock)))
+    case .refund:
+      let reference = try environment.processor.refund(request.charge ?? "", amount: request.amount, key: key)
+      return .record(.undone(refund: reference, key: key))
+    }
   }
 
   /// Asks the processor's ledger what moved under the key, as the shell's
   /// reconciliation does: a charge of the amount that no refund gave back is
-  /// this settle's; one of another amount, or refunded, or a refund, moved
-  /// under the key before (a journal cut back) and the charge is given up,
-  /// nothing having moved for it; a key it does not know never reached it.
+  /// this settle's, and a refund of this charge and amount this undo's; any
+  /// other movement under the key was made before (a journal cut back) and
+  /// the payment is given up, nothing having moved for it; a key it does not
+  /// know never reached it.
   public static func reconcile(_ request: KioskPayment, key: IntentKey, environment: Services) async throws
     -> Reconciliation<Action>
   {
@@ -142,6 +172,9 @@ extension KioskTill {
       && environment.processor.ledger.refund(ofCharge: reference) == nil:
       return .completed(
         feedBack: .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock))))
+    case .refunded(let reference, let charge, let amount)
+    where request.kind == .refund && charge == request.charge && amount == request.amount:
+      return .completed(feedBack: .record(.undone(refund: reference, key: key)))
     case .charged(let reference, _), .refunded(let reference, _, _):
       return .abandon(reason: "\(keyUsedBefore) for \(reference), not this payment; not reused")
     }
@@ -161,7 +194,8 @@ extension KioskTill {
   /// How a decline's abandonment begins.
   private static let declined = "declined: "
 
-  /// The tab is released: it takes commands again, and its stock is no longer kept.
+  /// The tab is released: a charged one takes commands again, its stock no
+  /// longer kept; a refunded one stays settled.
   public static func abandoned(_ request: KioskPayment, reason: String) -> Action? { .released(tab: request.tab) }
 
   /// The shell's policy (`PaymentRetryPolicy.standard`): two seconds an

@@ -2,6 +2,7 @@ import DurableStore
 import FeatureKit
 import KioskCommands
 import Menu
+import Payment
 import Stock
 import Tabs
 
@@ -15,9 +16,9 @@ import Tabs
 /// opens a day the shell wrote and the shell one the store wrote. A settle is
 /// the store's intent: journaled as `paymentIntent` under the kiosk's key,
 /// charged off the main actor through the processor in the environment, and
-/// closed by `settled` or `paymentAbandoned` (`KioskTill+Payments.swift`).
-/// Refunds are still the shell's: the undo of a settle is refused with that
-/// reason, and a day holding one is refused on open.
+/// closed by `settled` or `paymentAbandoned` (`KioskTill+Payments.swift`);
+/// the undo of a settle is a refund's intent, closed by `undone` with the
+/// refund's reference.
 public enum KioskTill: DurableFeature {
   /// A charge of a tab (the processor's movements).
   public typealias Request = KioskPayment
@@ -28,7 +29,7 @@ public enum KioskTill: DurableFeature {
 
   /// What the till keeps: the slices, the undo history (the kiosk's own, so
   /// the store's undo stack goes unused), the till's name, whether the day
-  /// has its first record, and the tabs whose charge is in flight.
+  /// has its first record, and the payments in flight.
   public struct State: Equatable, Sendable {
     /// The menu, stock and tabs.
     public var slices: KioskSnapshot
@@ -43,6 +44,9 @@ public enum KioskTill: DurableFeature {
     /// The tabs with a charge in flight, in the order they began: no command
     /// changes them, and their stock is kept for them, until it closes.
     public var paying: [Tab.ID]
+    /// The settled tab whose refund is in flight (the undo of its settle):
+    /// every command waits for it, since its outcome pops the undo history.
+    public var refunding: Tab.ID?
     /// Whether the day journaled a payment intent (its checkpoints say so,
     /// as the shell's do).
     public var paymentsJournaled: Bool
@@ -50,31 +54,35 @@ public enum KioskTill: DurableFeature {
     /// A till; a new day's, with nothing in it, by default.
     public init(
       slices: KioskSnapshot = KioskSnapshot(), undo: [UndoHistory.Entry] = [], till: String? = nil,
-      initialized: Bool = false, paying: [Tab.ID] = [], paymentsJournaled: Bool = false
+      initialized: Bool = false, paying: [Tab.ID] = [], refunding: Tab.ID? = nil, paymentsJournaled: Bool = false
     ) {
       self.slices = slices
       self.undo = undo
       self.till = till
       self.initialized = initialized
       self.paying = paying
+      self.refunding = refunding
       self.paymentsJournaled = paymentsJournaled
     }
   }
 
-  /// A step: what the app sends (`initialize`, `command`, `settle`,
+  /// A step: what the app sends (`initialize`, `command`, `settle`, `undo`,
   /// `nameTill`), a record read back from the journal or fed back by the
-  /// processor (`record`), or a charge given up (`released`).
+  /// processor (`record`), or a payment given up (`released`).
   public enum Action: Equatable, Sendable {
     /// A new day's first record: its menu and stock. Refused when an amount
     /// has no canonical form (the shell's rule for a journal of version 3).
     case initialize(menu: MenuState, stock: StockState)
-    /// Runs a command as the shell does. A settle's charge goes under the
-    /// key it names (a charge the processor holds, adopted); `settle` lets
-    /// the store name it.
+    /// Runs a command as the shell does. A settle's charge, and an undo's
+    /// refund, go under the key it names (a movement the processor holds,
+    /// adopted); `settle` and `undo` let the store name it.
     case command(KioskAction)
     /// Settles a tab: checks it as the shell does and opens the charge's
     /// intent under the key the store names, `k_<salt>_<sequence>_t<tab>`.
     case settle(Tab.ID)
+    /// Undoes the newest command on the undo history: at once, or, for a
+    /// settle, by opening its refund's intent under the key the store names.
+    case undo
     /// Names the till in its chain, as `KioskShell.nameTill` does: a name
     /// that is no till's name is refused; the name it has already journals nothing.
     case nameTill(String)
@@ -82,8 +90,9 @@ public enum KioskTill: DurableFeature {
     /// does, checks included, whatever amounts it holds; a charge's
     /// `settled` is fed back this way too.
     case record(KioskRecord)
-    /// The charge of `tab` was given up (declined, or never made): the tab
-    /// is open again to commands, and its stock is no longer kept.
+    /// The payment of `tab` was given up (declined, or never made): a charged
+    /// tab is open again to commands, its stock no longer kept; a refunded one
+    /// stays settled.
     case released(tab: Tab.ID)
   }
 
@@ -95,7 +104,7 @@ public enum KioskTill: DurableFeature {
     public var record: KioskRecord?
     /// The payment the step asks the processor for.
     public var payment: KioskPayment?
-    /// The tab whose charge the step gave up.
+    /// The tab whose payment the step gave up.
     public var released: Tab.ID?
     /// The domain's refusal of a command.
     public var refusal: ActionRefusal?
@@ -123,14 +132,12 @@ public enum KioskTill: DurableFeature {
   /// through intents.
   public struct Effect: Equatable, Sendable {}
 
-  /// Why the store does not run a refund yet.
-  static let refundsNotYet = "refunds are not yet run on the durable store; KioskShell runs them"
-
   public static func name(of action: Action) -> String {
     switch action {
     case .initialize: "initialize"
     case .command(let command): command.name
     case .settle: "settle"
+    case .undo: "undo"
     case .nameTill: "nameTill"
     case .record: "record"
     case .released: "released"
@@ -179,16 +186,22 @@ public enum KioskTill: DurableFeature {
       outcome = apply(record, on: &world, history: &history, state: &state)
     case .command(let command):
       guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
-      if let refused = refusedWhilePaying(command, paying: state.paying) { return refused }
-      if case .settle(let tab, let key) = command {
-        outcome = startCharge(of: tab, key: key, world: world, state: &state)
-      } else {
-        outcome = run(command, on: &world, history: &history)
+      if let refused = refusedWhileInFlight(command, state: state) { return refused }
+      switch command {
+      case .settle(let tab, let key): outcome = startCharge(of: tab, key: key, world: world, state: &state)
+      case .undo(let key): outcome = undo(refundKey: key, on: &world, history: &history, state: &state)
+      default: outcome = run(command, on: &world, history: &history)
       }
     case .settle(let tab):
       guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
-      if let refused = refusedWhilePaying(tab: tab, paying: state.paying) { return refused }
+      if let refused = refusedWhileInFlight(.settle(tab: tab, key: IdempotencyKey("")), state: state) {
+        return refused
+      }
       outcome = startCharge(of: tab, key: nil, world: world, state: &state)
+    case .undo:
+      guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
+      if let refused = refusedWhileInFlight(.undo(key: IdempotencyKey("")), state: state) { return refused }
+      outcome = undo(refundKey: nil, on: &world, history: &history, state: &state)
     case .released(let tab):
       outcome = release(tab, state: &state)
     case .nameTill(let name):
@@ -203,25 +216,32 @@ public enum KioskTill: DurableFeature {
     return outcome
   }
 
-  /// A command, as `KioskShell` runs it: checks first, its record and inverse after.
+  /// A command that moves no money, as `KioskShell` runs it: checks first,
+  /// its record and inverse after.
   private static func run(_ command: KioskAction, on world: inout ReplayWorld, history: inout UndoHistory)
     -> Outcome
   {
-    guard case .undo = command else {
-      do {
-        // Their records hold no amount, so every one has a form in every version.
-        guard let entry = try world.runWithoutMoney(command) else {
-          preconditionFailure("a settle is the till's intent, and an undo its history's: \(command)")
-        }
-        history.push(entry)
-        return Outcome(record: entry.record)
-      } catch {
-        return Outcome(record: nil, refusal: error)
+    do {
+      // Their records hold no amount, so every one has a form in every version.
+      guard let entry = try world.runWithoutMoney(command) else {
+        preconditionFailure("a settle is the till's intent, and an undo its history's: \(command)")
       }
+      history.push(entry)
+      return Outcome(record: entry.record)
+    } catch {
+      return Outcome(record: nil, refusal: error)
     }
+  }
+
+  /// An undo, as the shell's: the newest command reverted at once, or a
+  /// settle's refund asked for (under `refundKey` when it names one), which
+  /// reverts it when it comes back.
+  private static func undo(
+    refundKey: IdempotencyKey?, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
+  ) -> Outcome {
     switch history.plan {
     case .nothing: return Outcome(record: nil)
-    case .refund: return Outcome(record: nil, reason: refundsNotYet)
+    case .refund(_, let receipt): return startRefund(of: receipt, key: refundKey, state: &state)
     case .revert(let newest):
       return Outcome(record: world.applyUndo(of: newest, refund: nil, key: nil, history: &history))
     }
@@ -238,8 +258,6 @@ public enum KioskTill: DurableFeature {
       return reopenIntent(intent, state: &state)
     case .paymentAbandoned:
       return Outcome(record: nil, reason: "a payment is given up by its intent's outcome, not sent")
-    case .undone(refund: .some, _):
-      return Outcome(record: nil, reason: refundsNotYet)
     case .dayClosed:
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
     default: break
@@ -256,8 +274,12 @@ public enum KioskTill: DurableFeature {
     history = progress.history
     state.till = progress.till
     state.initialized = true
-    // A charge's outcome: its tab pays no longer (a day of format 1 settles with no intent).
-    if case .settled(let receipt) = record { state.paying.removeAll { $0 == receipt.tab } }
+    // A payment's outcome: its tab pays no longer (a day of format 1 has no intents).
+    switch record {
+    case .settled(let receipt): state.paying.removeAll { $0 == receipt.tab }
+    case .undone(refund: .some, _): state.refunding = nil
+    default: break
+    }
     return Outcome(record: record)
   }
 }

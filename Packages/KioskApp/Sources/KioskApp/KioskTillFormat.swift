@@ -16,10 +16,11 @@ import Payment
 /// version (1 and 2: `JSONEncoder`'s bytes; 3: canonical), byte for byte what
 /// `KioskShell` writes. Reading a record back gives the step that applies it.
 ///
-/// A settle's intent is its `paymentIntent`, under the key the store gave
-/// it; its outcome is `settled` (the receipt names the key) or
-/// `paymentAbandoned`, which keeps the key and the reason only: replay feeds
-/// back what the till's `abandoned` says again.
+/// A payment's intent is its `paymentIntent`, under the key the store gave
+/// it; its outcome is `settled` (the receipt names the key), `undone` with
+/// the refund's reference and key, or `paymentAbandoned`, which keeps the
+/// key and the reason only: replay feeds back what the till's `abandoned`
+/// says again.
 public enum KioskTillFormat: DurableFormat {
   public typealias Model = KioskTill
 
@@ -28,11 +29,6 @@ public enum KioskTillFormat: DurableFormat {
 
   /// A new day's journal is canonical, as the shell begins one.
   public static var newJournalVersion: UInt16 { JournalFormat.canonicalVersion }
-
-  /// Why a checkpoint is not one the store reads yet.
-  struct NotOnTheStoreYet: Error, CustomStringConvertible {
-    var description: String
-  }
 
   public static func writeRecord(
     _ kind: DurableStepKind, _ action: KioskTill.Action?, _ intents: [Intent<KioskPayment>],
@@ -55,7 +51,7 @@ public enum KioskTillFormat: DurableFormat {
     case .outcome(let key, let abandoned?):
       record = .paymentAbandoned(key: IdempotencyKey(key.text), reason: abandoned)
     case .outcome:
-      guard case .record(let made)? = action else { preconditionFailure("a charge made feeds back its receipt") }
+      guard case .record(let made)? = action else { preconditionFailure("a payment made feeds back its record") }
       record = made
     case .fedBack, .undone:
       preconditionFailure("the till starts no work and keeps its own undo history: no \(kind) step")
@@ -84,8 +80,10 @@ public enum KioskTillFormat: DurableFormat {
       guard let key = receipt.key else { return DurableRecord(kind: .sent, action: .record(record), intents: []) }
       return DurableRecord(
         kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .record(record), intents: [])
+    case .undone(refund: .some, let key?):
+      return DurableRecord(
+        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .record(record), intents: [])
     default:
-      // A refund reads back too: its step refuses it, so the day does not replay (`replayFailure`).
       return DurableRecord(kind: .sent, action: .record(record), intents: [])
     }
   }
@@ -131,12 +129,11 @@ public enum KioskTillFormat: DurableFormat {
     -> DurableCheckpoint<KioskTill>
   {
     let checkpoint = try KioskCheckpoint.decoded(from: payload, version: version, decoder: JSONDecoder())
-    guard checkpoint.openIntents.allSatisfy({ $0.kind == .charge }) else {
-      throw NotOnTheStoreYet(description: "a checkpoint with a refund in flight (\(KioskTill.refundsNotYet))")
-    }
     let state = KioskTill.State(
       slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true,
-      paying: checkpoint.openIntents.map(\.tab), paymentsJournaled: checkpoint.paymentsJournaled)
+      paying: checkpoint.openIntents.filter { $0.kind == .charge }.map(\.tab),
+      refunding: checkpoint.openIntents.first { $0.kind == .refund }?.tab,
+      paymentsJournaled: checkpoint.paymentsJournaled)
     let previous = checkpoint.previousDay.map {
       DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
     }

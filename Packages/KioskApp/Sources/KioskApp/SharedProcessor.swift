@@ -40,6 +40,13 @@ public final class SharedProcessor: Sendable {
     }
   }
 
+  /// Refunds `amount` of the charge `reference` once under `key`.
+  public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
+      try processor.refund(reference, amount: amount, key: key)
+    }
+  }
+
   /// What moved under `key`; answered whatever the fault.
   public func status(of key: IdempotencyKey) -> PaymentStatus {
     processor.withLock { $0.ledger.status(of: key) }

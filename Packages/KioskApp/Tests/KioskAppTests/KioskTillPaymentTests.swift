@@ -31,7 +31,7 @@ extension TemporaryJournal {
 }
 
 /// Stops the store at the `stopAt`-th crash seam it reaches once armed.
-private final class ArmedSeam: Sendable {
+final class ArmedSeam: Sendable {
   private let state = Mutex((armed: false, reached: 0, stopAt: 0, stopped: false))
 
   /// Counts seams from now, and stops at the `stopAt`-th.
@@ -53,7 +53,7 @@ private final class ArmedSeam: Sendable {
 
 /// A store with a day begun: Ada's tab holds a latte and an espresso. The
 /// store is returned optional, for a test to let it go.
-@MainActor private func storeWithAdasTab(
+@MainActor func storeWithAdasTab(
   _ journal: TemporaryJournal, fault: ProcessorFault? = nil,
   seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
 ) throws -> (DurableStore<KioskTill>?, Tab.ID) {
@@ -68,7 +68,7 @@ private final class ArmedSeam: Sendable {
 }
 
 /// A record without the time its receipt was stamped: two runs charge at different instants.
-private func unstamped(_ record: KioskRecord) -> KioskRecord {
+func unstamped(_ record: KioskRecord) -> KioskRecord {
   guard case .settled(var receipt) = record else { return record }
   receipt.chargedAt = Date(timeIntervalSince1970: 0)
   return .settled(receipt)
@@ -97,9 +97,9 @@ private func unstamped(_ record: KioskRecord) -> KioskRecord {
   #expect(processor.ledger.entries.first?.reference == receipt.reference)
 }
 
-/// The same day, settled by the shell on one copy of a journal and by the
-/// store on another (the same salt, the same ledger): the same records, and
-/// the same state.
+/// The same day, settled (and a settle undone) by the shell on one copy of
+/// a journal and by the store on another (the same salt, the same ledger):
+/// the same records, and the same state.
 @MainActor
 @Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
 func theShellAndTheStoreSettleACopyOfADayAlike(version: UInt16) async throws {
@@ -117,10 +117,12 @@ func theShellAndTheStoreSettleACopyOfADayAlike(version: UInt16) async throws {
 
   _ = try await shell.settle(ada)
   _ = try await shell.settle(grace)
+  _ = try await shell.undo()
   let snapshot = shell.snapshot
   let store = try byStore.openStore()
   _ = try await store.settle(ada)
   _ = try await store.settle(grace)
+  _ = try await store.undoNewest()
 
   #expect(store.state.slices.tabs == snapshot.tabs)
   #expect(store.state.slices.stock == snapshot.stock)
