@@ -1,8 +1,10 @@
+import DurableStore
 import Foundation
 import Journal
 import KioskApp
 import KioskCommands
 import Menu
+import Payment
 import Tabs
 
 /// Costs against history: what a command costs with many tabs open, and what
@@ -32,13 +34,27 @@ enum HistoryBenchmark {
   /// shell: callgrind counts the instructions inside `openTab` (per call).
   /// The journal ends with a checkpoint, as a till that wrote them as it went
   /// would; what a checkpoint costs is measured apart (`checkpointCost`).
-  static func openCost(tabs: Int, opens: Int) throws {
+  /// With `onStore`, the same opens go through the framework's store
+  /// (`DurableStore<KioskTill>.send`) on the same journal instead: what the
+  /// kiosk's `open` costs once it runs on the store.
+  static func openCost(tabs: Int, opens: Int, onStore: Bool = false) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("kiosk.journal").path
     try makeJournal(at: path, tabs: tabs)
     try KioskShell(journal: try DurableJournal(path: path)).writeCheckpoint()
+    if onStore {
+      let services = KioskTill.Services(
+        processor: try SharedProcessor(path: LocalProcessor.defaultPath(besideJournal: path)))
+      let store = try DurableStore<KioskTill>.open(at: path, initial: KioskTill.State(), environment: services)
+      for index in 0..<opens {
+        guard try store.send(.command(.openTab(customer: "Late \(index)"))).outcome.record != nil else {
+          preconditionFailure("the store refused an open")
+        }
+      }
+      return
+    }
     let shell = try KioskShell(journal: try DurableJournal(path: path))
     for index in 0..<opens { _ = try shell.openTab(for: "Late \(index)") }
   }

@@ -51,8 +51,8 @@ extension DurableStore where Model == KioskTill {
   /// adopted, not made again; a key used before is given up and the undo
   /// asked again under the next one. Throws as `settle(_:)` does.
   public func undoNewest() async throws -> KioskShell.Undone? {
-    guard let newest = UndoHistory(entries: state.undo).last else { return nil }
-    guard case .refund(_, let receipt) = UndoHistory(entries: state.undo).plan else {
+    guard let newest = state.history.last else { return nil }
+    guard case .refund(_, let receipt) = state.history.plan else {
       let sent = try send(.undo)
       guard sent.outcome.record != nil else { throw Self.refusal(sent.outcome) }
       return KioskShell.Undone(record: newest.record, refund: nil)
@@ -95,12 +95,28 @@ extension DurableStore where Model == KioskTill {
   /// `closePeriod(into:)`, whose archive the day's records name as given).
   /// A close asked for again after a crash cut it short, which opening the
   /// store finished, with nothing done since, closes nothing more; it
-  /// returns the day that closed. A day with a charge in flight is not
-  /// closed: wait for it (`finish()`).
+  /// returns the day that closed. As the shell's, it does not close a day
+  /// with a payment in flight (wait for it: `finish()`), nor one whose open
+  /// tab the processor holds a charge of (its settle lost to a restored
+  /// journal: the next day's keys would not find it, and a settle there would
+  /// charge again; settle it today, and the charge is adopted), nor one
+  /// whose ledger lost movements the journal does not account for.
   @discardableResult
   public func closeDay() throws -> Int {
     if let finished = closeFinishedOnOpen { return finished.period + 1 }
     if let paying = openIntents.first { throw KioskShellError.paymentInFlight(tab: paying.request.tab) }
+    let ledger = environment.processor.ledger
+    for tab in state.slices.tabs.open.keys.sorted() {
+      if let held = ledger.unrefundedCharge(subject: IdempotencyKey.subject(journalSalt: salt, tab: tab.raw)) {
+        throw KioskShellError.heldChargeOfOpenTab(tab: tab, reference: held.reference, amount: held.amount)
+      }
+    }
+    if !ledger.lostNumbers.isEmpty {
+      let audit = try PaymentAudit.of(journal: path, ledger: environment.processor.path)
+      guard audit.agrees else {
+        throw KioskShellError.ledgerLostMovements(path: environment.processor.path, mismatches: audit.mismatches.count)
+      }
+    }
     let day = period + 1
     try closePeriod(into: KioskSegments.archiveName(of: path, day: day))
     return day

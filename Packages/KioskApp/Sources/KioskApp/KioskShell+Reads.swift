@@ -59,12 +59,7 @@ extension KioskShell {
   /// The processor's whole ledger and every day's journal side by side (the
   /// ledger read from its file, without a lock: this shell may hold only the day's part).
   public func paymentAudit() throws -> PaymentAudit {
-    let history = try KioskJournalReader.paymentHistory(of: journalPath)
-    let ledger = try KioskView.readLedgerFile(world.processor.path)
-    return PaymentAudit(
-      ledger: ledger.entries, records: history.records, lostNumbers: ledger.lost,
-      setAsideSalts: KioskSegments.setAsideSalts(of: journalPath, ledger: ledger.entries),
-      closedByCheckpoint: history.closedByCheckpoint)
+    try PaymentAudit.of(journal: journalPath, ledger: world.processor.path)
   }
 
   /// What the reading commands show, from this shell's state; with

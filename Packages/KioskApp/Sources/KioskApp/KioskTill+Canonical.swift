@@ -44,7 +44,8 @@ extension KioskTill.State: CanonicalCodable {
 
 extension KioskTill.Action: CanonicalCodable {
   /// `{"initialize": {"menu", "stock"}}`, `{"command": action}`, `{"settle": tab}`, `{"undo": {}}`,
-  /// `{"nameTill": name}`, `{"record": record}` or `{"released": tab}`.
+  /// `{"nameTill": name}`, `{"record": record}`, `{"intent": intent}`, `{"charged": receipt}`,
+  /// `{"refunded": {"key", "reference"}}` or `{"released": tab}`.
   public var canonical: JSONValue {
     switch self {
     case .initialize(let menu, let stock): .sum("initialize", ["menu": menu.canonical, "stock": stock.canonical])
@@ -53,13 +54,17 @@ extension KioskTill.Action: CanonicalCodable {
     case .undo: .sum("undo")
     case .nameTill(let name): .object(["nameTill": .string(name)])
     case .record(let record): .object(["record": record.canonical])
+    case .intent(let intent): .object(["intent": intent.canonical])
+    case .charged(let receipt): .object(["charged": receipt.canonical])
+    case .refunded(let reference, let key):
+      .sum("refunded", ["key": .string(key.raw), "reference": .string(reference)])
     case .released(let tab): .object(["released": .integer(tab.raw)])
     }
   }
 
   public init(canonical cursor: JSONCursor) throws(CanonicalError) {
     let (name, value) = try cursor.sum(cases: [
-      "initialize", "command", "settle", "undo", "nameTill", "record", "released",
+      "initialize", "command", "settle", "undo", "nameTill", "record", "intent", "charged", "refunded", "released",
     ])
     switch name {
     case "initialize":
@@ -72,6 +77,11 @@ extension KioskTill.Action: CanonicalCodable {
       _ = try value.object(keys: [])
       self = .undo
     case "released": self = .released(tab: Tab.ID(raw: try value.id()))
+    case "intent": self = .intent(try PaymentIntent(canonical: value))
+    case "charged": self = .charged(try Receipt(canonical: value))
+    case "refunded":
+      _ = try value.object(keys: ["key", "reference"])
+      self = .refunded(reference: try value.field("reference").string(), key: try value.field("key").idempotencyKey())
     case "nameTill": self = .nameTill(try value.string())
     default: self = .record(try KioskRecord(canonical: value))
     }

@@ -1,3 +1,4 @@
+import CanonicalJSON
 import Clock
 import DurableStore
 import FeatureKit
@@ -60,6 +61,28 @@ extension KioskTill {
     }
   }
 
+  /// The same rules for a record sent or read back; and a payment's own
+  /// records are never sent as records (they are its intent's and outcomes').
+  static func refusedRecord(_ record: KioskRecord, state: State) -> Outcome? {
+    switch record {
+    case .paymentIntent, .paymentAbandoned, .undone(refund: .some, key: .some):
+      return Outcome(record: nil, reason: paymentRecordSent)
+    case .settled(let receipt) where receipt.key != nil:
+      return Outcome(record: nil, reason: paymentRecordSent)
+    default: break
+    }
+    if let tab = state.refunding { return inFlight(tab) }
+    switch record {
+    case .added(_, let tab), .removed(_, let tab): return state.paying.contains(tab) ? inFlight(tab) : nil
+    case .settled(let receipt): return state.paying.contains(receipt.tab) ? inFlight(receipt.tab) : nil
+    case .undone: return state.paying.first.map(inFlight)
+    default: return nil
+    }
+  }
+
+  /// Why a payment's record is not applied as a plain record.
+  static let paymentRecordSent = "a payment's records are its intent and its outcome, not records sent on their own"
+
   /// Refused: `tab`'s payment is in flight.
   static func inFlight(_ tab: Tab.ID) -> Outcome {
     Outcome(record: nil, reason: KioskShellError.paymentInFlight(tab: tab).description)
@@ -73,6 +96,10 @@ extension KioskTill {
   {
     let settlement: Settlement
     do { settlement = try world.settlement(for: tab) } catch { return Outcome(record: nil, refusal: .kiosk(error)) }
+    // The journal's every form holds amounts under the canonical limit (the shell's `amountNotJournalable`).
+    if settlement.total.magnitude * 100 >= Decimal(CanonicalMoney.limit) {
+      return Outcome(record: nil, reason: "a total of \(settlement.total) cannot be journaled")
+    }
     var kept: [Ingredient: Int] = [:]
     for paying in state.paying {
       // A tab in flight changes no more, so its settlement is what its charge will take.
@@ -101,20 +128,61 @@ extension KioskTill {
     )
   }
 
-  /// A `paymentIntent` read back: its payment is in flight again, under the key it names.
-  static func reopenIntent(_ intent: PaymentIntent, state: inout State) -> Outcome {
+  /// A `paymentIntent` read back: its payment is in flight again, under the
+  /// key it names, when it is what the state would ask for now (the tab's
+  /// total, or the refund of the newest settle), as the shell wrote it.
+  static func reopenIntent(
+    _ intent: PaymentIntent, world: borrowing ReplayWorld, history: UndoHistory, state: inout State
+  )
+    -> Outcome
+  {
     guard state.initialized else {
       return Outcome(record: nil, reason: "the first record must initialize the menu and stock")
     }
     if let tab = state.refunding ?? (state.paying.contains(intent.tab) ? intent.tab : nil) { return inFlight(tab) }
     switch intent.kind {
-    case .charge: state.paying.append(intent.tab)
+    case .charge:
+      guard let settlement = try? world.settlement(for: intent.tab), settlement.total == intent.amount else {
+        return Outcome(record: nil, reason: "its charge is not tab #\(intent.tab.raw)'s total")
+      }
+      state.paying.append(intent.tab)
     case .refund:
       if let tab = state.paying.first { return inFlight(tab) }
+      guard case .refund(_, let receipt) = history.plan, receipt.tab == intent.tab, receipt.total == intent.amount,
+        receipt.reference == intent.charge
+      else { return Outcome(record: nil, reason: "its refund is not of the newest settle's charge") }
       state.refunding = intent.tab
     }
     state.paymentsJournaled = true
     return Outcome(record: .paymentIntent(intent), payment: KioskPayment(intent))
+  }
+
+  /// A tab's charge went through: the tab is settled with its receipt, as the shell's outcome settles it.
+  static func completeCharge(
+    _ receipt: Receipt, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
+  ) -> Outcome {
+    guard state.paying.contains(receipt.tab) else {
+      return Outcome(record: nil, reason: "tab #\(receipt.tab.raw) has no charge in flight")
+    }
+    guard (try? world.settlement(for: receipt.tab))?.total == receipt.total else {
+      return Outcome(record: nil, reason: "the charge is not tab #\(receipt.tab.raw)'s total")
+    }
+    let outcome = apply(.settled(receipt), on: &world, history: &history, state: &state)
+    if outcome.record != nil { state.paying.removeAll { $0 == receipt.tab } }
+    return outcome
+  }
+
+  /// The refund went through: the newest settle is reverted, as the shell's outcome reverts it.
+  static func completeRefund(
+    reference: String, key: IdempotencyKey, on world: inout ReplayWorld, history: inout UndoHistory,
+    state: inout State
+  ) -> Outcome {
+    guard let tab = state.refunding, case .refund(_, let receipt) = history.plan, receipt.tab == tab else {
+      return Outcome(record: nil, reason: "no refund is in flight")
+    }
+    let outcome = apply(.undone(refund: reference, key: key), on: &world, history: &history, state: &state)
+    if outcome.record != nil { state.refunding = nil }
+    return outcome
   }
 
   /// A payment given up: a charged tab takes commands again; a refunded one stays settled.
@@ -148,10 +216,10 @@ extension KioskTill {
     switch request.kind {
     case .charge:
       let reference = try environment.processor.charge(request.amount, key: key)
-      return .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock)))
+      return .charged(receipt(of: request, reference: reference, key: key, clock: environment.clock))
     case .refund:
       let reference = try environment.processor.refund(request.charge ?? "", amount: request.amount, key: key)
-      return .record(.undone(refund: reference, key: key))
+      return .refunded(reference: reference, key: key)
     }
   }
 
@@ -171,10 +239,10 @@ extension KioskTill {
     where request.kind == .charge && amount == request.amount
       && environment.processor.ledger.refund(ofCharge: reference) == nil:
       return .completed(
-        feedBack: .record(.settled(receipt(of: request, reference: reference, key: key, clock: environment.clock))))
+        feedBack: .charged(receipt(of: request, reference: reference, key: key, clock: environment.clock)))
     case .refunded(let reference, let charge, let amount)
     where request.kind == .refund && charge == request.charge && amount == request.amount:
-      return .completed(feedBack: .record(.undone(refund: reference, key: key)))
+      return .completed(feedBack: .refunded(reference: reference, key: key))
     case .charged(let reference, _), .refunded(let reference, _, _):
       return .abandon(reason: "\(keyUsedBefore) for \(reference), not this payment; not reused")
     }

@@ -33,8 +33,10 @@ public enum KioskTill: DurableFeature {
   public struct State: Equatable, Sendable {
     /// The menu, stock and tabs.
     public var slices: KioskSnapshot
+    /// What `undo` can revert (the shell's history, bounded alike).
+    public var history: UndoHistory
     /// What `undo` can revert, oldest first.
-    public var undo: [UndoHistory.Entry]
+    public var undo: [UndoHistory.Entry] { history.entries }
     /// The till's name in its chain; nil while it has none.
     public var till: String?
     /// Whether the menu and stock are in (`initialize`, or a checkpoint).
@@ -57,7 +59,7 @@ public enum KioskTill: DurableFeature {
       initialized: Bool = false, paying: [Tab.ID] = [], refunding: Tab.ID? = nil, paymentsJournaled: Bool = false
     ) {
       self.slices = slices
-      self.undo = undo
+      self.history = UndoHistory(entries: undo)
       self.till = till
       self.initialized = initialized
       self.paying = paying
@@ -67,8 +69,9 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A step: what the app sends (`initialize`, `command`, `settle`, `undo`,
-  /// `nameTill`), a record read back from the journal or fed back by the
-  /// processor (`record`), or a payment given up (`released`).
+  /// `nameTill`); what the processor's answers feed back (`charged`,
+  /// `refunded`, `released`); or a record read back from the journal
+  /// (`record`, and `intent` for a payment's).
   public enum Action: Equatable, Sendable {
     /// A new day's first record: its menu and stock. Refused when an amount
     /// has no canonical form (the shell's rule for a journal of version 3).
@@ -87,9 +90,18 @@ public enum KioskTill: DurableFeature {
     /// that is no till's name is refused; the name it has already journals nothing.
     case nameTill(String)
     /// Applies a record read back from the journal as the shell's replay
-    /// does, checks included, whatever amounts it holds; a charge's
-    /// `settled` is fed back this way too.
+    /// does, checks included, whatever amounts it holds. A payment's records
+    /// are not sent this way: its intent is `intent`, its outcomes `charged`,
+    /// `refunded` and `released` (a day of format 1's keyless `settled` and
+    /// `undone` excepted).
     case record(KioskRecord)
+    /// A payment's intent read back: the payment is in flight again, under
+    /// its key, when it is the one the state would ask for now.
+    case intent(PaymentIntent)
+    /// A tab's charge went through: settles it with the receipt.
+    case charged(Receipt)
+    /// The refund of the newest settle went through under `key`: reverts the settle.
+    case refunded(reference: String, key: IdempotencyKey)
     /// The payment of `tab` was given up (declined, or never made): a charged
     /// tab is open again to commands, its stock no longer kept; a refunded one
     /// stays settled.
@@ -140,6 +152,9 @@ public enum KioskTill: DurableFeature {
     case .undo: "undo"
     case .nameTill: "nameTill"
     case .record: "record"
+    case .intent: "intent"
+    case .charged: "charged"
+    case .refunded: "refunded"
     case .released: "released"
     }
   }
@@ -175,7 +190,9 @@ public enum KioskTill: DurableFeature {
     world.restore(state.slices)
     state.slices = KioskSnapshot()
     defer { state.slices = world.snapshot }
-    var history = UndoHistory(entries: state.undo)
+    // The history leaves the state too, so a push changes it in place.
+    var history = state.history.take()
+    defer { state.history = history }
     let outcome: Outcome
     switch action {
     case .initialize(let menu, let stock):
@@ -207,12 +224,18 @@ public enum KioskTill: DurableFeature {
     case .nameTill(let name):
       guard HeadOfficeSync.isTillName(name) else { return Outcome(record: nil, reason: "'\(name)' is no till's name") }
       guard state.till != name else { return Outcome(record: nil) }
+      if let tab = state.refunding { return inFlight(tab) }
       outcome = apply(.tillNamed(till: name), on: &world, history: &history, state: &state)
     case .record(let record):
+      if let refused = refusedRecord(record, state: state) { return refused }
       outcome = apply(record, on: &world, history: &history, state: &state)
+    case .intent(let intent):
+      outcome = reopenIntent(intent, world: world, history: history, state: &state)
+    case .charged(let receipt):
+      outcome = completeCharge(receipt, on: &world, history: &history, state: &state)
+    case .refunded(let reference, let key):
+      outcome = completeRefund(reference: reference, key: key, on: &world, history: &history, state: &state)
     }
-    guard outcome.didSomething else { return outcome }
-    state.undo = history.entries
     return outcome
   }
 
@@ -250,14 +273,10 @@ public enum KioskTill: DurableFeature {
   /// A record, as the shell's replay applies it (`KioskReplay`): the same
   /// checks (the first record initializes, and only it), so one that does
   /// not apply to the state is found.
-  private static func apply(
+  static func apply(
     _ record: KioskRecord, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
   ) -> Outcome {
     switch record {
-    case .paymentIntent(let intent):
-      return reopenIntent(intent, state: &state)
-    case .paymentAbandoned:
-      return Outcome(record: nil, reason: "a payment is given up by its intent's outcome, not sent")
     case .dayClosed:
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
     default: break
@@ -274,12 +293,6 @@ public enum KioskTill: DurableFeature {
     history = progress.history
     state.till = progress.till
     state.initialized = true
-    // A payment's outcome: its tab pays no longer (a day of format 1 has no intents).
-    switch record {
-    case .settled(let receipt): state.paying.removeAll { $0 == receipt.tab }
-    case .undone(refund: .some, _): state.refunding = nil
-    default: break
-    }
     return Outcome(record: record)
   }
 }

@@ -51,8 +51,11 @@ public enum KioskTillFormat: DurableFormat {
     case .outcome(let key, let abandoned?):
       record = .paymentAbandoned(key: IdempotencyKey(key.text), reason: abandoned)
     case .outcome:
-      guard case .record(let made)? = action else { preconditionFailure("a payment made feeds back its record") }
-      record = made
+      switch action {
+      case .charged(let receipt)?: record = .settled(receipt)
+      case .refunded(let reference, let key)?: record = .undone(refund: reference, key: key)
+      default: preconditionFailure("a payment made feeds back its receipt or its refund")
+      }
     case .fedBack, .undone:
       preconditionFailure("the till starts no work and keeps its own undo history: no \(kind) step")
     }
@@ -71,7 +74,7 @@ public enum KioskTillFormat: DurableFormat {
       return DurableRecord(kind: .periodClosed(period: day - 1, archive: archive), action: nil, intents: [])
     case .paymentIntent(let intent):
       return DurableRecord(
-        kind: .sent, action: .record(record),
+        kind: .sent, action: .intent(intent),
         intents: [Intent(key: IntentKey(text: intent.key.raw), request: KioskPayment(intent))])
     case .paymentAbandoned(let key, let reason):
       return DurableRecord(kind: .outcome(key: IntentKey(text: key.raw), abandoned: reason), action: nil, intents: [])
@@ -79,10 +82,11 @@ public enum KioskTillFormat: DurableFormat {
       // A day of format 1 settles with no intent, and its receipt names no key.
       guard let key = receipt.key else { return DurableRecord(kind: .sent, action: .record(record), intents: []) }
       return DurableRecord(
-        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .record(record), intents: [])
-    case .undone(refund: .some, let key?):
+        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .charged(receipt), intents: [])
+    case .undone(let reference?, let key?):
       return DurableRecord(
-        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil), action: .record(record), intents: [])
+        kind: .outcome(key: IntentKey(text: key.raw), abandoned: nil),
+        action: .refunded(reference: reference, key: key), intents: [])
     default:
       return DurableRecord(kind: .sent, action: .record(record), intents: [])
     }

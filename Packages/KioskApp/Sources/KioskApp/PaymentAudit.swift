@@ -240,3 +240,17 @@ public struct PaymentAudit: Equatable, Sendable {
   /// The number a reference (`ch_…_<n>`, `re_…_<n>`) carries.
   private static func number(of reference: String) -> Int? { reference.split(separator: "_").last.flatMap { Int($0) } }
 }
+
+extension PaymentAudit {
+  /// The audit of the day in the live journal at `journal` (its payment
+  /// records through every day's file) against the processor's ledger file at
+  /// `ledger`, read as they stand.
+  public static func of(journal: String, ledger path: String) throws -> PaymentAudit {
+    let history = try KioskJournalReader.paymentHistory(of: journal)
+    let ledger = try KioskView.readLedgerFile(path)
+    return PaymentAudit(
+      ledger: ledger.entries, records: history.records, lostNumbers: ledger.lost,
+      setAsideSalts: KioskSegments.setAsideSalts(of: journal, ledger: ledger.entries),
+      closedByCheckpoint: history.closedByCheckpoint)
+  }
+}

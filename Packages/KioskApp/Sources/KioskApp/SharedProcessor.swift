@@ -14,9 +14,13 @@ import Synchronization
 /// store's environment holds it (`KioskTill.Services`).
 ///
 /// Each call holds the lock for one movement or one question, as the remote
-/// processor it stands in for answers one request at a time.
+/// processor it stands in for answers one request at a time. A movement asked
+/// for by a task already cancelled (its attempt's deadline passed) is not
+/// made: checked under the lock, so a question asked after the cancel sees
+/// the ledger as the movement left it, or without it, never before it.
 public final class SharedProcessor: Sendable {
   private let processor: Mutex<LocalProcessor>
+  private let asked = Mutex(0)
   /// Where its ledger is.
   public let path: String
 
@@ -33,19 +37,28 @@ public final class SharedProcessor: Sendable {
     self.init(try LocalProcessor(path: path, limit: limit, fault: fault))
   }
 
-  /// Charges `amount` once under `key` (a repeated key answers with the first reference).
+  /// Charges `amount` once under `key` (a repeated key answers with the
+  /// first reference). A cancelled caller times out, and nothing moves.
   public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
-      try processor.charge(amount, key: key)
+    asked.withLock { $0 += 1 }
+    return try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
+      if Task.isCancelled { throw .timedOut }
+      return try processor.charge(amount, key: key)
     }
   }
 
-  /// Refunds `amount` of the charge `reference` once under `key`.
+  /// Refunds `amount` of the charge `reference` once under `key`. A
+  /// cancelled caller times out, and nothing moves.
   public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
-      try processor.refund(reference, amount: amount, key: key)
+    asked.withLock { $0 += 1 }
+    return try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
+      if Task.isCancelled { throw .timedOut }
+      return try processor.refund(reference, amount: amount, key: key)
     }
   }
+
+  /// How many charges and refunds it was asked to make, repeats included.
+  public var movementsAsked: Int { asked.withLock { $0 } }
 
   /// What moved under `key`; answered whatever the fault.
   public func status(of key: IdempotencyKey) -> PaymentStatus {

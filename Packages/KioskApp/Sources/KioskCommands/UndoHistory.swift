@@ -52,6 +52,15 @@ public struct UndoHistory: Sendable {
     }
   }
 
+  /// Takes the entries out, leaving this history empty and holding no
+  /// storage, so whoever changes the one taken does it in place.
+  package mutating func take() -> UndoHistory {
+    let taken = self
+    ring = []
+    start = 0
+    return taken
+  }
+
   package mutating func pop() -> Entry? {
     guard !ring.isEmpty else { return nil }
     // Rotate so the newest is at the end, then drop it: O(depth) only when the ring has wrapped.
@@ -60,5 +69,12 @@ public struct UndoHistory: Sendable {
       start = 0
     }
     return ring.popLast()
+  }
+}
+
+extension UndoHistory: Equatable {
+  /// Two histories are equal when they hold the same entries in the same order, wherever their ring starts.
+  public static func == (lhs: UndoHistory, rhs: UndoHistory) -> Bool {
+    lhs.count == rhs.count && lhs.entries == rhs.entries
   }
 }

@@ -248,6 +248,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   let receipt = try await store.settle(ada)
   #expect(store.state.slices.tabs.open[ada] == nil)
   #expect(store.environment.processor.ledger.entries.map(\.reference) == [receipt.reference])
+  #expect(store.environment.processor.movementsAsked == 1, "asked once: the ledger answered for the lost answer")
 }
 
 /// A store stopped at each seam of a settle in turn (the intent's record,
@@ -308,6 +309,8 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   try copy.write(to: URL(fileURLWithPath: journal.path))
 
   store = try journal.openStore()
+  // One more record first: the settle's own key is then another than the held charge's.
+  try store?.send(.command(.openTab(customer: "Linus")))
   let adopted = try #require(try await store?.settle(ada))
   #expect(adopted.reference == first.reference && adopted.key == first.key)
   try store?.send(.command(.add(item: espresso, tab: grace)))
@@ -349,4 +352,79 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   #expect(receipt.key == intents.last?.key)
   #expect(store?.state.slices.tabs.open[ada] == nil)
   #expect(store?.environment.processor.ledger.entries.count == 3, "the charge, its refund, and this charge")
+}
+
+/// The charge of a tab the day carries over, held by the processor for a
+/// journal restored from a copy: the next day's keys would not find it, so
+/// the day is not closed until the tab is settled today (and the charge
+/// adopted), as the shell refuses it.
+@MainActor
+@Test func aDayWhoseOpenTabTheProcessorHoldsAChargeOfIsNotClosed() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  store = nil
+  let copy = journal.bytes
+  store = try journal.openStore()
+  _ = try await store?.settle(ada)
+  store = nil
+  try copy.write(to: URL(fileURLWithPath: journal.path))
+
+  store = try journal.openStore()
+  #expect {
+    try store?.closeDay()
+  } throws: { error in
+    guard case KioskShellError.heldChargeOfOpenTab(let tab, _, _) = error else { return false }
+    return tab == ada
+  }
+  #expect(store?.period == 0)
+  _ = try await store?.settle(ada)
+  #expect(try store?.closeDay() == 1)
+  #expect(store?.environment.processor.ledger.entries.count == 1)
+}
+
+/// A payment's records are its intent's and its outcome's: sent as plain
+/// records they would settle a tab with no charge, so they are refused; and
+/// a record that touches a tab whose charge is in flight waits, as a command does.
+@MainActor
+@Test func aPaymentsRecordsAreNotSentOnTheirOwnAndRecordsWaitForAChargeInFlight() async throws {
+  let journal = try TemporaryJournal()
+  let (opened, ada) = try storeWithAdasTab(journal)
+  let store = try #require(opened)
+  let key = IdempotencyKey(journalSalt: store.salt, sequence: 5, tab: ada.raw)
+  let receipt = Receipt(tab: ada, total: 7.50, chargedAt: Date(), reference: "ch_forged", key: key)
+  for record in [
+    KioskRecord.settled(receipt), .paymentIntent(PaymentIntent(kind: .charge, key: key, tab: ada, amount: 7.50)),
+    .paymentAbandoned(key: key, reason: "no"), .undone(refund: "re_forged", key: key),
+  ] {
+    let outcome = try store.send(.record(record)).outcome
+    #expect(outcome.record == nil && outcome.reason == KioskTill.paymentRecordSent, "\(record)")
+  }
+  #expect(store.state.slices.tabs.open[ada] != nil)
+
+  try store.send(.settle(ada))
+  let refused = try store.send(.record(.added(item: latte, tab: ada))).outcome
+  #expect(refused.record == nil && refused.reason == KioskShellError.paymentInFlight(tab: ada).description)
+  await store.finish()
+  #expect(store.state.slices.tabs.open[ada] == nil)
+}
+
+/// A journal whose intent asks for another amount than its tab's total (a
+/// shell never writes one) is refused on open, with the intent's number.
+@MainActor
+@Test func anIntentReadBackThatIsNotTheTabsTotalRefusesTheDay() async throws {
+  let journal = try TemporaryJournal()
+  do {
+    var file = try DurableJournal(path: journal.path)
+    try file.append(KioskRecord.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+    try file.append(KioskRecord.opened(tab: Tab.ID(raw: 1), customer: "Ada"))
+    try file.append(KioskRecord.added(item: latte, tab: Tab.ID(raw: 1)))
+    let key = IdempotencyKey(journalSalt: file.salt, sequence: 4, tab: 1)
+    try file.append(KioskRecord.paymentIntent(PaymentIntent(kind: .charge, key: key, tab: Tab.ID(raw: 1), amount: 1)))
+  }
+  #expect {
+    _ = try journal.openStore()
+  } throws: { error in
+    guard case DurableStoreError.replay(let sequence, let reason) = error else { return false }
+    return sequence == 4 && reason.contains("total")
+  }
 }

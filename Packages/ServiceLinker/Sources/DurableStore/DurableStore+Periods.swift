@@ -42,9 +42,12 @@ extension DurableStore {
   /// none. A crash anywhere after the end record leaves a close that `open`
   /// finishes. An archive that exists, is one of the store's own files, or
   /// whose folder cannot take it, is refused before anything is written, and
-  /// the period goes on.
+  /// the period goes on; so is a close while a request is in flight
+  /// (`intentsOpen`): its outcome belongs to this period.
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()
+    // A request's outcome belongs to the period that asked for it.
+    if !ledger.open.isEmpty { throw .intentsOpen(keys: ledger.open.map(\.key)) }
     let archive = DurablePeriods.resolve(archivePath, besideJournal: path)
     var taken = stat()
     guard !DurablePeriods.isOwnFile(archive, of: path), lstat(archive, &taken) != 0 else {

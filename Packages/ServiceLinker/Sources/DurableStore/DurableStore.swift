@@ -263,7 +263,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// Runs `body`, which writes to the journal; on error stops the store or marks it failed.
   @usableFromInline func guarded(_ body: () throws(DurableStoreError) -> Void) throws(DurableStoreError) {
     do { try body() } catch {
-      if case .stopped(let point) = error { stop(at: point) } else { failure = failure ?? error }
+      if case .stopped(let point) = error { stop(at: point) } else { fail(error) }
       throw error
     }
   }
@@ -271,8 +271,27 @@ public final class DurableStore<Model: DurableFeature> {
   /// Stops the store as a crash at `point` would: nothing more is written and every piece of work is cancelled.
   @usableFromInline func stop(at point: CrashPoint) {
     stoppedAt = stoppedAt ?? point
+    cancelInFlight()
+  }
+
+  /// Marks the store failed, and cancels its work and requests: nothing a
+  /// request answers can be journaled now, and one left running could still
+  /// reach its service after a store opened again had given it up.
+  @usableFromInline func fail(_ error: DurableStoreError) {
+    failure = failure ?? error
+    cancelInFlight()
+  }
+
+  /// Cancels the work and the requests in flight, without waiting for them.
+  func cancelInFlight() {
     _ = work.cancelAll()
     for task in intentsInFlight.values { task.cancel() }
+  }
+
+  /// A store let go cancels what it started: its requests' outcomes could no
+  /// longer be journaled (the intents stay open for the next `open` to ask about).
+  isolated deinit {
+    cancelInFlight()
   }
 
   // MARK: Work

@@ -24,6 +24,9 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// period goes on; found after (the rename itself failed), the store
   /// refuses everything, and opening it again finishes the close.
   case archiveFailed(path: String, reason: String)
+  /// A period cannot close while the requests of these intents are in
+  /// flight: their outcomes belong to it (`finish()` waits for them).
+  case intentsOpen(keys: [IntentKey])
 
   public var description: String {
     switch self {
@@ -36,6 +39,8 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .archiveExists(let path): "cannot close the period into \(path): a file is there, or the store's own"
     case .archiveFailed(let path, let reason):
       "cannot close the period into \(path): \(reason)"
+    case .intentsOpen(let keys):
+      "cannot close the period while \(keys.count) request(s) are in flight (\(keys.map(\.text).joined(separator: ", ")))"
     }
   }
 }

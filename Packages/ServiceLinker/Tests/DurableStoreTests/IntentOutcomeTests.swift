@@ -121,4 +121,38 @@ enum TerseTeaFormat: DurableFormat {
     let reopened = try till.open(as: TerseTea.self)
     #expect(reopened.state == state)
   }
+
+  @Test func aPeriodDoesNotCloseWhileARequestIsInFlight() async throws {
+    let till = try Till()
+    let store = try till.open()
+    till.cards.hang(true)
+    try store.send(.order("green"))
+    let key = try #require(store.openIntents.first?.key)
+    let archive = till.folder.path("tea.journal.period-1")
+    #expect(throws: DurableStoreError.intentsOpen(keys: [key])) { try store.closePeriod(into: archive) }
+    #expect(store.period == 0)
+    await till.advanceWhileIntentsAreOpen(in: store)
+    await store.finish()
+    try store.closePeriod(into: archive)
+    #expect(store.period == 1)
+  }
+
+  @Test func aStoreLetGoCancelsItsRequestsAndTheirIntentsStayOpen() async throws {
+    let till = try Till()
+    till.cards.hang(true)
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("green"))
+    await waitForOneSleeper(on: till.clock)
+    let attempts = till.cards.attempts
+    store = nil
+    // Were the request still running, its retries would wait on the clock and try again.
+    for _ in 0..<20 { await till.clock.advance(by: .seconds(5)) }
+    #expect(till.cards.attempts == attempts, "no attempt after the store was let go")
+    till.cards.hang(false)
+    let reopened = try till.open()
+    #expect(reopened.openIntents.count == 1, "the intent stays open for the next open to ask about")
+    await till.advanceWhileIntentsAreOpen(in: reopened)
+    await reopened.finish()
+    #expect(reopened.openIntents.isEmpty)
+  }
 }
