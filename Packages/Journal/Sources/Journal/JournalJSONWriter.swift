@@ -34,6 +34,27 @@ public struct JournalJSONWriter: Sendable {
     escapesSlashes = !canonical
   }
 
+  /// A writer for a journal of format `version` whose bytes start empty,
+  /// with no storage reserved: one that writes into a caller's buffer.
+  init(unreserved version: UInt16) {
+    canonical = version >= JournalFormat.canonicalVersion
+    escapesSlashes = !canonical
+  }
+
+  /// Appends `entry`'s bytes, as a journal of `version` holds them, to `out`
+  /// after the bytes already there: its own writer's when it has one (in
+  /// place, no copy), else `JSONEncoder`'s, the encoder made only then.
+  public static func append(_ entry: some JournalEncodable, version: UInt16, to out: inout [UInt8])
+    throws(JournalError)
+  {
+    var writer = JournalJSONWriter(unreserved: version)
+    swap(&writer.bytes, &out)
+    let written = entry.writeJournal(to: &writer)
+    swap(&writer.bytes, &out)
+    if written { return }
+    do { out.append(contentsOf: try makeEncoder().encode(entry)) } catch { throw .codec(String(describing: error)) }
+  }
+
   /// A writer whose bytes start with a record's frame, left as zeros for the
   /// journal to fill in once the payload is written (`WriteAheadLog.append`).
   static func reservingFrame(version: UInt16) -> JournalJSONWriter {

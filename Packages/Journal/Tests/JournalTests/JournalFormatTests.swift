@@ -187,3 +187,27 @@ private struct SelfWritten: JournalEncodable {
     }
   }
 }
+
+/// An entry that leaves itself to `JSONEncoder` in a journal of version 2.
+private struct EncodedInVersion2: JournalEncodable {
+  var text: String
+  func writeJournal(to writer: inout JournalJSONWriter) -> Bool {
+    guard writer.canonical else { return false }
+    writer.beginObject()
+    writer.key("text")
+    writer.string(text)
+    writer.endObject()
+    return true
+  }
+}
+
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func appendingAnEntryWritesAfterTheBytesThereWhatItsBytesAloneHold(version: UInt16) throws {
+  let prefix: [UInt8] = Array(repeating: 0, count: JournalFormat.frameSize) + Array("kept".utf8)
+  for entry in [EncodedInVersion2(text: "a/b \"c\""), EncodedInVersion2(text: "")] {
+    var out = prefix
+    try JournalJSONWriter.append(entry, version: version, to: &out)
+    #expect(Array(out.prefix(prefix.count)) == prefix, "the bytes already there stay")
+    #expect(Array(out.dropFirst(prefix.count)) == (try JournalJSONWriter.bytes(of: entry, version: version)))
+  }
+}

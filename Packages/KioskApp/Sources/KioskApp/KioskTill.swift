@@ -109,20 +109,22 @@ public enum KioskTill: DurableFeature {
   }
 
   /// What a step did: the record it journals, the payment it asks for, or
-  /// why it did nothing.
-  public struct Outcome: Equatable, Sendable {
+  /// why it did nothing. A reference, immutable: the store hands a step's
+  /// outcome through several places, and each copy is then one retain rather
+  /// than a copy of every field.
+  public final class Outcome: Equatable, Sendable {
     /// The record journaled for the step; nil when it did nothing, and for a
     /// settle sent, whose `paymentIntent` names the key the store gives it.
-    public var record: KioskRecord?
+    public let record: KioskRecord?
     /// The payment the step asks the processor for.
-    public var payment: KioskPayment?
+    public let payment: KioskPayment?
     /// The tab whose payment the step gave up.
-    public var released: Tab.ID?
+    public let released: Tab.ID?
     /// The domain's refusal of a command.
-    public var refusal: ActionRefusal?
+    public let refusal: ActionRefusal?
     /// Why a step did nothing that the domain did not refuse: a record that
-    /// does not apply to the state, or a step the store does not run yet.
-    public var reason: String?
+    /// does not apply to the state, or a payment that is not in flight.
+    public let reason: String?
 
     /// An outcome.
     public init(
@@ -137,7 +139,18 @@ public enum KioskTill: DurableFeature {
     }
 
     /// Whether the step changed anything: a record, a payment begun or given up.
-    var didSomething: Bool { record != nil || payment != nil || released != nil }
+    var didSomething: Bool {
+      // Matched, not compared with nil: a comparison copies the record out first.
+      if case .some = record { return true }
+      if case .some = payment { return true }
+      return released != nil
+    }
+
+    /// Two outcomes are equal when every field is.
+    public static func == (lhs: Outcome, rhs: Outcome) -> Bool {
+      lhs.record == rhs.record && lhs.payment == rhs.payment && lhs.released == rhs.released
+        && lhs.refusal == rhs.refusal && lhs.reason == rhs.reason
+    }
   }
 
   /// The till asks for no effect inside a step: the processor is called

@@ -60,7 +60,7 @@ public enum KioskTillFormat: DurableFormat {
       preconditionFailure("the till starts no work and keeps its own undo history: no \(kind) step")
     }
     do {
-      out.append(contentsOf: try JournalJSONWriter.bytes(of: record, version: version))
+      try JournalJSONWriter.append(record, version: version, to: &out)
     } catch {
       // The step refused any amount without a canonical form, and the encoder writes every record.
       preconditionFailure("\(record) has no journal form in version \(version): \(error)")
