@@ -49,9 +49,12 @@ public struct JournalJSONWriter: Sendable {
   {
     var writer = JournalJSONWriter(unreserved: version)
     swap(&writer.bytes, &out)
+    let start = writer.bytes.count
     let written = entry.writeJournal(to: &writer)
     swap(&writer.bytes, &out)
     if written { return }
+    // An entry that wrote part of itself before leaving itself to the encoder leaves no trace.
+    out.removeSubrange(start...)
     do { out.append(contentsOf: try makeEncoder().encode(entry)) } catch { throw .codec(String(describing: error)) }
   }
 

@@ -96,7 +96,8 @@ extension KioskTill {
   {
     let settlement: Settlement
     do { settlement = try world.settlement(for: tab) } catch { return Outcome(record: nil, refusal: .kiosk(error)) }
-    // The journal's every form holds amounts under the canonical limit (the shell's `amountNotJournalable`).
+    // The canonical form holds amounts under its limit (the shell's `amountNotJournalable`
+    // in version 3); the store refuses them in every version, past what any processor charges.
     if settlement.total.magnitude * 100 >= Decimal(CanonicalMoney.limit) {
       return Outcome(record: nil, reason: "a total of \(settlement.total) cannot be journaled")
     }

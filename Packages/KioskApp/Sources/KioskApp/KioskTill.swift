@@ -89,11 +89,10 @@ public enum KioskTill: DurableFeature {
     /// Names the till in its chain, as `KioskShell.nameTill` does: a name
     /// that is no till's name is refused; the name it has already journals nothing.
     case nameTill(String)
-    /// Applies a record read back from the journal as the shell's replay
-    /// does, checks included, whatever amounts it holds. A payment's records
-    /// are not sent this way: its intent is `intent`, its outcomes `charged`,
-    /// `refunded` and `released` (a day of format 1's keyless `settled` and
-    /// `undone` excepted).
+    /// A record read back from the journal, applied as the shell's replay
+    /// applies it, checks included, whatever amounts it holds; never sent (a
+    /// payment's records read back are `intent`, `charged` and `refunded`,
+    /// but for a day of format 1's keyless `settled` and `undone`).
     case record(KioskRecord)
     /// A payment's intent read back: the payment is in flight again, under
     /// its key, when it is the one the state would ask for now.
@@ -169,6 +168,15 @@ public enum KioskTill: DurableFeature {
     case .charged: "charged"
     case .refunded: "refunded"
     case .released: "released"
+    }
+  }
+
+  /// The app sends commands; records and intents read back, and what the
+  /// processor's answers feed back, are the store's own.
+  public static func isSendable(_ action: Action) -> Bool {
+    switch action {
+    case .initialize, .command, .settle, .undo, .nameTill: true
+    case .record, .intent, .charged, .refunded, .released: false
     }
   }
 

@@ -382,28 +382,35 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   #expect(store?.environment.processor.ledger.entries.count == 1)
 }
 
-/// A payment's records are its intent's and its outcome's: sent as plain
-/// records they would settle a tab with no charge, so they are refused; and
-/// a record that touches a tab whose charge is in flight waits, as a command does.
+/// What only the journal or the processor gives the store (a record read
+/// back, an intent, a charge's or a refund's answer, a payment given up)
+/// is not the app's to send: sent, it would settle a tab no one charged. And
+/// a record read back that touches a tab whose charge is in flight does not
+/// apply, as its command would not.
 @MainActor
-@Test func aPaymentsRecordsAreNotSentOnTheirOwnAndRecordsWaitForAChargeInFlight() async throws {
+@Test func theStoresOwnStepsAreNotSentAndRecordsWaitForAChargeInFlight() async throws {
   let journal = try TemporaryJournal()
   let (opened, ada) = try storeWithAdasTab(journal)
   let store = try #require(opened)
   let key = IdempotencyKey(journalSalt: store.salt, sequence: 5, tab: ada.raw)
   let receipt = Receipt(tab: ada, total: 7.50, chargedAt: Date(), reference: "ch_forged", key: key)
-  for record in [
-    KioskRecord.settled(receipt), .paymentIntent(PaymentIntent(kind: .charge, key: key, tab: ada, amount: 7.50)),
-    .paymentAbandoned(key: key, reason: "no"), .undone(refund: "re_forged", key: key),
+  var keyless = receipt
+  keyless.key = nil
+  let before = journal.bytes
+  for action in [
+    KioskTill.Action.charged(receipt), .refunded(reference: "re_forged", key: key), .released(tab: ada),
+    .intent(PaymentIntent(kind: .charge, key: key, tab: ada, amount: 7.50)), .record(.settled(keyless)),
+    .record(.undone(refund: nil, key: nil)), .record(.added(item: latte, tab: ada)),
   ] {
-    let outcome = try store.send(.record(record)).outcome
-    #expect(outcome.record == nil && outcome.reason == KioskTill.paymentRecordSent, "\(record)")
+    #expect(throws: DurableStoreError.notSendable(KioskTill.name(of: action))) { try store.send(action) }
   }
-  #expect(store.state.slices.tabs.open[ada] != nil)
+  #expect(journal.bytes == before && store.state.slices.tabs.open[ada] != nil)
 
   try store.send(.settle(ada))
-  let refused = try store.send(.record(.added(item: latte, tab: ada))).outcome
+  var state = store.state
+  let refused = KioskTill.step(&state, .record(.added(item: latte, tab: ada))).outcome
   #expect(refused.record == nil && refused.reason == KioskShellError.paymentInFlight(tab: ada).description)
+  #expect(state == store.state)
   await store.finish()
   #expect(store.state.slices.tabs.open[ada] == nil)
 }

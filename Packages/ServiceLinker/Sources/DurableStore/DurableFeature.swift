@@ -84,6 +84,10 @@ public protocol DurableFeature: FeatureModel {
 
   /// How long an attempt may take, how often a request is tried, and how long it waits between tries.
   static var effectPolicy: EffectPolicy { get }
+  /// Whether the app may `send` `action`. An action that only a service's
+  /// answer feeds back, or that only a record read back holds, is not: sent,
+  /// it would step an outcome no service gave. Every action by default.
+  static func isSendable(_ action: Action) -> Bool
 }
 
 extension DurableFeature {
@@ -98,6 +102,8 @@ extension DurableFeature {
   /// No error is final: every failed attempt may be tried again.
   public static func finalFailure(_ error: any Error) -> String? { nil }
 
+  /// Every action may be sent.
+  public static func isSendable(_ action: Action) -> Bool { true }
   /// Nothing is refused: every step is journaled.
   public static func isRefusal(_ outcome: Outcome) -> Bool { false }
 

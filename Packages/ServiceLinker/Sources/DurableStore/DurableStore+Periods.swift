@@ -30,8 +30,8 @@ extension DurableStore {
   /// `archivePath` (absolute, or relative to the journal's folder, on the
   /// same file system), and goes on in a new journal at `path` that starts
   /// from a checkpoint of what carries over (`DurableFeature.nextPeriod(from:)`)
-  /// with the same intents and undo stack, naming the period it follows
-  /// (`previousPeriod`).
+  /// with the same undo stack (and no intent: a period closes with none
+  /// open), naming the period it follows (`previousPeriod`).
   ///
   /// The period's end is journaled first: a checkpoint, then its
   /// `periodClosed` record, the journal's last. Then the new journal is
@@ -42,7 +42,7 @@ extension DurableStore {
   /// none. A crash anywhere after the end record leaves a close that `open`
   /// finishes. An archive that exists, is one of the store's own files, or
   /// whose folder cannot take it, is refused before anything is written, and
-  /// the period goes on; so is a close while a request is in flight
+  /// the period goes on; so is a close while an intent is open
   /// (`intentsOpen`): its outcome belongs to this period.
   public func closePeriod(into archivePath: String) throws(DurableStoreError) {
     try checkRunning()

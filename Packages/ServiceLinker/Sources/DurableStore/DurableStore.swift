@@ -144,11 +144,13 @@ public final class DurableStore<Model: DurableFeature> {
   /// what the step did. Throws, and acknowledges nothing, when the record
   /// could not be synced; the store then refuses every later step. A step
   /// the feature refuses (`DurableFeature.isRefusal`) is returned and leaves
-  /// no record.
+  /// no record; an action the feature keeps for itself
+  /// (`DurableFeature.isSendable`) is refused with `notSendable`.
   @inlinable @discardableResult
   public func send(_ action: Model.Action) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome> {
+    if !Model.isSendable(action) { throw Self.notSendable(action) }
     // A sent step always has an action, so it always has a result.
-    try commit(.sent, action)!
+    return try commit(.sent, action)!
   }
 
   /// Steps the inverse of the last step that can be undone, journaled as an
@@ -226,6 +228,11 @@ public final class DurableStore<Model: DurableFeature> {
   // The two failures below are out of line: their messages name the feature's
   // types, and building them inside `commit` cost it about 5,000
   // instructions a send in generic metadata, even when nothing failed.
+
+  /// The refusal of an action the app may not send, out of line (see below).
+  @usableFromInline static func notSendable(_ action: Model.Action) -> DurableStoreError {
+    .notSendable(Model.name(of: action))
+  }
 
   /// Stops the process: the feature's key function gave a key already open.
   @usableFromInline static func keyClash(_ key: IntentKey) -> Never {

@@ -24,9 +24,13 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// period goes on; found after (the rename itself failed), the store
   /// refuses everything, and opening it again finishes the close.
   case archiveFailed(path: String, reason: String)
-  /// A period cannot close while the requests of these intents are in
-  /// flight: their outcomes belong to it (`finish()` waits for them).
+  /// A period cannot close while these intents are open: their outcomes
+  /// belong to it. `finish()` waits for the requests in flight; an intent
+  /// whose request was cancelled is asked about when the store opens again.
   case intentsOpen(keys: [IntentKey])
+  /// The action is the store's own (an outcome fed back, a record read
+  /// back), not one the app sends (`DurableFeature.isSendable`).
+  case notSendable(String)
 
   public var description: String {
     switch self {
@@ -40,7 +44,9 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .archiveFailed(let path, let reason):
       "cannot close the period into \(path): \(reason)"
     case .intentsOpen(let keys):
-      "cannot close the period while \(keys.count) request(s) are in flight (\(keys.map(\.text).joined(separator: ", ")))"
+      "cannot close the period while \(keys.count) intent(s) are open (\(keys.map(\.text).joined(separator: ", "))): "
+        + "wait for their requests, or open the store again to ask about them"
+    case .notSendable(let name): "'\(name)' is the store's own step, fed back or read back, not one to send"
     }
   }
 }

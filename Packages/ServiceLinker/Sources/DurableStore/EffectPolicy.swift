@@ -106,6 +106,8 @@ func withDeadline<Value: Sendable>(
   return try await withTaskCancellationHandler {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
       first.wait(with: continuation)
+      // Cancelled already: the operation is never started.
+      if first.answered { return }
       let work = Task {
         do { first.answer(.success(try await operation())) } catch { first.answer(.failure(error)) }
       }
@@ -131,6 +133,9 @@ private final class FirstAnswer<Value: Sendable>: Sendable {
     var cleanUp: (@Sendable () -> Void)?
   }
   private let state = Mutex(State())
+
+  /// Whether an answer has come.
+  var answered: Bool { state.withLock { $0.answer != nil } }
 
   /// Sets the continuation the first answer resumes (at once, when one came already).
   func wait(with continuation: CheckedContinuation<Value, any Error>) {
