@@ -172,11 +172,15 @@ if command -v valgrind >/dev/null; then
   shellWhole=$(( ($(total "$tmp/cg.open.250.400") - $(total "$tmp/cg.open.250.200")) / 200 ))
   storeWhole=$(( ($(total "$tmp/cg.storeopen.400") - $(total "$tmp/cg.storeopen.200")) / 200 ))
   storeRatio=$(awk -v x="$storeWhole" -v y="$shellWhole" 'BEGIN { printf "%.2f", x / y }')
-  # Inside the call, as `openTab` is measured: `send` is the store's `commit`
-  # specialized for the till (inlined into the loop), inclusive per call.
-  tillCommit='ErrorOYKF8KioskApp0M4TillO_Tg5'
-  tillCalls=$(( $(calls "$tmp/cg.storeopen.400" "$tillCommit\$") - $(calls "$tmp/cg.storeopen.200" "$tillCommit\$") ))
-  storeInside=$(( ($(inclusive "$tmp/cg.storeopen.400" "$tillCommit \\[") - $(inclusive "$tmp/cg.storeopen.200" "$tillCommit \\[")) / (tillCalls > 0 ? tillCalls : 1) ))
+  # Inside a store's `send`, as `openTab` is measured: `send` is the store's
+  # `commit` specialized for the feature (inlined into the loop), whose
+  # inclusive instructions per call, 400 calls less 200, this prints with
+  # the number of calls: `insideCommit <callgrind prefix> <feature's mangled suffix>`.
+  insideCommit() {
+    local n=$(( $(calls "$1.400" "$2\$") - $(calls "$1.200" "$2\$") ))
+    echo "$(( ($(inclusive "$1.400" "$2 \\[") - $(inclusive "$1.200" "$2 \\[")) / (n > 0 ? n : 1) )) $n"
+  }
+  read -r storeInside tillCalls < <(insideCommit "$tmp/cg.storeopen" 'ErrorOYKF8KioskApp0M4TillO_Tg5')
   insideTill=$(awk -v x="$storeInside" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
   {
     echo
@@ -221,9 +225,7 @@ if command -v valgrind >/dev/null; then
   # `send` is `commit` (inlined into the loop), so its inclusive instructions
   # per call, without the loop's own work and the process's end freeing what
   # the sends left behind, which the whole-process figure counts.
-  commitSymbol='ErrorOYKF10Benchmarks14BenchRemindersO_Tg5 \['
-  commitCalls=$(( $(calls "$tmp/cg.durable.400" 'ErrorOYKF10Benchmarks14BenchRemindersO_Tg5$') - $(calls "$tmp/cg.durable.200" 'ErrorOYKF10Benchmarks14BenchRemindersO_Tg5$') ))
-  insideSend=$(( ($(inclusive "$tmp/cg.durable.400" "$commitSymbol") - $(inclusive "$tmp/cg.durable.200" "$commitSymbol")) / (commitCalls > 0 ? commitCalls : 1) ))
+  read -r insideSend commitCalls < <(insideCommit "$tmp/cg.durable" 'ErrorOYKF10Benchmarks14BenchRemindersO_Tg5')
   insideRatio=$(awk -v x="$insideSend" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
   {
     echo
