@@ -1,7 +1,14 @@
+import Clock
 import DurableStore
 import KioskCommands
 import Payment
 import Tabs
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Why the till did not do what it was sent, in its own words: a step it
 /// refused, or a payment given up for a reason that is no decline.
@@ -11,6 +18,30 @@ public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension DurableStore where Model == KioskTill {
+  /// Opens the till on the journal at `path` with the processor's ledger at
+  /// `ledger` (beside the journal by default), as the shell opens it: a
+  /// journal that holds payments beside a ledger that had to be created
+  /// (lost, or moved away) is refused before anything is written, and the
+  /// empty ledger is removed, since reconciling against it would give up
+  /// real charges (`ledgerMissing`).
+  public static func openTill(
+    at path: String, ledger: String? = nil, fault: ProcessorFault? = nil, clock: any KioskClock = SystemClock(),
+    options: DurableStoreOptions = DurableStoreOptions()
+  ) throws -> DurableStore<KioskTill> {
+    let ledgerPath = ledger ?? LocalProcessor.defaultPath(besideJournal: path)
+    let processor = try LocalProcessor(path: ledgerPath, lockWait: options.lockWait, fault: fault)
+    if processor.recovery.startedFresh, FileManager.default.fileExists(atPath: path),
+      try DurableStore.read(at: path, initial: KioskTill.State()).state.paymentsJournaled
+    {
+      _ = consume processor
+      try? FileManager.default.removeItem(atPath: ledgerPath)
+      throw KioskShellError.ledgerMissing(path: ledgerPath)
+    }
+    return try open(
+      at: path, initial: KioskTill.State(),
+      environment: KioskTill.Services(processor: SharedProcessor(processor), clock: clock), options: options)
+  }
+
   /// Settles `tab` and waits for the processor: the receipt, or why there
   /// is none. The app's part of a settle, around the till's step, as the
   /// shell's `settle` does it: no money moves while the ledger lacks

@@ -194,10 +194,14 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A new day begins from the open tabs, the menu and the stock, with nothing
-  /// settled and nothing to undo (the shell's `closeDay`). No charge is in
-  /// flight then: a day closes with none open (`closeDay()`).
+  /// settled and nothing to undo (the shell's `closeDay`). No payment is in
+  /// flight then: a day closes with none open (`closeDay()`). Whether the
+  /// till's journals hold payments carries over, as the shell's opening
+  /// checkpoint carries it: a ledger that goes missing after is found.
   public static func nextPeriod(from state: State) -> State {
-    State(slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true)
+    State(
+      slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true,
+      paymentsJournaled: state.paymentsJournaled)
   }
 
   /// Runs `action` on `state`, which it changes only when it does something.

@@ -435,3 +435,46 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
     return sequence == 4 && reason.contains("total")
   }
 }
+
+/// A day with a payment closed on the store: the next day's opening
+/// checkpoint says the till's journals hold payments, as the shell's says,
+/// so a shell that then finds the processor's ledger gone refuses to open
+/// rather than start a new one that would abandon real charges.
+@MainActor
+@Test func theNextDayOfADayWithPaymentsSaysSoAndAShellRefusesAMissingLedger() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  _ = try await store?.settle(ada)
+  #expect(try store?.closeDay() == 1)
+  #expect(store?.state.paymentsJournaled == true)
+  store = nil
+  let ledger = LocalProcessor.defaultPath(besideJournal: journal.path)
+  try FileManager.default.removeItem(atPath: ledger)
+  #expect(throws: KioskShellError.ledgerMissing(path: ledger)) { _ = try journal.openShell() }
+  #expect(!FileManager.default.fileExists(atPath: ledger), "no empty ledger left behind")
+}
+
+/// The store opened as the shell opens the till: a journal with payments
+/// beside a ledger that is gone is refused before anything is written, and
+/// no empty ledger is left to be taken for the real one.
+@MainActor
+@Test func theTillOnTheStoreRefusesAJournalWithPaymentsWhoseLedgerIsGone() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  _ = try await store?.settle(ada)
+  try store?.send(.command(.openTab(customer: "Grace")))
+  store = nil
+  let ledger = LocalProcessor.defaultPath(besideJournal: journal.path)
+  let kept = try Data(contentsOf: URL(fileURLWithPath: ledger))
+  try FileManager.default.removeItem(atPath: ledger)
+  let before = journal.bytes
+  #expect(throws: KioskShellError.ledgerMissing(path: ledger)) {
+    _ = try DurableStore<KioskTill>.openTill(at: journal.path)
+  }
+  #expect(journal.bytes == before)
+  #expect(!FileManager.default.fileExists(atPath: ledger))
+
+  try kept.write(to: URL(fileURLWithPath: ledger))
+  let reopened = try DurableStore<KioskTill>.openTill(at: journal.path)
+  #expect(reopened.state.slices.tabs.open[ada] == nil && reopened.environment.processor.ledger.entries.count == 1)
+}
