@@ -1,5 +1,6 @@
 import Clock
 import DurableStore
+import Journal
 import KioskCommands
 import Payment
 import Tabs
@@ -19,23 +20,43 @@ public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension DurableStore where Model == KioskTill {
   /// Opens the till on the journal at `path` with the processor's ledger at
-  /// `ledger` (beside the journal by default), as the shell opens it: a
-  /// journal that holds payments beside a ledger that had to be created
-  /// (lost, or moved away) is refused before anything is written, and the
-  /// empty ledger is removed, since reconciling against it would give up
-  /// real charges (`ledgerMissing`).
+  /// `ledger` (beside the journal by default), as the shell opens it, and
+  /// refuses, before anything is written, a journal and a ledger that are
+  /// not a pair: a journal that holds payments beside a ledger that had to
+  /// be created (lost, or moved away: reconciling against it would give up
+  /// real charges; the empty ledger is removed, `ledgerMissing`); a new
+  /// journal beside a ledger with movements, none of them its own
+  /// (`ledgerOfAnotherJournal`); and a first day beside a ledger with
+  /// movements under another journal's keys (`ledgerMovedOn`: the journal is
+  /// older than the ledger, or the ledger another till's, and a tab settled
+  /// since could be charged twice). A later day's journal written by the
+  /// store does not say where its movements begin in the ledger, so it is
+  /// not checked so (docs/durable-store.md).
   public static func openTill(
     at path: String, ledger: String? = nil, fault: ProcessorFault? = nil, clock: any KioskClock = SystemClock(),
     options: DurableStoreOptions = DurableStoreOptions()
   ) throws -> DurableStore<KioskTill> {
     let ledgerPath = ledger ?? LocalProcessor.defaultPath(besideJournal: path)
     let processor = try LocalProcessor(path: ledgerPath, lockWait: options.lockWait, fault: fault)
-    if processor.recovery.startedFresh, FileManager.default.fileExists(atPath: path),
-      try DurableStore.read(at: path, initial: KioskTill.State()).state.paymentsJournaled
-    {
+    // An empty file is a journal not begun yet, as a missing one is.
+    let exists = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
+    let day = exists ? try DurableStore.read(at: path, initial: KioskTill.State()) : nil
+    if processor.recovery.startedFresh, day?.state.paymentsJournaled == true {
       _ = consume processor
       try? FileManager.default.removeItem(atPath: ledgerPath)
       throw KioskShellError.ledgerMissing(path: ledgerPath)
+    }
+    let movements = processor.entries
+    if !movements.isEmpty {
+      // A journal that does not exist yet gets a salt no movement can be under.
+      let own = exists ? IdempotencyKey.prefix(journalSalt: try DurableJournal.read(path: path).salt) : nil
+      let foreign = own.map { own in movements.count { !$0.key.raw.hasPrefix(own) } } ?? movements.count
+      if day?.state.initialized != true, foreign == movements.count {
+        throw KioskShellError.ledgerOfAnotherJournal(path: ledgerPath, movements: movements.count)
+      }
+      if day?.period == 0, foreign > 0 {
+        throw KioskShellError.ledgerMovedOn(path: ledgerPath, journal: path, movements: foreign)
+      }
     }
     return try open(
       at: path, initial: KioskTill.State(),

@@ -478,3 +478,33 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   let reopened = try DurableStore<KioskTill>.openTill(at: journal.path)
   #expect(reopened.state.slices.tabs.open[ada] == nil && reopened.environment.processor.ledger.entries.count == 1)
 }
+
+/// A journal and a ledger that are not a pair are refused before anything
+/// is written, as the shell refuses them: a new journal beside a ledger that
+/// holds another till's movements, and a first day beside a ledger that moved
+/// money under another journal's keys.
+@MainActor
+@Test func theTillOnTheStoreRefusesALedgerThatIsNotItsJournals() async throws {
+  let other = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(other)
+  _ = try await store?.settle(ada)
+  store = nil
+  let otherLedger = LocalProcessor.defaultPath(besideJournal: other.path)
+
+  let journal = try TemporaryJournal()
+  #expect(throws: KioskShellError.ledgerOfAnotherJournal(path: otherLedger, movements: 1)) {
+    _ = try DurableStore<KioskTill>.openTill(at: journal.path, ledger: otherLedger)
+  }
+  #expect(!FileManager.default.fileExists(atPath: journal.path), "no journal is begun")
+
+  var mine: DurableStore<KioskTill>? = try DurableStore<KioskTill>.openTill(at: journal.path)
+  try mine?.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
+  mine = nil
+  let before = journal.bytes
+  #expect(throws: KioskShellError.ledgerMovedOn(path: otherLedger, journal: journal.path, movements: 1)) {
+    _ = try DurableStore<KioskTill>.openTill(at: journal.path, ledger: otherLedger)
+  }
+  #expect(journal.bytes == before)
+  // Its own journal opens beside it.
+  _ = try DurableStore<KioskTill>.openTill(at: other.path)
+}
