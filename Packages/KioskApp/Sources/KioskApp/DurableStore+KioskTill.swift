@@ -1,6 +1,5 @@
 import Clock
 import DurableStore
-import Journal
 import KioskCommands
 import Payment
 import Tabs
@@ -49,7 +48,7 @@ extension DurableStore where Model == KioskTill {
     let movements = processor.entries
     if !movements.isEmpty {
       // A journal that does not exist yet gets a salt no movement can be under.
-      let own = exists ? IdempotencyKey.prefix(journalSalt: try DurableJournal.read(path: path).salt) : nil
+      let own = day.map { IdempotencyKey.prefix(journalSalt: $0.salt) }
       let foreign = own.map { own in movements.count { !$0.key.raw.hasPrefix(own) } } ?? movements.count
       if day?.state.initialized != true, foreign == movements.count {
         throw KioskShellError.ledgerOfAnotherJournal(path: ledgerPath, movements: movements.count)
@@ -79,19 +78,9 @@ extension DurableStore where Model == KioskTill {
   public func settle(_ tab: Tab.ID) async throws -> Receipt {
     try refuseWhileLedgerLacksKnownEntries()
     let held = try heldChargeKey(settling: tab)
-    for _ in 0..<1_000 {
-      let sent = try send(held.map { .command(.settle(tab: tab, key: $0)) } ?? .settle(tab))
-      guard let closed = try await outcome(of: sent.outcome) else { throw notClosed() }
-      if let abandoned = closed.abandoned {
-        if held == nil, KioskTill.isKeyUsedBefore(abandoned) { continue }
-        throw Self.failure(abandoned)
-      }
-      guard case .settled(let receipt)? = closed.outcome?.record else {
-        preconditionFailure("a charge made feeds back its receipt")
-      }
-      return receipt
-    }
-    throw KioskShellError.noFreshKey
+    let made = try await pay(held.map { .command(.settle(tab: tab, key: $0)) } ?? .settle(tab), adopting: held != nil)
+    guard case .settled(let receipt)? = made.record else { preconditionFailure("a charge made feeds back its receipt") }
+    return receipt
   }
 
   /// Undoes the newest command on the undo history, as the shell's `undo`
@@ -111,28 +100,31 @@ extension DurableStore where Model == KioskTill {
     }
     try refuseWhileLedgerLacksKnownEntries()
     let held = environment.processor.ledger.refund(ofCharge: receipt.reference)?.key
-    for _ in 0..<1_000 {
-      let sent = try send(held.map { .command(.undo(key: $0)) } ?? .undo)
-      guard let closed = try await outcome(of: sent.outcome) else { throw notClosed() }
-      if let abandoned = closed.abandoned {
-        if held == nil, KioskTill.isKeyUsedBefore(abandoned) { continue }
-        throw Self.failure(abandoned)
-      }
-      guard case .undone(let refund?, _)? = closed.outcome?.record else {
-        preconditionFailure("a refund made feeds back the undo")
-      }
-      return KioskShell.Undone(record: newest.record, refund: refund)
-    }
-    throw KioskShellError.noFreshKey
+    let made = try await pay(held.map { .command(.undo(key: $0)) } ?? .undo, adopting: held != nil)
+    guard case .undone(let refund?, _)? = made.record else { preconditionFailure("a refund made feeds back the undo") }
+    return KioskShell.Undone(record: newest.record, refund: refund)
   }
 
-  /// Waits for the payment `outcome` (a step's) asked for; nil when it asked
-  /// for none. Throws the step's refusal when it was refused.
-  private func outcome(of outcome: KioskTill.Outcome) async throws -> IntentClosed<KioskTill>? {
-    guard let payment = outcome.payment, let intent = openIntents.last, intent.request == payment else {
-      throw Self.refusal(outcome)
+  /// Sends `action`, a payment's step, and waits for its outcome: what the
+  /// processor's answer did. A key the processor used before is given up and
+  /// the step sent again, under the next key, unless it is `adopting` a
+  /// movement the processor holds (whose key it names). Throws the step's
+  /// refusal, a decline, or why no outcome was journaled.
+  private func pay(_ action: KioskTill.Action, adopting: Bool) async throws -> KioskTill.Outcome {
+    for _ in 0..<1_000 {
+      let sent = try send(action).outcome
+      guard let payment = sent.payment, let intent = openIntents.last, intent.request == payment else {
+        throw Self.refusal(sent)
+      }
+      guard let closed = await outcome(of: intent.key) else { throw notClosed() }
+      if let abandoned = closed.abandoned {
+        if !adopting, KioskTill.isKeyUsedBefore(abandoned) { continue }
+        throw Self.failure(abandoned)
+      }
+      guard let made = closed.outcome else { preconditionFailure("a payment made feeds back its step") }
+      return made
     }
-    return await self.outcome(of: intent.key)
+    throw KioskShellError.noFreshKey
   }
 
   /// A payment given up: a decline as the processor's, any other reason as the till's.
@@ -159,7 +151,7 @@ extension DurableStore where Model == KioskTill {
     if let paying = openIntents.first { throw KioskShellError.paymentInFlight(tab: paying.request.tab) }
     let ledger = environment.processor.ledger
     for tab in state.slices.tabs.open.keys.sorted() {
-      if let held = ledger.unrefundedCharge(subject: IdempotencyKey.subject(journalSalt: salt, tab: tab.raw)) {
+      if let held = ledger.heldCharge(of: tab, journalSalt: salt) {
         throw KioskShellError.heldChargeOfOpenTab(tab: tab, reference: held.reference, amount: held.amount)
       }
     }
@@ -191,20 +183,16 @@ extension DurableStore where Model == KioskTill {
   /// day's journals hold its answers for (lost to damage): its answers about
   /// their tabs are wrong until `kiosk repair` writes them back.
   func refuseWhileLedgerLacksKnownEntries() throws {
-    let ledger = environment.processor.ledger
-    guard !ledger.lostNumbers.isEmpty else { return }
-    let known = LostLedgerEntries.known(in: ledger, records: try KioskJournalReader.paymentRecords(of: path))
-    guard known.isEmpty else {
-      throw KioskShellError.ledgerLacksKnownEntries(
-        path: environment.processor.path, numbers: known.keys.sorted().map { Int($0) })
+    let numbers = try LostLedgerEntries.knownNumbers(in: environment.processor.ledger, journal: path)
+    if !numbers.isEmpty {
+      throw KioskShellError.ledgerLacksKnownEntries(path: environment.processor.path, numbers: numbers)
     }
   }
 
   /// The key of a charge the processor holds for `tab` under this journal's
   /// keys, which no refund gave back: the settle's, adopted. Nil when it holds none.
   func heldChargeKey(settling tab: Tab.ID) throws -> IdempotencyKey? {
-    let subject = IdempotencyKey.subject(journalSalt: salt, tab: tab.raw)
-    guard let held = environment.processor.ledger.unrefundedCharge(subject: subject) else { return nil }
+    guard let held = environment.processor.ledger.heldCharge(of: tab, journalSalt: salt) else { return nil }
     let settlement = try state.settlement(for: tab)
     guard held.amount == settlement.total else {
       throw KioskShellError.heldChargeDiffers(

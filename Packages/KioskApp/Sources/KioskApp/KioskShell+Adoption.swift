@@ -38,14 +38,12 @@ extension KioskShell {
     let lost = world.processor.lostNumbers
     // Reading every day's records is done once per set of lost numbers, not once per payment.
     guard !lost.isEmpty, lost != lostNumbersTheJournalDoesNotName else { return }
-    let known = LostLedgerEntries.known(
-      in: world.processor.ledger, records: try KioskJournalReader.paymentRecords(of: journalPath))
-    guard !known.isEmpty else {
+    let numbers = try LostLedgerEntries.knownNumbers(in: world.processor.ledger, journal: journalPath)
+    guard !numbers.isEmpty else {
       lostNumbersTheJournalDoesNotName = lost
       return
     }
-    throw KioskShellError.ledgerLacksKnownEntries(
-      path: world.processor.path, numbers: known.keys.sorted().map { Int($0) })
+    throw KioskShellError.ledgerLacksKnownEntries(path: world.processor.path, numbers: numbers)
   }
 
   /// The processor is the authority on money: a charge it holds for `tab`
@@ -54,8 +52,9 @@ extension KioskShell {
   /// its reference, and returns the receipt; nil when the processor holds none.
   /// A held charge of another amount than the settlement is refused, and nothing moves.
   func adoptHeldCharge(settling settlement: Settlement) throws -> Receipt? {
-    let subject = IdempotencyKey.subject(journalSalt: world.journal.salt, tab: settlement.tab.raw)
-    guard let held = world.processor.ledger.unrefundedCharge(subject: subject) else { return nil }
+    guard let held = world.processor.ledger.heldCharge(of: settlement.tab, journalSalt: world.journal.salt) else {
+      return nil
+    }
     guard held.amount == settlement.total else {
       throw KioskShellError.heldChargeDiffers(
         tab: settlement.tab, reference: held.reference, charged: held.amount, total: settlement.total)

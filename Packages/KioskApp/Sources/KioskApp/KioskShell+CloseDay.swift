@@ -64,8 +64,7 @@ extension KioskShell {
     // settle would not find a charge the processor holds for it today: that
     // charge (its settle lost to a restored or damaged journal) is adopted first.
     for id in world.tabs.open.keys.sorted() {
-      let subject = IdempotencyKey.subject(journalSalt: world.journal.salt, tab: id.raw)
-      if let held = world.processor.ledger.unrefundedCharge(subject: subject) {
+      if let held = world.processor.ledger.heldCharge(of: id, journalSalt: world.journal.salt) {
         throw KioskShellError.heldChargeOfOpenTab(tab: id, reference: held.reference, amount: held.amount)
       }
     }

@@ -48,16 +48,37 @@ extension KioskTill {
   /// used before: nothing moved for it, and a settle may ask again under the next key.
   public static func isKeyUsedBefore(_ reason: String) -> Bool { reason.hasPrefix(keyUsedBefore) }
 
+  /// A command the app sends, sorted for its step: a settle and an undo
+  /// under the key they name (a movement the processor holds, adopted) or,
+  /// nil, the one the store names; any other command runs as it is.
+  enum TillCommand {
+    case settle(Tab.ID, key: IdempotencyKey?)
+    case undo(key: IdempotencyKey?)
+    case plain(KioskAction)
+
+    /// The command `action` (`command`, `settle` or `undo`) sends.
+    init(_ action: Action) {
+      switch action {
+      case .command(.settle(let tab, let key)): self = .settle(tab, key: key)
+      case .settle(let tab): self = .settle(tab, key: nil)
+      case .command(.undo(let key)): self = .undo(key: key)
+      case .undo: self = .undo(key: nil)
+      case .command(let command): self = .plain(command)
+      default: preconditionFailure("only what the app sends as a command is one: \(action)")
+      }
+    }
+  }
+
   /// The shell's rules while money is in flight: every command waits for a
   /// refund (its outcome pops the undo history); a command on a tab whose
   /// charge is in flight, and any undo, wait for the charge.
-  static func refusedWhileInFlight(_ command: KioskAction, state: State) -> Outcome? {
+  static func refusedWhileInFlight(_ command: TillCommand, state: State) -> Outcome? {
     if let tab = state.refunding { return inFlight(tab) }
     switch command {
-    case .add(_, let tab), .remove(_, let tab), .settle(let tab, _):
+    case .plain(.add(_, let tab)), .plain(.remove(_, let tab)), .settle(let tab, _):
       return state.paying.contains(tab) ? inFlight(tab) : nil
     case .undo: return state.paying.first.map(inFlight)
-    case .openTab, .restock: return nil
+    case .plain: return nil
     }
   }
 

@@ -226,24 +226,15 @@ public enum KioskTill: DurableFeature {
         return Outcome(record: nil, reason: "\(amount) cannot be journaled")
       }
       outcome = apply(record, on: &world, history: &history, state: &state)
-    case .command(let command):
+    case .command, .settle, .undo:
       guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
+      let command = TillCommand(action)
       if let refused = refusedWhileInFlight(command, state: state) { return refused }
       switch command {
       case .settle(let tab, let key): outcome = startCharge(of: tab, key: key, world: world, state: &state)
       case .undo(let key): outcome = undo(refundKey: key, on: &world, history: &history, state: &state)
-      default: outcome = run(command, on: &world, history: &history)
+      case .plain(let command): outcome = run(command, on: &world, history: &history)
       }
-    case .settle(let tab):
-      guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
-      if let refused = refusedWhileInFlight(.settle(tab: tab, key: IdempotencyKey("")), state: state) {
-        return refused
-      }
-      outcome = startCharge(of: tab, key: nil, world: world, state: &state)
-    case .undo:
-      guard state.initialized else { return Outcome(record: nil, reason: "the day has no menu and stock yet") }
-      if let refused = refusedWhileInFlight(.undo(key: IdempotencyKey("")), state: state) { return refused }
-      outcome = undo(refundKey: nil, on: &world, history: &history, state: &state)
     case .released(let tab):
       outcome = release(tab, state: &state)
     case .nameTill(let name):

@@ -44,6 +44,15 @@ public enum LostLedgerEntries {
     return known
   }
 
+  /// The numbers `ledger` lost to damage whose entries the day's journals
+  /// (the live one at `journal`, after every archive) name, in order: money
+  /// must not move until `kiosk repair` writes them back. Reads no journal
+  /// when the ledger lost nothing.
+  public static func knownNumbers(in ledger: ProcessorLedger, journal: String) throws -> [Int] {
+    guard !ledger.lostNumbers.isEmpty else { return [] }
+    return known(in: ledger, records: try KioskJournalReader.paymentRecords(of: journal)).keys.sorted().map { Int($0) }
+  }
+
   /// The highest number of `ledger` that `records` name (settles' charges,
   /// undos' refunds, refund intents' charges); 0 when they name none.
   public static func highestNumber(namedBy records: [KioskRecord], in ledger: ProcessorLedger) -> Int {

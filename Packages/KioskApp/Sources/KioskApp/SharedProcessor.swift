@@ -1,6 +1,7 @@
 import Journal
 import Payment
 import Synchronization
+import Tabs
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -40,20 +41,23 @@ public final class SharedProcessor: Sendable {
   /// Charges `amount` once under `key` (a repeated key answers with the
   /// first reference). A cancelled caller times out, and nothing moves.
   public func charge(_ amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
-    asked.withLock { $0 += 1 }
-    return try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
-      if Task.isCancelled { throw .timedOut }
-      return try processor.charge(amount, key: key)
-    }
+    try move { (processor: inout LocalProcessor) throws(PaymentError) in try processor.charge(amount, key: key) }
   }
 
   /// Refunds `amount` of the charge `reference` once under `key`. A
   /// cancelled caller times out, and nothing moves.
   public func refund(_ reference: String, amount: Decimal, key: IdempotencyKey) throws(PaymentError) -> String {
+    try move { (processor: inout LocalProcessor) throws(PaymentError) in
+      try processor.refund(reference, amount: amount, key: key)
+    }
+  }
+
+  /// Makes one movement under the lock, counted, unless the caller was cancelled.
+  private func move(_ body: (inout LocalProcessor) throws(PaymentError) -> String) throws(PaymentError) -> String {
     asked.withLock { $0 += 1 }
     return try processor.withLock { (processor: inout LocalProcessor) throws(PaymentError) -> String in
       if Task.isCancelled { throw .timedOut }
-      return try processor.refund(reference, amount: amount, key: key)
+      return try body(&processor)
     }
   }
 
@@ -72,5 +76,14 @@ public final class SharedProcessor: Sendable {
   public var fault: ProcessorFault? {
     get { processor.withLock { $0.fault } }
     set { processor.withLock { $0.fault = newValue } }
+  }
+}
+
+extension ProcessorLedger {
+  /// The charge this ledger holds for `tab` under a key of the journal
+  /// salted `salt`, which no refund gave back: a settle of the tab adopts it
+  /// rather than charge again (the shell's and the store's alike).
+  func heldCharge(of tab: Tab.ID, journalSalt salt: UInt64) -> Entry? {
+    unrefundedCharge(subject: IdempotencyKey.subject(journalSalt: salt, tab: tab.raw))
   }
 }

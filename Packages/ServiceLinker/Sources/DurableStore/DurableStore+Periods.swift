@@ -130,7 +130,7 @@ extension DurableStore {
     let last = recovery.count == 0 ? recovery.firstSequence - 1 : recovery.sequence(recovery.count - 1)
     return DurableSnapshot(
       state: ledger.state, openIntents: ledger.open, period: ledger.period, lastSequence: last,
-      previousPeriod: ledger.previous, ended: ledger.ended)
+      previousPeriod: ledger.previous, ended: ledger.ended, salt: recovery.salt)
   }
 }
 
@@ -148,6 +148,8 @@ public struct DurableSnapshot<Model: DurableFeature>: Sendable {
   public let previousPeriod: DurablePeriodLink?
   /// Its period's end, when it holds one: an archive, or a close cut short.
   public let ended: DurablePeriodLink?
+  /// The journal's salt, which its intent keys are made from.
+  public let salt: UInt64
 }
 
 /// The files of a period close.
