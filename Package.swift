@@ -185,7 +185,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "KioskCLI",
-      dependencies: ["KioskApp", "KioskCommands", "HeadOffice", "CanonicalJSON"],
+      dependencies: ["KioskApp", "KioskCommands", "HeadOffice", "CanonicalJSON", "DurableStore"],
       path: "Packages/KioskApp/Sources/KioskCLI",
       swiftSettings: paymentFeatures + commandPathSettings
     ),

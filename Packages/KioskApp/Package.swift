@@ -59,6 +59,7 @@ let package = Package(
       dependencies: [
         "KioskApp", "KioskCommands", .product(name: "HeadOffice", package: "HeadOffice"),
         .product(name: "CanonicalJSON", package: "ServiceLinker"),
+        .product(name: "DurableStore", package: "ServiceLinker"),
       ],
       swiftSettings: features),
     // Scenarios and the replay server (docs/replay.md): the kiosk's commands on

@@ -408,6 +408,21 @@ public struct WriteAheadLog<Environment: HasJournalIO>: ~Copyable {
     return (descriptor, created)
   }
 
+  /// Waits, up to `wait`, until no writer holds the journal at `path`, and
+  /// lets its lock go again; nothing when there is no file there. For a
+  /// writer that opens another file first (a ledger beside the journal): a
+  /// journal held by another writer is then reported as such. Another
+  /// writer may take the lock right after: opening the journal still waits.
+  public static func waitForLock(path: String, environment: Environment, wait: Duration) throws(JournalError) {
+    let io = environment.fileIO
+    guard case .success(let descriptor) = io.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0) else {
+      return
+    }
+    defer { io.close(descriptor) }
+    guard io.isRegularFile(descriptor) else { return }
+    try lock(descriptor, path: path, io: io, wait: wait)
+  }
+
   /// Takes the exclusive lock, retrying every few milliseconds until `wait` has passed.
   private static func lock(_ descriptor: Int32, path: String, io: some JournalFileIO, wait: Duration)
     throws(JournalError)
@@ -758,6 +773,12 @@ extension WriteAheadLog where Environment == PosixJournalEnvironment {
     try self.init(
       path: path, environment: PosixJournalEnvironment(), lockWait: lockWait, from: anchor,
       newFileVersion: newFileVersion)
+  }
+
+  /// Waits, up to `lockWait`, until no writer holds the journal at `path` on
+  /// the real file system, and lets its lock go again (`waitForLock(path:environment:wait:)`).
+  public static func waitForLock(path: String, lockWait: Duration = defaultLockWait) throws(JournalError) {
+    try waitForLock(path: path, environment: PosixJournalEnvironment(), wait: lockWait)
   }
 
   /// Reads the journal at `path` on the real file system, as a reader; with

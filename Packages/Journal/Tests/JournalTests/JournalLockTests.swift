@@ -24,6 +24,22 @@ import Testing
   #expect(again.recovery.count == 0)
 }
 
+@Test func waitingForTheLockOfAHeldJournalNamesItsHolderAndTakesNothing() throws {
+  let file = try JournalFile()
+  var first: DurableJournal? = try DurableJournal(path: file.path)
+  #expect(throws: JournalError.locked(path: file.path, holder: getpid())) {
+    try DurableJournal.waitForLock(path: file.path, lockWait: .milliseconds(50))
+  }
+  first = nil
+  try DurableJournal.waitForLock(path: file.path)
+  // The wait let the lock go: a writer takes it at once.
+  _ = try DurableJournal(path: file.path, lockWait: .zero)
+  // No file: nothing to wait for, and none is made.
+  try DurableJournal.waitForLock(path: file.path + ".none", lockWait: .zero)
+  #expect(!FileManager.default.fileExists(atPath: file.path + ".none"))
+  _ = first
+}
+
 @Test func theLockedErrorNamesTheJournal() {
   #expect(
     JournalError.locked(path: "/tmp/k.journal").description == "journal '/tmp/k.journal' is locked by another process")

@@ -1,5 +1,6 @@
 import Clock
 import DurableStore
+import Journal
 import KioskCommands
 import Payment
 import Tabs
@@ -19,47 +20,122 @@ public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension DurableStore where Model == KioskTill {
   /// Opens the till on the journal at `path` with the processor's ledger at
-  /// `ledger` (beside the journal by default), as the shell opens it, and
-  /// refuses, before anything is written, a journal and a ledger that are
-  /// not a pair: a journal that holds payments beside a ledger that had to
-  /// be created (lost, or moved away: reconciling against it would give up
-  /// real charges; the empty ledger is removed, `ledgerMissing`); a new
-  /// journal beside a ledger with movements, none of them its own
-  /// (`ledgerOfAnotherJournal`); and a first day beside a ledger with
-  /// movements under another journal's keys (`ledgerMovedOn`: the journal is
-  /// older than the ledger, or the ledger another till's, and a tab settled
-  /// since could be charged twice). A later day's journal written by the
-  /// store does not say where its movements begin in the ledger, so it is
-  /// not checked so (docs/durable-store.md).
+  /// `ledger` (beside the journal by default), read from where the day's
+  /// movements begin, as the shell opens it. Refuses, before anything is
+  /// written:
+  /// - a closed day's archive opened as the journal (`closedDay`), and a
+  ///   journal whose day, or a later one, is already archived beside it
+  ///   (`dayAlreadyArchived`: a backup restored over the live journal, whose
+  ///   carried-over tabs' charges are under the archive's keys);
+  /// - a journal and a ledger that are not a pair: a journal that holds
+  ///   payments beside a ledger that had to be created (lost, or moved away:
+  ///   reconciling against it would give up real charges; the empty ledger
+  ///   is removed, `ledgerMissing`); a day that began in another ledger file
+  ///   (`ledgerNotTheDays`); a new journal beside a ledger with movements,
+  ///   none of them its own (`ledgerOfAnotherJournal`); and a day whose
+  ///   movements include some under another journal's keys (`ledgerMovedOn`:
+  ///   the journal is older than the ledger, or the ledger another till's,
+  ///   and a tab settled since could be charged twice).
+  ///
+  /// A ledger that has given fewer numbers than the journal names (restored
+  /// from an older copy) has the numbers between retired, never given again
+  /// (`SharedProcessor.retiredOnOpen`). The day's settled-tabs file is kept
+  /// up to where the last checkpoint vouches for it, or written again from
+  /// the day's journal (and a checkpoint then vouches for it).
   public static func openTill(
     at path: String, ledger: String? = nil, fault: ProcessorFault? = nil, clock: any KioskClock = SystemClock(),
-    options: DurableStoreOptions = DurableStoreOptions()
+    options: DurableStoreOptions = DurableStoreOptions(), line: ProcessorLine = ProcessorLine()
   ) throws -> DurableStore<KioskTill> {
     let ledgerPath = ledger ?? LocalProcessor.defaultPath(besideJournal: path)
-    let processor = try LocalProcessor(path: ledgerPath, lockWait: options.lockWait, fault: fault)
-    // An empty file is a journal not begun yet, as a missing one is.
+    // The journal's lock first: a till held by another writer is reported as
+    // such, not as its ledger's lock.
+    try DurableJournal.waitForLock(path: path, lockWait: options.lockWait)
+    // An empty file is a journal not begun yet, as a missing one is. Read as
+    // the shell reads it: a day that cannot be opened is refused in its words.
     let exists = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
-    let day = exists ? try DurableStore.read(at: path, initial: KioskTill.State()) : nil
-    if processor.recovery.startedFresh, day?.state.paymentsJournaled == true {
+    let day = try exists ? DayOnDisk(try DurableJournal.read(path: path)) : nil
+    try refuseArchived(day, at: path)
+    let start = day?.contents.checkpoint?.ledgerStart
+    var processor: LocalProcessor
+    do {
+      processor = try LocalProcessor(path: ledgerPath, lockWait: options.lockWait, fault: fault, from: start)
+    } catch { throw KioskShellError.ledgerUnreadable(error) }
+    let paymentsJournaled = day?.contents.paymentsJournaled == true
+    if processor.recovery.startedFresh, paymentsJournaled {
       _ = consume processor
       try? FileManager.default.removeItem(atPath: ledgerPath)
       throw KioskShellError.ledgerMissing(path: ledgerPath)
+    }
+    if let start, start.salt != processor.endAnchor.salt, paymentsJournaled || !processor.recovery.startedFresh {
+      throw KioskShellError.ledgerNotTheDays(path: ledgerPath)
     }
     let movements = processor.entries
     if !movements.isEmpty {
       // A journal that does not exist yet gets a salt no movement can be under.
       let own = day.map { IdempotencyKey.prefix(journalSalt: $0.salt) }
       let foreign = own.map { own in movements.count { !$0.key.raw.hasPrefix(own) } } ?? movements.count
-      if day?.state.initialized != true, foreign == movements.count {
+      if day?.initialized != true, foreign == movements.count {
         throw KioskShellError.ledgerOfAnotherJournal(path: ledgerPath, movements: movements.count)
       }
-      if day?.period == 0, foreign > 0 {
+      // Only the day's own movements tell: all of them on a first day, those
+      // from the day's start on a later one, when the ledger was read from there.
+      let readFromDayStart =
+        if let start { processor.recovery.firstSequence == start.sequence } else { (day?.contents.day ?? 1) == 1 }
+      if readFromDayStart, foreign > 0 {
         throw KioskShellError.ledgerMovedOn(path: ledgerPath, journal: path, movements: foreign)
       }
     }
-    return try open(
+    // A ledger that has given fewer numbers than the journal names was
+    // restored from an older copy: the numbers between are retired.
+    let named = max(
+      day?.contents.checkpoint?.ledgerNumbersUsed ?? 0,
+      day.map { LostLedgerEntries.highestNumber(namedBy: $0.contents.records, in: processor.ledger) } ?? 0)
+    let retired = try processor.retire(through: named)
+    let settledTabs = SettledTabsWriter()
+    let store = try open(
       at: path, initial: KioskTill.State(),
-      environment: KioskTill.Services(processor: SharedProcessor(processor), clock: clock), options: options)
+      environment: KioskTill.Services(
+        processor: SharedProcessor(processor, retiredOnOpen: retired), clock: clock, settledTabs: settledTabs,
+        line: line),
+      options: options)
+    let rebuilt = settledTabs.open(
+      journal: path, salt: store.salt, keeping: store.state.kept.settledTabs,
+      pending: store.state.settledSinceCheckpoint.count
+    ) { try SettledTabsFile.replayedEntries(ofDay: path) }
+    // So that the next writer keeps the file instead of writing it again too.
+    if rebuilt { try store.checkpoint() }
+    return store
+  }
+
+  /// Refuses a closed day's archive opened as the journal at `path`, and a
+  /// journal whose day, or a later one, an archive beside it holds (not the
+  /// journal itself: a close cut short gives the day's file both names).
+  /// A file with an archive's name that is no journal (notes, say) is no closed day.
+  private static func refuseArchived(_ day: DayOnDisk?, at path: String) throws {
+    let number = day?.contents.day ?? 1
+    if case .dayClosed(let closed, let archive)? = day?.contents.records.last,
+      archive == URL(fileURLWithPath: path).lastPathComponent
+    {
+      throw KioskShellError.closedDay(day: closed, path: path)
+    }
+    let newest = KioskSegments.archives(of: path).last { KioskSegments.salt(of: $0.path) != nil }
+    if let newest, let archived = newest.day, archived >= number, !KioskSegments.sameFile(newest.path, path) {
+      throw KioskShellError.dayAlreadyArchived(day: number, path: path, archive: newest.path)
+    }
+  }
+
+  /// The day's settled tabs, as `board --all` lists them: the settled-tabs
+  /// file up to where the last checkpoint vouched for it, then what the
+  /// records since made; replayed from the day's journal when no checkpoint
+  /// vouches for the file, or it does not hold what one says.
+  public func settledListing() throws -> SettledListing {
+    let counted = state.slices.tabs.settled
+    if let mark = state.kept.settledTabs,
+      let entries = SettledTabsFile.entries(besideJournal: path, salt: salt, through: mark)
+    {
+      return SettledListing(entries + state.settledSinceCheckpoint, counted: counted)
+    }
+    return SettledListing(try SettledTabsFile.replayedEntries(ofDay: path), counted: counted)
   }
 
   /// Settles `tab` and waits for the processor: the receipt, or why there
@@ -117,6 +193,10 @@ extension DurableStore where Model == KioskTill {
         throw Self.refusal(sent)
       }
       guard let closed = await outcome(of: intent.key) else { throw notClosed() }
+      if let unanswered = closed.unanswered {
+        // Left open: the next writer asks the processor again.
+        throw KioskShellError.unresolved(key: IdempotencyKey(intent.key.text), attempts: unanswered.attempts)
+      }
       if let abandoned = closed.abandoned {
         if !adopting, KioskTill.isKeyUsedBefore(abandoned) { continue }
         throw Self.failure(abandoned)
@@ -162,7 +242,11 @@ extension DurableStore where Model == KioskTill {
       }
     }
     let day = period + 1
+    // The day's settled tabs go with its archive whole.
+    _ = environment.settledTabs?.bringUpToDate(state.settledSinceCheckpoint)
     try closePeriod(into: KioskSegments.archiveName(of: path, day: day))
+    // The day's file went with its archive; the next day's starts empty.
+    environment.settledTabs?.open(journal: path, salt: salt, keeping: .empty, pending: 0) { [] }
     return day
   }
 
@@ -209,4 +293,21 @@ extension KioskTill.State {
     world.restore(slices)
     return try world.settlement(for: tab)
   }
+}
+
+/// A journal as the till finds it before opening it: read as the shell reads
+/// it (`KioskReplay.contents`), from its last checkpoint.
+private struct DayOnDisk {
+  /// The last checkpoint and the records after it.
+  let contents: JournalContents
+  /// The journal's salt, which its keys are made from.
+  let salt: UInt64
+
+  init(_ recovery: JournalRecovery) throws {
+    contents = try KioskReplay.contents(of: recovery)
+    salt = recovery.salt
+  }
+
+  /// Whether the day has its menu and stock: a checkpoint, or a first record.
+  var initialized: Bool { contents.checkpoint != nil || !contents.records.isEmpty }
 }

@@ -31,11 +31,22 @@ extension KioskTill {
     public var processor: SharedProcessor
     /// The clock whose time a receipt carries.
     public var clock: any KioskClock
+    /// The day's settled-tabs file, which checkpoints bring up to date; nil
+    /// when the till writes none (a checkpoint then vouches for no file once
+    /// the till has taken money).
+    public var settledTabs: SettledTabsWriter?
+    /// How requests reach the processor (`$KIOSK_PROCESSOR_NETWORK`).
+    public var line: ProcessorLine
 
     /// Services.
-    public init(processor: SharedProcessor, clock: any KioskClock = SystemClock()) {
+    public init(
+      processor: SharedProcessor, clock: any KioskClock = SystemClock(), settledTabs: SettledTabsWriter? = nil,
+      line: ProcessorLine = ProcessorLine()
+    ) {
       self.processor = processor
       self.clock = clock
+      self.settledTabs = settledTabs
+      self.line = line
     }
   }
 
@@ -235,12 +246,17 @@ extension KioskTill {
   /// refunds its charge, whose reference comes back in the `undone` record.
   public static func perform(_ request: KioskPayment, key: IntentKey, environment: Services) async throws -> Action? {
     let key = IdempotencyKey(key.text)
+    let processor = environment.processor
     switch request.kind {
     case .charge:
-      let reference = try environment.processor.charge(request.amount, key: key)
+      let reference = try await environment.line.move(key: key, clock: environment.clock) {
+        () throws(PaymentError) in try processor.charge(request.amount, key: key)
+      }
       return .charged(receipt(of: request, reference: reference, key: key, clock: environment.clock))
     case .refund:
-      let reference = try environment.processor.refund(request.charge ?? "", amount: request.amount, key: key)
+      let reference = try await environment.line.move(key: key, clock: environment.clock) {
+        () throws(PaymentError) in try processor.refund(request.charge ?? "", amount: request.amount, key: key)
+      }
       return .refunded(reference: reference, key: key)
     }
   }
@@ -255,7 +271,9 @@ extension KioskTill {
     -> Reconciliation<Action>
   {
     let key = IdempotencyKey(key.text)
-    switch environment.processor.status(of: key) {
+    let processor = environment.processor
+    let status = try await environment.line.ask(key: key, clock: environment.clock) { processor.status(of: key) }
+    switch status {
     case .unknown: return .notPerformed
     case .charged(let reference, let amount)
     where request.kind == .charge && amount == request.amount
@@ -288,17 +306,22 @@ extension KioskTill {
   /// longer kept; a refunded one stays settled.
   public static func abandoned(_ request: KioskPayment, reason: String) -> Action? { .released(tab: request.tab) }
 
-  /// The shell's policy (`PaymentRetryPolicy.standard`): two seconds an
-  /// attempt, ten in all, backing off from half a second to four with the
-  /// whole first wait as jitter; the processor is asked about a key before
-  /// it is first used (a journal cut back gives keys again); and a charge
-  /// it never got when the till stopped is given up, not made later.
-  public static var effectPolicy: EffectPolicy {
-    let policy = PaymentRetryPolicy.standard
-    return EffectPolicy(
+  /// The shell's policy, `PaymentRetryPolicy.standard` (`effectPolicy(_:)`).
+  public static var effectPolicy: EffectPolicy { effectPolicy(.standard) }
+
+  /// The shell's retry policy `policy` as the store runs it (the standard
+  /// one: two seconds an attempt, ten in all, backing off from half a second
+  /// to four with the whole first wait as jitter). The processor is asked
+  /// about a key before it is first used (a journal cut back gives keys
+  /// again); a charge it never got when the till stopped is given up, not
+  /// made later; and a payment the processor answered nothing about, not
+  /// even when asked after, stays open (exit 75) for the next writer to ask
+  /// again: it may still have moved money.
+  public static func effectPolicy(_ policy: PaymentRetryPolicy) -> EffectPolicy {
+    EffectPolicy(
       attempts: PaymentRetryPolicy.maxAttempts, deadline: policy.attemptTimeout, backoff: policy.firstBackoff,
       maxBackoff: policy.maxBackoff, jitter: 1, totalDeadline: policy.deadline, reconcileFirst: true,
-      performAfterRestart: false)
+      performAfterRestart: false, leavesUnansweredOpen: true)
   }
 
   /// The receipt of `request`'s charge `reference`, stamped now.

@@ -1,5 +1,6 @@
 import DurableStore
 import FeatureKit
+import Journal
 import KioskCommands
 import Menu
 import Payment
@@ -52,11 +53,19 @@ public enum KioskTill: DurableFeature {
     /// Whether the day journaled a payment intent (its checkpoints say so,
     /// as the shell's do).
     public var paymentsJournaled: Bool
+    /// What the last checkpoint kept of the world outside the journal, as
+    /// the shell's checkpoints keep it (`checkpointing`).
+    public var kept: Kept
+    /// The settled-tabs file's entries the records since the last checkpoint
+    /// made (a settle, the undo of one), oldest first: the next checkpoint
+    /// writes them to the file (`SettledTabsWriter`).
+    public var settledSinceCheckpoint: [SettledTabsEntry] = []
 
     /// A till; a new day's, with nothing in it, by default.
     public init(
       slices: KioskSnapshot = KioskSnapshot(), undo: [UndoHistory.Entry] = [], till: String? = nil,
-      initialized: Bool = false, paying: [Tab.ID] = [], refunding: Tab.ID? = nil, paymentsJournaled: Bool = false
+      initialized: Bool = false, paying: [Tab.ID] = [], refunding: Tab.ID? = nil, paymentsJournaled: Bool = false,
+      kept: Kept = Kept()
     ) {
       self.slices = slices
       self.history = UndoHistory(entries: undo)
@@ -65,6 +74,28 @@ public enum KioskTill: DurableFeature {
       self.paying = paying
       self.refunding = refunding
       self.paymentsJournaled = paymentsJournaled
+      self.kept = kept
+    }
+  }
+
+  /// What a checkpoint keeps of the files beside the journal, which no
+  /// record says (`KioskCheckpoint`'s fields of the same names).
+  public struct Kept: Equatable, Sendable {
+    /// Where the day's settled-tabs file stood: nil when no checkpoint
+    /// vouched for it (the file is then rebuilt); empty on a new day.
+    public var settledTabs: DerivedLog.Mark?
+    /// Where the day's movements begin in the processor's ledger; nil on day 1.
+    public var ledgerStart: JournalAnchor?
+    /// How many numbers the processor's ledger had given.
+    public var ledgerNumbersUsed: Int?
+
+    /// What a checkpoint kept; a new day's by default.
+    public init(
+      settledTabs: DerivedLog.Mark? = .empty, ledgerStart: JournalAnchor? = nil, ledgerNumbersUsed: Int? = nil
+    ) {
+      self.settledTabs = settledTabs
+      self.ledgerStart = ledgerStart
+      self.ledgerNumbersUsed = ledgerNumbersUsed
     }
   }
 
@@ -201,7 +232,30 @@ public enum KioskTill: DurableFeature {
   public static func nextPeriod(from state: State) -> State {
     State(
       slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true,
-      paymentsJournaled: state.paymentsJournaled)
+      paymentsJournaled: state.paymentsJournaled, kept: Kept(ledgerNumbersUsed: state.kept.ledgerNumbersUsed))
+  }
+
+  /// A checkpoint keeps what the shell's keep: where the day's settled-tabs
+  /// file stands, brought up to date and synced (empty on a new day, whose
+  /// file starts empty), how many numbers the processor's ledger has given,
+  /// and, on a new day, where its movements begin: the ledger's end now.
+  /// With no file to write (`Services.settledTabs` nil) the file is vouched
+  /// for only while the till has journaled no payment, which settles nothing.
+  public static func checkpointing(_ state: State, opensPeriod: Bool, environment: Services) -> State {
+    var next = state
+    let processor = environment.processor
+    next.kept.ledgerNumbersUsed = processor.numbersUsed
+    if opensPeriod {
+      environment.settledTabs?.close()
+      next.kept.ledgerStart = processor.endAnchor
+      next.kept.settledTabs = .empty
+    } else if let writer = environment.settledTabs {
+      next.kept.settledTabs = writer.checkpoint(state.settledSinceCheckpoint)
+    } else {
+      next.kept.settledTabs = state.paymentsJournaled ? nil : .empty
+    }
+    next.settledSinceCheckpoint = []
+    return next
   }
 
   /// Runs `action` on `state`, which it changes only when it does something.
@@ -300,6 +354,7 @@ public enum KioskTill: DurableFeature {
     var progress = KioskReplay.Progress()
     progress.history = history
     progress.till = state.till
+    progress.settledTabs = []
     do {
       // Its place in the journal only tells whether it is the first record.
       try KioskReplay.apply(record, sequence: state.initialized ? 2 : 1, to: &world, progress: &progress)
@@ -309,6 +364,7 @@ public enum KioskTill: DurableFeature {
     history = progress.history
     state.till = progress.till
     state.initialized = true
+    if let made = progress.settledTabs, !made.isEmpty { state.settledSinceCheckpoint += made }
     return Outcome(record: record)
   }
 }

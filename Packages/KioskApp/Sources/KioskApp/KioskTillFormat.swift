@@ -24,6 +24,13 @@ import Payment
 public enum KioskTillFormat: DurableFormat {
   public typealias Model = KioskTill
 
+  /// The day's settled-tabs file goes with its archive (`SettledTabsFile`).
+  public static var companionSuffixes: [String] { [SettledTabsFile.suffix] }
+
+  /// A day's journal ends with its last command and `dayClosed`, as the
+  /// shell's does: no checkpoint between (a reader replays from the last one).
+  public static var checkpointsPeriodEnd: Bool { false }
+
   /// Every version of the kiosk's journals.
   public static var versions: ClosedRange<UInt16> { JournalFormat.readableVersions }
 
@@ -107,13 +114,10 @@ public enum KioskTillFormat: DurableFormat {
 
   /// The checkpoint as the shell writes it. The day before is named in the
   /// day's opening checkpoint only, with the digest of what it carried over
-  /// (the opening state itself), as `closeDay` names it. The day's
-  /// settled-tabs file is vouched for as empty while the day has journaled
-  /// no payment, and left unknown after (the store does not write the file
-  /// yet: the shell rebuilds it). What the processor's ledger says (where
-  /// the day's movements begin, the numbers it gave) the store does not keep
-  /// yet: those are left out, as in checkpoints written before they were
-  /// kept, and the shell then reads the whole ledger.
+  /// (the opening state itself), as `closeDay` names it. What the files
+  /// beside the journal say (the settled-tabs file's mark, where the day's
+  /// movements begin in the processor's ledger, the numbers it gave) is
+  /// what the till kept as the checkpoint was taken (`KioskTill.checkpointing`).
   static func kioskCheckpoint(_ checkpoint: DurableCheckpoint<KioskTill>) -> KioskCheckpoint {
     let state = checkpoint.state
     let previous = checkpoint.previous.flatMap { link in
@@ -126,7 +130,8 @@ public enum KioskTillFormat: DurableFormat {
       day: checkpoint.period + 1, state: state.slices, undo: state.undo,
       openIntents: checkpoint.open.map { $0.request.intent(key: IdempotencyKey($0.key.text)) },
       paymentsJournaled: state.paymentsJournaled, previousDay: previous,
-      settledTabs: state.paymentsJournaled ? nil : .empty, till: state.till)
+      ledgerNumbersUsed: state.kept.ledgerNumbersUsed, settledTabs: state.kept.settledTabs,
+      ledgerStart: state.kept.ledgerStart, till: state.till)
   }
 
   public static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws
@@ -137,7 +142,10 @@ public enum KioskTillFormat: DurableFormat {
       slices: checkpoint.state, undo: checkpoint.undo, till: checkpoint.till, initialized: true,
       paying: checkpoint.openIntents.filter { $0.kind == .charge }.map(\.tab),
       refunding: checkpoint.openIntents.first { $0.kind == .refund }?.tab,
-      paymentsJournaled: checkpoint.paymentsJournaled)
+      paymentsJournaled: checkpoint.paymentsJournaled,
+      kept: KioskTill.Kept(
+        settledTabs: checkpoint.settledTabs, ledgerStart: checkpoint.ledgerStart,
+        ledgerNumbersUsed: checkpoint.ledgerNumbersUsed))
     let previous = checkpoint.previousDay.map {
       DurablePeriodLink(period: $0.day - 1, archive: $0.archive, lastSequence: $0.lastSequence)
     }

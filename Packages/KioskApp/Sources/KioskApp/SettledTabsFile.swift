@@ -21,7 +21,10 @@ import Tabs
 /// rebuilt from the journal by the next writer (and read around by a reader).
 public enum SettledTabsFile {
   /// The file beside the journal at `journal`.
-  public static func path(besideJournal journal: String) -> String { journal + ".settled" }
+  public static func path(besideJournal journal: String) -> String { journal + suffix }
+
+  /// What the file's name adds to its journal's.
+  public static let suffix = ".settled"
 
   /// The bytes of one entry.
   static func payload(of entry: SettledTabsEntry) -> [UInt8] {

@@ -24,10 +24,18 @@ public final class SharedProcessor: Sendable {
   private let asked = Mutex(0)
   /// Where its ledger is.
   public let path: String
+  /// The numbers retired when the till opened, because the journal names
+  /// them and the ledger had not given them (a ledger restored from an older copy).
+  public let retiredOnOpen: ClosedRange<Int>?
+  /// What opening the ledger found (a torn tail cut, and where it was saved).
+  public let recovery: JournalRecovery
 
-  /// Shares `processor`, which no one else holds from now on.
-  public init(_ processor: consuming sending LocalProcessor) {
+  /// Shares `processor`, which no one else holds from now on, whose numbers
+  /// `retiredOnOpen` were retired as it was opened.
+  public init(_ processor: consuming sending LocalProcessor, retiredOnOpen: ClosedRange<Int>? = nil) {
     path = processor.path
+    recovery = processor.recovery
+    self.retiredOnOpen = retiredOnOpen
     self.processor = Mutex(processor)
   }
 
@@ -68,6 +76,12 @@ public final class SharedProcessor: Sendable {
   public func status(of key: IdempotencyKey) -> PaymentStatus {
     processor.withLock { $0.ledger.status(of: key) }
   }
+
+  /// How many numbers the ledger has given: to movements, and retired.
+  public var numbersUsed: Int { processor.withLock { $0.ledger.numbersUsed } }
+
+  /// Where the ledger's file ends: where the next movement will be.
+  public var endAnchor: JournalAnchor { processor.withLock { $0.endAnchor } }
 
   /// The ledger as it stands: every movement read, and the numbers lost.
   public var ledger: ProcessorLedger { processor.withLock { $0.ledger } }

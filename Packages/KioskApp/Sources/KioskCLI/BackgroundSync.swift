@@ -26,7 +26,7 @@ enum BackgroundSync {
   /// An unnamed till is named here first, by `shell`, which holds the
   /// journal's lock the sync would otherwise wait for (a `kiosk shell` session
   /// holds it until it ends).
-  @MainActor static func start(after day: Int, options: GlobalOptions, shell: KioskShell) -> String? {
+  @MainActor static func start(after day: Int, options: GlobalOptions, shell: TillShell) async -> String? {
     guard options.headOffice != nil else { return nil }
     guard let till = options.till ?? shell.tillName, HeadOfficeSync.isTillName(till) else {
       return "no sync started: the head office is configured but $KIOSK_TILL is not a till's name "
@@ -36,7 +36,7 @@ enum BackgroundSync {
       return "no sync started: " + TillNameCommand.notThisTill(kept: kept, asked: till).message
     }
     do {
-      try shell.nameTill(till)
+      try await shell.nameTill(till)
     } catch {
       return "no sync started: the till's name could not be kept (\(KioskFailure(error).message)); run 'kiosk sync'"
     }

@@ -21,7 +21,7 @@ import Payment
 final class CommandContext {
   /// The command line's options; a shell line's `--all` holds for that line only.
   var options: GlobalOptions
-  private var shell: KioskShell?
+  private var shell: TillShell?
   /// Set by tests of the processor's faults (`$KIOSK_PROCESSOR_FAULT`).
   let processorFault: LocalProcessor.Fault?
 
@@ -144,19 +144,17 @@ final class CommandContext {
 
   /// The writer: takes the journal's lock (waiting up to `--wait`), recovers,
   /// reconciles open payment intents, and reports what recovery did.
-  func writer() throws -> KioskShell {
+  func writer() async throws -> TillShell {
     if let shell { return shell }
     try checkPaths()
     try refuseMissingLiveJournal(options.journalPath)
     try refuseLedgerLeftBesideTheLink()
-    let journal = try DurableJournal(path: options.journalPath, lockWait: options.lockWait)
-    let recovery = journal.recovery
     // The ledger is read from where the live day began: a day's writer reads the day's movements.
-    let shell = try KioskShell(
-      journal: journal, ledgerPath: options.ledgerPath, lockWait: options.lockWait, fault: processorFault,
-      effects: effects)
+    let shell = try await TillShell.open(
+      journal: options.journalPath, ledger: options.ledgerPath, lockWait: options.lockWait, fault: processorFault,
+      effects: effects, checkpointEvery: options.checkpointInterval ?? KioskShell.defaultCheckpointInterval)
+    let recovery = shell.journalRecovery
     let ledgerRecovery = shell.ledgerRecovery
-    if let interval = options.checkpointInterval { shell.checkpointInterval = interval }
     for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]
     where recovered.droppedBytes > 0 {
       warn(
@@ -188,12 +186,12 @@ final class CommandContext {
   func releaseWriter() { shell = nil }
 
   /// Runs a command that may move money and warns of every movement of the
-  /// processor's it adopted instead (`KioskShell.adoptions`): the person at the
+  /// processor's it adopted instead (`TillShell.adoptions`): the person at the
   /// till is told that a charge or refund came from a history the journal lost.
   func sayingAdoptions<Result>(_ command: () async throws -> Result) async throws -> Result {
-    let before = try writer().adoptions.count
+    let before = try await writer().adoptions.count
     let result = try await command()
-    for adoption in try writer().adoptions.dropFirst(before) { warn(adoption.description) }
+    for adoption in try await writer().adoptions.dropFirst(before) { warn(adoption.description) }
     return result
   }
 

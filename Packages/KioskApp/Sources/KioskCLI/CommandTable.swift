@@ -71,30 +71,34 @@ struct CommandSpec {
       run: { context, _ in try ReadCommands.stock(context.view()) }),
     CommandSpec(
       name: "restock", arguments: ["INGREDIENT", "COUNT"], summary: "add a delivery to stock", access: .writes,
-      run: { context, words in try WriteCommands.restock(context.writer(), ingredient: words[0], count: words[1]) }),
+      run: { context, words in
+        try await WriteCommands.restock(context.writer(), ingredient: words[0], count: words[1])
+      }),
     CommandSpec(
       name: "open", arguments: ["CUSTOMER"], lastTakesRest: true, summary: "open a tab; prints its number",
-      access: .writes, run: { context, words in try WriteCommands.open(context.writer(), customer: words[0]) }),
+      access: .writes, run: { context, words in try await WriteCommands.open(context.writer(), customer: words[0]) }),
     CommandSpec(
       name: "add", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "add an item, by number or by name (any case), to an unsettled tab", access: .writes,
       run: { context, words in
         try context.refuseWithoutATill("no tab \(words[0])")
-        return try WriteCommands.add(context.writer(), tab: words[0], item: words[1])
+        return try await WriteCommands.add(context.writer(), tab: words[0], item: words[1])
       }),
     CommandSpec(
       name: "remove", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "take the last such item off an unsettled tab", access: .writes,
       run: { context, words in
         try context.refuseWithoutATill("no tab \(words[0])")
-        return try WriteCommands.remove(context.writer(), tab: words[0], item: words[1])
+        return try await WriteCommands.remove(context.writer(), tab: words[0], item: words[1])
       }),
     CommandSpec(
       name: "settle", arguments: ["TAB"],
       summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
       run: { context, words in
         try context.refuseWithoutATill("no tab \(words[0])")
-        return try await context.sayingAdoptions { try await WriteCommands.settle(context.writer(), tab: words[0]) }
+        return try await context.sayingAdoptions {
+          try await WriteCommands.settle(await context.writer(), tab: words[0])
+        }
       }),
     CommandSpec(
       name: "board", arguments: [], takesAll: true,
@@ -109,7 +113,7 @@ struct CommandSpec {
       access: .writes,
       run: { context, _ in
         try context.refuseWithoutATill("nothing to undo")
-        return try await context.sayingAdoptions { try await WriteCommands.undo(context.writer()) }
+        return try await context.sayingAdoptions { try await WriteCommands.undo(await context.writer()) }
       }),
     CommandSpec(
       name: "history", arguments: [], takesAll: true,
@@ -130,9 +134,9 @@ struct CommandSpec {
       summary: "print the Z report, archive the day's settled tabs and journal, start the next day", access: .writes,
       run: { context, _ in
         try context.requireJournal()
-        let shell = try context.writer()
-        var output = try WriteCommands.closeDay(shell)
-        output.backgroundSync = BackgroundSync.start(after: output.day, options: context.options, shell: shell)
+        let shell = try await context.writer()
+        var output = try await WriteCommands.closeDay(shell)
+        output.backgroundSync = await BackgroundSync.start(after: output.day, options: context.options, shell: shell)
         return output
       }),
     CommandSpec(
@@ -148,11 +152,11 @@ struct CommandSpec {
       summary:
         "ship every closed day to the head office ($KIOSK_HEAD_OFFICE) as till $KIOSK_TILL, each exactly once; "
         + "--check: how far behind, and why, without asking it",
-      access: .own, run: { context, _ in try SyncCommand.run(context) }),
+      access: .own, run: { context, _ in try await SyncCommand.run(context) }),
     CommandSpec(
       name: "rename-till", arguments: ["NAME"],
       summary: "rename the till in its chain: the head office accepts the name first; its days keep theirs",
-      access: .own, run: { context, words in try TillNameCommand.rename(context, to: words[0]) }),
+      access: .own, run: { context, words in try await TillNameCommand.rename(context, to: words[0]) }),
     CommandSpec(
       name: "heal", arguments: ["DAY"],
       summary: "restore a closed day's archive from the head office's copy, checked against the chain and its digest",

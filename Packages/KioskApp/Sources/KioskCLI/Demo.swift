@@ -23,7 +23,7 @@ struct Demo {
     options.journalPath = folder.appendingPathComponent("kiosk.journal").path
     options.json = json
     let context = CommandContext(options: options, processorFault: nil)
-    _ = try context.writer()
+    _ = try await context.writer()
     for line in Self.script {
       if !json { print("$ kiosk \(line)") }
       do {

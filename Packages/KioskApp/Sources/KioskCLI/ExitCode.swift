@@ -1,3 +1,4 @@
+import DurableStore
 import HeadOffice
 import Journal
 import KioskApp
@@ -67,6 +68,14 @@ struct KioskFailure: Error, Equatable {
         .ledgerNotTheDays, .ledgerMovedOn:
         self.init(code: .journal, message: error.description)
       }
+    case let error as DurableStoreError:
+      switch error {
+      case .intentsOpen: self.init(code: .domain, message: error.description)
+      case .notSendable: self.init(code: .software, message: error.description)
+      case .journal, .replay, .unsupportedVersion, .stopped, .failedEarlier, .archiveExists, .archiveFailed, .archive:
+        self.init(code: .journal, message: error.description)
+      }
+    case let refusal as TillRefusal: self.init(code: .domain, message: refusal.description)
     case let error as KioskVerifier.Failure: self.init(code: .journal, message: error.description)
     case let error as KioskDaysError: self.init(code: .journal, message: error.description)
     case let stopped as HeadOfficeSync.Stopped: self.init(stopped)

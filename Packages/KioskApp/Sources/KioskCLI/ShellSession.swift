@@ -23,7 +23,7 @@ struct ShellSession {
   static let maxLineBytes = 65_536
 
   func run() async throws -> (any CommandOutput)? {
-    _ = try context.writer()  // take the lock for the session, and reconcile, before the first line
+    _ = try await context.writer()  // take the lock for the session, and reconcile, before the first line
     var reader = LineReader(descriptor: 0, maxBytes: Self.maxLineBytes)
     while let line = reader.next() {
       do {

@@ -46,12 +46,12 @@ enum SyncCommand {
   }
 
   /// `sync`, or with `--check` how far behind the till is.
-  @MainActor static func run(_ context: CommandContext) throws -> any CommandOutput {
+  @MainActor static func run(_ context: CommandContext) async throws -> any CommandOutput {
     if context.options.check { return try check(context.options) }
-    return try ship(context)
+    return try await ship(context)
   }
 
-  @MainActor private static func ship(_ context: CommandContext) throws -> Output {
+  @MainActor private static func ship(_ context: CommandContext) async throws -> Output {
     let options = context.options
     try requireTill(at: options.journalPath)
     let kept = try HeadOfficeSync.keptName(journal: options.journalPath)
@@ -78,7 +78,7 @@ enum SyncCommand {
       // Named once, by its first sync: the name is in the journal before a day is shipped under it.
       // The journal's lock is held for that one record, never while the head office is asked.
       do {
-        try TillNameCommand.keep(till, context: context)
+        try await TillNameCommand.keep(till, context: context)
       } catch {
         note(attempt.ended(.stopped, shipped: [], reason: KioskFailure(error).message))
         throw error

@@ -36,16 +36,16 @@ enum TillNameCommand {
   }
 
   /// Keeps `name` in the live journal, holding its lock for that one record only.
-  @MainActor static func keep(_ name: String, context: CommandContext) throws {
+  @MainActor static func keep(_ name: String, context: CommandContext) async throws {
     defer { context.releaseWriter() }
-    try context.writer().nameTill(name)
+    try await context.writer().nameTill(name)
   }
 
   /// `kiosk rename-till NAME`: the head office records the renaming first (a
   /// refusal changes nothing), then the till keeps the new name. Cut short
   /// between the two, it is run again: the head office answers that it has the
   /// renaming already, and the till keeps the name then.
-  @MainActor static func rename(_ context: CommandContext, to name: String) throws -> RenameOutput {
+  @MainActor static func rename(_ context: CommandContext, to name: String) async throws -> RenameOutput {
     let options = context.options
     guard HeadOfficeSync.isTillName(name) else {
       throw KioskFailure.usage("a till's name is 1 to 64 of A-Z a-z 0-9 . _ -, not \(name.debugDescription)")
@@ -69,7 +69,7 @@ enum TillNameCommand {
         )
       }
     }
-    try keep(name, context: context)
+    try await keep(name, context: context)
     return RenameOutput(from: kept, to: name, headOffice: renaming == .renamed ? "renamed" : "alreadyRenamed")
   }
 }

@@ -40,7 +40,7 @@ enum WriteCommands {
     var text: [String] { ["restocked \(ingredient): +\(added), now \(units)"] }
   }
 
-  static func restock(_ shell: KioskShell, ingredient name: String, count text: String) throws -> RestockOutput {
+  static func restock(_ shell: TillShell, ingredient name: String, count text: String) async throws -> RestockOutput {
     let name = try FreeText.validated(name, as: "an ingredient name")
     guard let ingredient = Ingredient.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
       let names = Ingredient.allCases.map(\.rawValue).joined(separator: ", ")
@@ -49,7 +49,7 @@ enum WriteCommands {
     guard let count = Int(text), count >= 1, count <= StockState.maxUnits else {
       throw KioskFailure.usage("a restock count is a whole number from 1 to \(StockState.maxUnits), not '\(text)'")
     }
-    try shell.restock(ingredient, count: count)
+    try await shell.restock(ingredient, count: count)
     return RestockOutput(
       ingredient: ingredient.rawValue, added: count, units: shell.snapshot.stock.units[ingredient, default: 0])
   }
@@ -71,9 +71,9 @@ enum WriteCommands {
     }
   }
 
-  static func open(_ shell: KioskShell, customer text: String) throws -> OpenOutput {
+  static func open(_ shell: TillShell, customer text: String) async throws -> OpenOutput {
     let customer = try FreeText.validated(text, as: "a customer name")
-    let id = try shell.openTab(for: customer)
+    let id = try await shell.openTab(for: customer)
     return OpenOutput(tab: id.raw, customer: customer)
   }
 
@@ -92,23 +92,23 @@ enum WriteCommands {
     }
   }
 
-  static func add(_ shell: KioskShell, tab text: String, item name: String) throws -> LineOutput {
+  static func add(_ shell: TillShell, tab text: String, item name: String) async throws -> LineOutput {
     let tab = try tabID(text)
     let (id, item) = try item(name, on: shell.snapshot.menu)
-    do { try shell.add(id, to: tab) } catch KioskError.cannotMake(_, let short) {
+    do { try await shell.add(id, to: tab) } catch KioskError.cannotMake(_, let short) {
       throw KioskFailure.domain("\(item.name) cannot be made now: not enough \(short.rawValue)")
     }
     return try lineOutput("add", shell, tab: tab, item: id, name: item.name)
   }
 
-  static func remove(_ shell: KioskShell, tab text: String, item name: String) throws -> LineOutput {
+  static func remove(_ shell: TillShell, tab text: String, item name: String) async throws -> LineOutput {
     let tab = try tabID(text)
     let (id, item) = try item(name, on: shell.snapshot.menu)
-    try shell.remove(id, from: tab)
+    try await shell.remove(id, from: tab)
     return try lineOutput("remove", shell, tab: tab, item: id, name: item.name)
   }
 
-  private static func lineOutput(_ command: String, _ shell: KioskShell, tab: Tab.ID, item: Item.ID, name: String)
+  private static func lineOutput(_ command: String, _ shell: TillShell, tab: Tab.ID, item: Item.ID, name: String)
     throws -> LineOutput
   {
     guard let current = shell.snapshot.tabs.open[tab] else { throw KioskError.unknownTab(tab) }
@@ -139,7 +139,7 @@ enum WriteCommands {
     }
   }
 
-  static func settle(_ shell: KioskShell, tab text: String) async throws -> SettleOutput {
+  static func settle(_ shell: TillShell, tab text: String) async throws -> SettleOutput {
     let tab = try tabID(text)
     // Only the tab and its items are read before the charge: a snapshot held
     // across the await would make the commit copy every tab.
@@ -160,7 +160,7 @@ enum WriteCommands {
     var text: [String] { ["undid: \(undid)" + (refund.map { "; refunded as \($0)" } ?? "")] }
   }
 
-  static func undo(_ shell: KioskShell) async throws -> UndoOutput {
+  static func undo(_ shell: TillShell) async throws -> UndoOutput {
     guard let undone = try await shell.undo() else { throw KioskFailure.domain("nothing to undo") }
     return UndoOutput(undid: ReadCommands.describe(undone.record, menu: shell.snapshot.menu), refund: undone.refund)
   }
@@ -225,8 +225,8 @@ extension WriteCommands {
     }
   }
 
-  static func closeDay(_ shell: KioskShell) throws -> CloseDayOutput {
-    let report = try shell.closeDay()
+  static func closeDay(_ shell: TillShell) async throws -> CloseDayOutput {
+    let report = try await shell.closeDay()
     let archive = KioskSegments.archivePath(of: shell.journalPath, day: report.day)
     func movement(_ item: ZReport.Movement) -> CloseDayOutput.Movement {
       CloseDayOutput.Movement(tab: item.tab.raw, amount: money(item.amount), reference: item.reference)

@@ -78,6 +78,15 @@ public protocol DurableFeature: FeatureModel {
   /// start again at zero. The whole state by default.
   static func nextPeriod(from state: State) -> State
 
+  /// The state a checkpoint keeps, given the state now: what the feature's
+  /// environment knows that no record says, folded in as each checkpoint is
+  /// written (where a file the app derives from the journal stood once
+  /// synced, how far an outside ledger had got). `opensPeriod` for the first
+  /// checkpoint of a period's journal. The store goes on from the state it
+  /// returns, so a store reopened from the checkpoint holds what the live one
+  /// did. The state as it is by default.
+  static func checkpointing(_ state: State, opensPeriod: Bool, environment: Environment) -> State
+
   /// The work to start again when a store opens on `state` (a timer that was
   /// running when the process ended). None by default.
   static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>]
@@ -112,6 +121,9 @@ extension DurableFeature {
 
   /// Everything carries over.
   public static func nextPeriod(from state: State) -> State { state }
+
+  /// A checkpoint keeps the state as it is.
+  public static func checkpointing(_ state: State, opensPeriod: Bool, environment: Environment) -> State { state }
 
   /// No work to start again.
   public static func resumedTasks(state: State, environment: Environment) -> [EffectTask<Action>] { [] }

@@ -34,6 +34,19 @@ public protocol DurableFormat {
   /// hold what the period carries over (an amount its form has no room for).
   static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<Model>) -> UInt16
 
+  /// The files beside a journal that are derived from it, as suffixes of its
+  /// path (`".settled"` for `<journal>.settled`): closing a period moves each
+  /// to its archive's name with the same suffix, as the store's checkpoint
+  /// index goes, so the archive keeps what was derived from it and the next
+  /// period starts without. None by default.
+  static var companionSuffixes: [String] { get }
+
+  /// Whether a period's end is journaled after a checkpoint of its last
+  /// state, so a reader of its archive replays nothing (the default), or
+  /// right after its last step, as a format whose journals never had one
+  /// there keeps them.
+  static var checkpointsPeriodEnd: Bool { get }
+
   /// Appends the record of one step to `out`, after the bytes already there
   /// (the journal's frame, which it must leave as it is): what made it, the action stepped (nil for an
   /// outcome that feeds nothing back), the intents it opened, and what the
@@ -62,4 +75,10 @@ extension DurableFormat {
 
   /// A new journal's version.
   public static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<Model>) -> UInt16 { newJournalVersion }
+
+  /// No file is derived from the journal.
+  public static var companionSuffixes: [String] { [] }
+
+  /// A period's end follows a checkpoint.
+  public static var checkpointsPeriodEnd: Bool { true }
 }

@@ -91,9 +91,13 @@ import FeatureKit
       state: state, open: open, undo: undo, period: period, previous: previous, opensPeriod: opensPeriod)
   }
 
-  /// The checkpoint's payload, in the feature's format.
-  func checkpointBytes(version: UInt16) -> [UInt8] {
-    Model.Format.writeCheckpoint(checkpoint(), version: version)
+  /// The checkpoint's payload, in the feature's format, and the state it
+  /// keeps: the ledger's, as the feature keeps it (`checkpointing`), which
+  /// the store goes on from once the checkpoint is journaled.
+  func checkpointBytes(version: UInt16, environment: Model.Environment) -> (bytes: [UInt8], state: Model.State) {
+    var kept = checkpoint()
+    kept.state = Model.checkpointing(state, opensPeriod: false, environment: environment)
+    return (Model.Format.writeCheckpoint(kept, version: version), kept.state)
   }
 
   /// A ledger read back from a checkpoint's payload.

@@ -22,7 +22,9 @@ enum DurableReplay {
     for index in start..<recovery.count {
       let sequence = recovery.sequence(index)
       if recovery.isCheckpoint(index) { continue }
-      guard recovery.lost(index) == nil else {
+      if let lost = recovery.lost(index) {
+        // A checkpoint lost to damage loses nothing: the records around it hold the same state.
+        if lost == .checkpoint { continue }
         throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
       }
       let record: DurableRecord<Model>

@@ -13,17 +13,44 @@ extension DurableStore {
     try checkRunning()
     try guarded { () throws(DurableStoreError) in
       try seam(.beforeCheckpoint)
-      do throws(JournalError) {
-        try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
-      } catch { throw .journal(error) }
+      try appendCheckpoint()
     }
+  }
+
+  /// Journals a checkpoint of the ledger, as the feature keeps it, and goes
+  /// on from the state it kept.
+  private func appendCheckpoint() throws(DurableStoreError) {
+    let kept = ledger.checkpointBytes(version: journal.version, environment: environment)
+    do throws(JournalError) { try journal.appendCheckpoint(kept.bytes) } catch { throw .journal(error) }
+    ledger.state = kept.state
   }
 
   /// Writes a checkpoint when the journal has grown `checkpointBytes` past the
   /// last one. A failure is kept in `lastError`: the step before it is acknowledged.
-  @usableFromInline func checkpointIfDue() {
-    guard journal.bytesSinceCheckpoint >= options.checkpointBytes else { return }
-    do { try checkpoint() } catch { lastError = error }
+  @usableFromInline func checkpointAfterStep() {
+    guard options.checkpointsAfterSteps else { return }
+    do { try checkpointIfDue() } catch { lastError = error }
+  }
+
+  /// Writes a checkpoint when one is due (`checkpointBytes`,
+  /// `checkpointRecords`); true when it wrote one. The store calls it after
+  /// each step unless `checkpointsAfterSteps` is off: an app may call it
+  /// before its next command instead, so that a checkpoint is always followed
+  /// by a record.
+  @discardableResult
+  public func checkpointIfDue() throws(DurableStoreError) -> Bool {
+    guard journal.bytesSinceCheckpoint >= options.checkpointBytes || checkpointRecordsDue else { return false }
+    try checkpoint()
+    return true
+  }
+
+  /// Whether `checkpointRecords` records, and as many bytes as the last
+  /// checkpoint's, follow it.
+  private var checkpointRecordsDue: Bool {
+    guard let records = options.checkpointRecords else { return false }
+    let last = journal.lastCheckpoint
+    return journal.lastSequence - (last?.sequence ?? 0) >= UInt64(max(records, 1))
+      && journal.bytesSinceCheckpoint >= (last?.size ?? 0)
   }
 
   /// Closes the current period (a day, a month) into a read-only archive at
@@ -33,8 +60,9 @@ extension DurableStore {
   /// with the same undo stack (and no intent: a period closes with none
   /// open), naming the period it follows (`previousPeriod`).
   ///
-  /// The period's end is journaled first: a checkpoint, then its
-  /// `periodClosed` record, the journal's last. Then the new journal is
+  /// The period's end is journaled first: a checkpoint (unless the format
+  /// says otherwise, `checkpointsPeriodEnd`), then its `periodClosed`
+  /// record, the journal's last. Then the new journal is
   /// written whole beside the current one (`<path>.next`), the journal gets
   /// its archive's name as a second name (a hard link), and the new one
   /// takes the journal's name (an atomic rename): `path` always names a whole
@@ -58,9 +86,7 @@ extension DurableStore {
     }
     let period = ledger.period
     try guarded { () throws(DurableStoreError) in
-      do throws(JournalError) {
-        try journal.appendCheckpoint(ledger.checkpointBytes(version: journal.version))
-      } catch { throw .journal(error) }
+      if Model.Format.checkpointsPeriodEnd { try appendCheckpoint() }
       try appendRecord(.periodClosed(period: period, archive: archivePath), nil, [], result: nil)
       ledger.ended = DurablePeriodLink(period: period, archive: archivePath, lastSequence: journal.lastSequence)
       try seam(.periodEnded)
@@ -77,10 +103,10 @@ extension DurableStore {
     let archive = DurablePeriods.resolve(ended.archive, besideJournal: path)
     let nextPath = DurablePeriods.nextPath(of: path)
     var next = ledger
-    next.state = Model.nextPeriod(from: ledger.state)
     next.period += 1
     next.previous = ended
     next.ended = nil
+    next.state = Model.checkpointing(Model.nextPeriod(from: ledger.state), opensPeriod: true, environment: environment)
     try guarded { () throws(DurableStoreError) in
       DurablePeriods.remove(nextPath)
       var nextJournal = try writeNextPeriod(next, at: nextPath)
@@ -92,8 +118,9 @@ extension DurableStore {
           path: ended.archive, reason: "\(reason); once it can be, opening the store again finishes the close")
       }
       try seam(.periodArchived)
-      // The journal's checkpoint index goes with its archive (derived from it; best effort).
-      rename(path + ".checkpoints", archive + ".checkpoints")
+      // The journal's checkpoint index, and what the app derives from the
+      // journal, go with its archive (best effort: each can be derived again).
+      for suffix in [".checkpoints"] + Model.Format.companionSuffixes { rename(path + suffix, archive + suffix) }
       do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
       chmod(archive, 0o444)
       journal = nextJournal
@@ -186,6 +213,13 @@ enum DurablePeriods {
     if own.contains(archive) { return true }
     guard let spelled = resolvedFolder(of: archive) else { return false }
     return own.contains { resolvedFolder(of: $0) == spelled }
+  }
+
+  /// Whether the archive `archive` (as a period's end names it) is the
+  /// journal at `path` itself, however either is spelled.
+  static func isSameName(_ archive: String, as path: String) -> Bool {
+    let resolved = resolve(archive, besideJournal: path)
+    return resolved == path || (resolvedFolder(of: resolved).map { $0 == resolvedFolder(of: path) } ?? false)
   }
 
   /// The path with its folder resolved (links, `.`, `..`) and its name as

@@ -58,6 +58,8 @@ public final class DurableStore<Model: DurableFeature> {
   /// The journal's salt, which every intent key of this period is made from
   /// (`DurableFeature.key(for:salt:sequence:index:)`).
   public var salt: UInt64 { journal.salt }
+  /// What opening the current journal found: a torn tail dropped, and where it was saved.
+  public var recovery: JournalRecovery { journal.recovery }
   /// Intents journaled and not yet closed, in the order they were opened.
   public var openIntents: [Intent<Model.Request>] { ledger.open }
   /// Whether `undo` has a step to undo.
@@ -120,6 +122,8 @@ public final class DurableStore<Model: DurableFeature> {
     DurablePeriods.removeIfThere(DurablePeriods.nextPath(of: path))
     let ledger = try DurableReplay.ledger(
       of: Model.self, from: journal.recovery, salt: journal.salt, initial: initial)
+    // Finishing its close would put the next period in the archive's place.
+    if let ended = ledger.ended, DurablePeriods.isSameName(ended.archive, as: path) { throw .archive(path: path) }
     let store = DurableStore(
       path: path, journal: journal, ledger: ledger, environment: environment, clock: clock, options: options)
     // A journal that ends with its period's end is a close cut short: finished now.
@@ -191,7 +195,7 @@ public final class DurableStore<Model: DurableFeature> {
     if let onStep {
       onStep(DurableStep(action: action, result: applied.result, intents: applied.intents, sequence: sequence))
     }
-    checkpointIfDue()
+    checkpointAfterStep()
     return applied.result
   }
 
@@ -320,14 +324,20 @@ public final class DurableStore<Model: DurableFeature> {
     let clock = clock
     let seam = options.crashSeam
     let jitter = options.jitter
+    let policy = options.effectPolicy ?? Model.effectPolicy
     intentsInFlight[intent.key] = Task(name: "intent \(intent.key)") { [weak self] in
       let closing: IntentClosing<Model>
       do {
         closing = try await IntentRunner<Model>.settle(
-          intent, recovering: recovering, environment: environment, clock: clock, jitter: jitter, seam: seam)
+          intent, recovering: recovering, policy: policy, environment: environment, clock: clock, jitter: jitter,
+          seam: seam)
       } catch let stopped as StoppedAtSeam {
         self?.stop(at: stopped.point)
         return nil
+      } catch let unanswered as Unanswered {
+        // Open still: the next open asks the service again.
+        self?.intentsInFlight[intent.key] = nil
+        return IntentClosed(abandoned: nil, outcome: nil, unanswered: unanswered)
       } catch {
         return nil  // Cancelled: the intent stays open, and the next open asks its service.
       }
@@ -347,8 +357,20 @@ public final class DurableStore<Model: DurableFeature> {
     }
   }
 
+  /// Starts asking the service again about every open intent no request is
+  /// in flight for (one left open unanswered, `EffectPolicy.leavesUnansweredOpen`),
+  /// as opening the store does: wait for each with `outcome(of:)`. Returns their keys.
+  @discardableResult
+  public func reconcileOpenIntents() -> [IntentKey] {
+    guard !halted else { return [] }
+    let waiting = ledger.open.filter { intentsInFlight[$0.key] == nil }
+    for intent in waiting { run(intent, recovering: true) }
+    return waiting.map(\.key)
+  }
+
   /// Waits for the open intent `key` to close, and returns how it closed:
-  /// its outcome's step, and why it was given up if it was. Nil when no
+  /// its outcome's step, and why it was given up if it was; or, under a
+  /// policy that `leavesUnansweredOpen`, why it was left open. Nil when no
   /// request of it is in flight (it is not open, or it closed already) or
   /// when it ends without an outcome journaled (cancelled, the store
   /// stopped, or the outcome could not be journaled: `lastError`), so the

@@ -28,6 +28,9 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// belong to it. `finish()` waits for the requests in flight; an intent
   /// whose request was cancelled is asked about when the store opens again.
   case intentsOpen(keys: [IntentKey])
+  /// The journal at `path` is a closed period's archive (its last record
+  /// closes the period into `path` itself), not a live journal: it is left as it is.
+  case archive(path: String)
   /// The action is the store's own (an outcome fed back, a record read
   /// back), not one the app sends (`DurableFeature.isSendable`).
   case notSendable(String)
@@ -46,6 +49,7 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
     case .intentsOpen(let keys):
       "cannot close the period while \(keys.count) intent(s) are open (\(keys.map(\.text).joined(separator: ", "))): "
         + "wait for their requests, or open the store again to ask about them"
+    case .archive(let path): "\(path) is a closed period's archive, not a live journal; open the live one"
     case .notSendable(let name): "'\(name)' is the store's own step, fed back or read back, not one to send"
     }
   }

@@ -38,13 +38,22 @@ public struct EffectPolicy: Sendable, Equatable {
   /// due is sent) or abandoned (a till's charge: the customer who waited for
   /// it may have left, and the till is asked again if not).
   public var performAfterRestart: Bool
+  /// Whether a request its service never answered (its last attempt ran out
+  /// of time or failed, and the question asked after it got no answer
+  /// either) stays open instead of being given up: the store stops working
+  /// on it, `outcome(of:)` says it was left `unanswered`, and the next open
+  /// asks the service again. For a service that may still act on it (a
+  /// payment processor that went silent): giving it up would say nothing
+  /// moved when something may have. A request the service says it never got
+  /// is given up all the same.
+  public var leavesUnansweredOpen: Bool
 
   /// A policy; `attempts` below 1 counts as 1, and a `jitter` outside
   /// `0...1` (or NaN) is brought into it.
   public init(
     attempts: Int = 3, deadline: Duration = .seconds(30), backoff: Duration = .seconds(1), maxBackoff: Duration? = nil,
     jitter: Double = 0, totalDeadline: Duration? = nil, reconcileFirst: Bool = false,
-    performAfterRestart: Bool = true
+    performAfterRestart: Bool = true, leavesUnansweredOpen: Bool = false
   ) {
     self.attempts = max(1, attempts)
     self.deadline = deadline
@@ -54,6 +63,7 @@ public struct EffectPolicy: Sendable, Equatable {
     self.totalDeadline = totalDeadline
     self.reconcileFirst = reconcileFirst
     self.performAfterRestart = performAfterRestart
+    self.leavesUnansweredOpen = leavesUnansweredOpen
   }
 
   /// Why no attempt may start at `elapsed` after the first, when it is past

@@ -18,7 +18,7 @@ struct StoppedAtSeam: Error {
   let point: CrashPoint
 }
 
-/// Performs one intent under `DurableFeature.effectPolicy`, off the main actor.
+/// Performs one intent under the store's effect policy (`DurableFeature.effectPolicy` unless the options name one), off the main actor.
 enum IntentRunner<Model: DurableFeature> {
   /// Performs `intent` until it is done or given up: each attempt bounded by
   /// the policy's deadline; after a failed attempt (and first of all when
@@ -30,10 +30,10 @@ enum IntentRunner<Model: DurableFeature> {
   /// than the policy's total deadline after the first (in this process).
   /// `jitter` draws each wait's jitter.
   static func settle(
-    _ intent: Intent<Model.Request>, recovering: Bool, environment: Model.Environment, clock: any Clock<Duration>,
-    jitter: @Sendable () -> Double, seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
+    _ intent: Intent<Model.Request>, recovering: Bool, policy: EffectPolicy, environment: Model.Environment,
+    clock: any Clock<Duration>, jitter: @Sendable () -> Double,
+    seam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
   ) async throws -> IntentClosing<Model> {
-    let policy = Model.effectPolicy
     let request = intent.request
     let key = intent.key
     let elapsed = stopwatch(on: clock)
@@ -56,7 +56,7 @@ enum IntentRunner<Model: DurableFeature> {
         wait = policy.wait(beforeRetry: attempt, draw: jitter())
       }
       if askFirst {
-        switch try await ask(request, key: key, environment: environment, clock: clock) {
+        switch try await ask(request, key: key, deadline: policy.deadline, environment: environment, clock: clock) {
         case .answered(let closing): return closing
         case .notPerformed:
           if recovering, made == 0, !policy.performAfterRestart {
@@ -105,8 +105,12 @@ enum IntentRunner<Model: DurableFeature> {
       var last = wait
       if let total = policy.totalDeadline { last = min(last, max(total - elapsed(), .zero)) }
       try await clock.sleep(for: last)
-      if case .answered(let closing) = try await ask(request, key: key, environment: environment, clock: clock) {
-        return closing
+      switch try await ask(request, key: key, deadline: policy.deadline, environment: environment, clock: clock) {
+      case .answered(let closing): return closing
+      case .unknown(let reason) where policy.leavesUnansweredOpen && refusal == nil:
+        throw Unanswered(
+          attempts: made, reason: "no answer after \(made) attempt(s): \(failure); asked after: \(reason)")
+      case .notPerformed, .unknown: break
       }
     }
     return .abandoning(request, reason: refusal ?? "given up after \(made) attempt(s): \(failure)")
@@ -130,10 +134,11 @@ enum IntentRunner<Model: DurableFeature> {
 
   /// Asks the service what became of `request` under `key`, within the policy's deadline.
   static func ask(
-    _ request: Model.Request, key: IntentKey, environment: Model.Environment, clock: any Clock<Duration>
+    _ request: Model.Request, key: IntentKey, deadline: Duration, environment: Model.Environment,
+    clock: any Clock<Duration>
   ) async throws -> Answer {
     do {
-      let answer = try await withDeadline(Model.effectPolicy.deadline, on: clock) {
+      let answer = try await withDeadline(deadline, on: clock) {
         try await Model.reconcile(request, key: key, environment: environment)
       }
       switch answer {

@@ -31,6 +31,25 @@ import Testing
     #expect(reopened.period == 0)
   }
 
+  @Test func aClosedPeriodsArchiveOpenedAsTheJournalIsRefusedAndLeftAsItIs() async throws {
+    let till = try Till()
+    var store: DurableStore<Tea>? = try till.open()
+    try store?.send(.order("hojicha"))
+    await store?.finish()
+    let archive = till.folder.path("day-1.journal")
+    try store?.closePeriod(into: "day-1.journal")
+    store = nil
+    chmod(archive, 0o644)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: archive))
+
+    #expect(throws: DurableStoreError.archive(path: archive)) {
+      _ = try DurableStore<Tea>.open(
+        at: archive, initial: Tea.State(), environment: Tea.Environment(cards: till.cards, clock: till.clock))
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: archive)) == bytes)
+    #expect(try DurableStore<Tea>.read(at: archive, initial: Tea.State()).state.ordered == ["hojicha"])
+  }
+
   @Test func anArchiveThatCannotBeNamedLosesNothingAndThePeriodGoesOn() async throws {
     let till = try Till()
     var store: DurableStore<Tea>? = try till.open()
@@ -264,4 +283,28 @@ extension Till {
       return "failed: \(error)"
     }
   }
+}
+
+/// A checkpoint lost to damage and repaired as a placeholder loses nothing:
+/// the records around it hold the same state, and the store opens from the one before.
+@MainActor @Test func aCheckpointLostToDamageIsSteppedOverOnOpen() async throws {
+  let till = try Till()
+  var store: DurableStore<Tea>? = try till.open()
+  try store?.send(.order("chai"))
+  await store?.finish()
+  try store?.checkpoint()
+  try store?.send(.order("sencha"))
+  await store?.finish()
+  store = nil
+  let mark = try #require(try DurableJournal(path: till.path).lastCheckpoint)
+  var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: till.path)))
+  bytes[mark.offset + JournalFormat.frameSize + 2] ^= 0x01
+  try Data(bytes).write(to: URL(fileURLWithPath: till.path))
+  _ = try DurableJournal.repair(path: till.path)
+
+  let reopened = try till.open()
+  await reopened.finish()
+  #expect(reopened.state.ordered == ["chai", "sencha"])
+  #expect(reopened.state.charged == ["chai", "sencha"])
+  #expect(till.cards.charges == ["chai", "sencha"])
 }

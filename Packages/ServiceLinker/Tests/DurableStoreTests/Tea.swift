@@ -114,7 +114,8 @@ final class CardService: Sendable {
   private let state = Mutex(
     (
       charges: [(key: IntentKey, name: String)](), failuresLeft: 0, hangs: false, losesAnswers: false,
-      holding: Release?.none, held: [CheckedContinuation<Release?, Never>](), attempts: 0, questions: 0
+      holding: Release?.none, held: [CheckedContinuation<Release?, Never>](), attempts: 0, questions: 0,
+      unreachable: false
     ))
 
   /// Every charge taken, in order.
@@ -152,6 +153,12 @@ final class CardService: Sendable {
     for call in waiting { call.resume(returning: ending) }
   }
 
+  /// Makes the service unreachable: every charge and every question hangs until cancelled.
+  func unreachable(_ unreachable: Bool) { state.withLock { $0.unreachable = unreachable } }
+
+  /// Whether the service is unreachable.
+  var isUnreachable: Bool { state.withLock { $0.unreachable } }
+
   /// Makes every charge go through and then hang, as if its answer were lost.
   func loseAnswers(_ loses: Bool) { state.withLock { $0.losesAnswers = loses } }
 
@@ -162,7 +169,7 @@ final class CardService: Sendable {
         state.failuresLeft -= 1
         return (true, false, false)
       }
-      return (false, state.hangs, state.losesAnswers)
+      return (false, state.hangs || state.unreachable, state.losesAnswers)
     }
     if fails { throw CardDeclined() }
     // A held call cancellation does not reach: it ends only when the hold does.

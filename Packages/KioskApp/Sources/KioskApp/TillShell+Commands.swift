@@ -1,0 +1,123 @@
+import DurableStore
+import KioskCommands
+import Menu
+import Payment
+import Stock
+import Tabs
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension TillShell {
+  /// Opens a tab for `customer` and returns its number.
+  public func openTab(for customer: String) async throws -> Tab.ID {
+    guard case .opened(let id, _) = try await run(.openTab(customer: customer)) else {
+      preconditionFailure("opening a tab journals `opened`")
+    }
+    return id
+  }
+
+  /// Adds `item` to the open tab `tab`.
+  public func add(_ item: Item.ID, to tab: Tab.ID) async throws { _ = try await run(.add(item: item, tab: tab)) }
+
+  /// Takes the last `item` off the open tab `tab`.
+  public func remove(_ item: Item.ID, from tab: Tab.ID) async throws {
+    _ = try await run(.remove(item: item, tab: tab))
+  }
+
+  /// Adds a delivery of `count` units of `ingredient` to the stock.
+  public func restock(_ ingredient: Ingredient, count: Int) async throws {
+    _ = try await run(.restock(ingredient: ingredient, count: count))
+  }
+
+  /// Names the till in its chain (`kiosk till-name`); the name it has journals nothing.
+  public func nameTill(_ name: String) async throws {
+    guard HeadOfficeSync.isTillName(name) else { throw KioskShellError.invalidTillName(name) }
+    try await prepareToWrite()
+    let sent = try store.send(.nameTill(name))
+    if sent.outcome.record == nil, sent.outcome.reason != nil || sent.outcome.refusal != nil {
+      throw DurableStore<KioskTill>.refusal(sent.outcome)
+    }
+    didCommand()
+  }
+
+  /// Runs a command that moves no money, as the shell runs it, and returns its record.
+  private func run(_ command: KioskAction) async throws -> KioskRecord {
+    try await prepareToWrite()
+    let sent = try store.send(.command(command))
+    guard let record = sent.outcome.record else { throw DurableStore<KioskTill>.refusal(sent.outcome) }
+    didCommand()
+    return record
+  }
+
+  /// Settles `tab` and waits for the processor: the receipt, or why there
+  /// is none (a decline; exit 75 when the processor answered nothing, the
+  /// charge left open for the next writer). A charge the processor already
+  /// held for the tab is adopted (`adoptions`), not made again.
+  public func settle(_ tab: Tab.ID) async throws -> Receipt {
+    try await prepareToWrite()
+    let ledger = store.environment.processor.ledger
+    let held = ledger.heldCharge(of: tab, journalSalt: store.salt)
+    let receipt = try await store.settle(tab)
+    if let held, held.reference == receipt.reference { adopted(held, tab: tab, receipt: receipt) }
+    didCommand()
+    return receipt
+  }
+
+  /// Undoes the newest command and says what was undone; nil when there is
+  /// nothing to undo. A settle is undone by a refund, as `settle` charges. An
+  /// undo whose refund's answer was lost (exit 75), asked for again, finds the
+  /// refund completed on its way in: that is the undo reported, and nothing
+  /// more is undone.
+  public func undo() async throws -> KioskShell.Undone? {
+    let before = reconciledBeforeCommand
+    try await prepareToWrite()
+    if let completed = reconciled[before...].last(where: { $0.intent.kind == .refund && $0.undone != nil }),
+      case .completed(let reference) = completed.resolution, let record = completed.undone
+    {
+      didCommand()
+      return KioskShell.Undone(record: record, refund: reference)
+    }
+    var held: (movement: LocalProcessor.Entry, tab: Tab.ID)?
+    if case .refund(_, let receipt) = store.state.history.plan {
+      held = store.environment.processor.ledger.refund(ofCharge: receipt.reference).map { ($0, receipt.tab) }
+    }
+    let undone = try await store.undoNewest()
+    if let held, let undone, undone.refund == held.movement.reference {
+      adopted(held.movement, tab: held.tab, receipt: nil)
+    }
+    didCommand()
+    return undone
+  }
+
+  /// Closes the day (`kiosk close-day`) and returns its Z report. The day's
+  /// journal must replay to the till's state first; when opening finished a
+  /// close a crash cut short, and nothing was done since, that day's report
+  /// is returned and nothing more is closed.
+  public func closeDay() async throws -> ZReport {
+    if let finished = finishedInterruptedClose {
+      finishedInterruptedClose = nil
+      return try ZReport.build(path: KioskSegments.archivePath(of: store.path, day: finished))
+    }
+    try await prepareToWrite()
+    let archivePath = KioskSegments.archivePath(of: store.path, day: day)
+    var taken = stat()
+    if lstat(archivePath, &taken) == 0, !KioskSegments.sameFile(store.path, archivePath) {
+      throw KioskShellError.archiveExists(path: archivePath)
+    }
+    let report = try ZReport.build(path: store.path)
+    let slices = store.state.slices
+    guard report.closingState.canonicalJSONWrittenByHand() == slices.canonicalJSONWrittenByHand() else {
+      throw KioskVerifier.Failure(
+        description: "the day's journal replays to \(report.closingState.digest), the till holds "
+          + "\(slices.digest); not closing the day (run 'kiosk verify')")
+    }
+    try store.closeDay()
+    return report
+  }
+}

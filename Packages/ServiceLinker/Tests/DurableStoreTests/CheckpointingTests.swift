@@ -1,0 +1,223 @@
+import CanonicalJSON
+import DurableStore
+import FeatureKit
+import Foundation
+import Journal
+import Synchronization
+import Testing
+import _ServiceLinkerTestSupport
+
+/// A feature whose checkpoints keep what its environment knows: a meter
+/// outside the process (a ledger's length, say) that no record mentions.
+enum Metered: DurableFeature {
+  typealias Request = NoRequest
+  typealias Format = MeteredFormat
+
+  struct State: Codable, Equatable, Sendable, CanonicalCodable {
+    var count = 0
+    /// The meter's reading when the last checkpoint was written.
+    var meterAtCheckpoint: Int?
+    /// The meter's reading when the period began.
+    var meterAtPeriodStart: Int?
+  }
+
+  enum Action: Codable, Equatable, Sendable, CanonicalCodable {
+    case add(Int)
+  }
+
+  struct Effect: Codable, Equatable, Sendable, CanonicalEncodable {}
+  struct Outcome: Codable, Equatable, Sendable, CanonicalEncodable {}
+
+  /// The meter: the app moves it, the feature reads it.
+  final class Meter: Sendable {
+    private let value = Mutex(0)
+    var reading: Int {
+      get { value.withLock { $0 } }
+      set { value.withLock { $0 = newValue } }
+    }
+  }
+
+  static func name(of action: Action) -> String { "add" }
+
+  static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome> {
+    if case .add(let amount) = action { state.count += amount }
+    return StepResult(effects: [], outcome: Outcome())
+  }
+
+  static func tasks(
+    after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Meter
+  ) -> [EffectTask<Action>] { [] }
+
+  static func checkpointing(_ state: State, opensPeriod: Bool, environment: Meter) -> State {
+    var kept = state
+    kept.meterAtCheckpoint = environment.reading
+    if opensPeriod { kept.meterAtPeriodStart = environment.reading }
+    return kept
+  }
+}
+
+/// The canonical format, with a file derived from the journal beside it.
+enum MeteredFormat: DurableFormat {
+  typealias Model = Metered
+  typealias Canonical = CanonicalDurableFormat<Metered>
+
+  static var versions: ClosedRange<UInt16> { Canonical.versions }
+  static var newJournalVersion: UInt16 { Canonical.newJournalVersion }
+  static var companionSuffixes: [String] { [".tally"] }
+
+  static func writeRecord(
+    _ kind: DurableStepKind, _ action: Metered.Action?, _ intents: [Intent<NoRequest>],
+    result: StepResult<Metered.Effect, Metered.Outcome>?, version: UInt16, to out: inout [UInt8]
+  ) { Canonical.writeRecord(kind, action, intents, result: result, version: version, to: &out) }
+
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Metered> {
+    try Canonical.readRecord(payload, version: version)
+  }
+
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Metered>, version: UInt16) -> [UInt8] {
+    Canonical.writeCheckpoint(checkpoint, version: version)
+  }
+
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Metered> {
+    try Canonical.readCheckpoint(payload, version: version)
+  }
+}
+
+@MainActor @Suite struct CheckpointingTests {
+  let folder: TemporaryDirectory
+  let meter = Metered.Meter()
+  var path: String { folder.path("metered.journal") }
+
+  init() throws { folder = try TemporaryDirectory(prefix: "metered") }
+
+  func open(options: DurableStoreOptions = DurableStoreOptions()) throws -> DurableStore<Metered> {
+    try DurableStore<Metered>.open(at: path, initial: Metered.State(), environment: meter, options: options)
+  }
+
+  @Test func aCheckpointFollowsEveryNRecordsWhenAskedTo() throws {
+    var options = DurableStoreOptions()
+    options.checkpointRecords = 3
+    let store = try open(options: options)
+    meter.reading = 1
+    try store.send(.add(1))
+    try store.send(.add(1))
+    #expect(store.state.meterAtCheckpoint == nil)
+    try store.send(.add(1))
+    #expect(store.state.meterAtCheckpoint == 1, "the third record is followed by a checkpoint")
+    meter.reading = 2
+    try store.send(.add(1))
+    try store.send(.add(1))
+    #expect(store.state.meterAtCheckpoint == 1)
+    try store.send(.add(1))
+    #expect(store.state.meterAtCheckpoint == 2)
+  }
+
+  @Test func aCheckpointKeepsWhatTheEnvironmentKnowsAndTheStoreGoesOnFromIt() throws {
+    var store: DurableStore<Metered>? = try open()
+    try store?.send(.add(2))
+    meter.reading = 7
+    try store?.checkpoint()
+    #expect(store?.state == Metered.State(count: 2, meterAtCheckpoint: 7))
+    try store?.send(.add(3))
+    // Moved after the checkpoint: no record says so, and the next open does not know it.
+    meter.reading = 9
+    let live = try #require(store?.state)
+    store = nil
+
+    let reopened = try open()
+    #expect(reopened.state == live)
+    #expect(reopened.state == Metered.State(count: 5, meterAtCheckpoint: 7))
+  }
+
+  @Test func aPeriodsOpeningCheckpointKeepsWhatTheEnvironmentKnewThen() throws {
+    var store: DurableStore<Metered>? = try open()
+    try store?.send(.add(1))
+    meter.reading = 4
+    try store?.closePeriod(into: folder.path("period-1.journal"))
+    #expect(store?.state == Metered.State(count: 1, meterAtCheckpoint: 4, meterAtPeriodStart: 4))
+    meter.reading = 5
+    store = nil
+
+    #expect(try open().state == Metered.State(count: 1, meterAtCheckpoint: 4, meterAtPeriodStart: 4))
+    // The period's closing checkpoint kept the meter too: the archive says where it closed.
+    let archived = try DurableStore<Metered>.read(at: folder.path("period-1.journal"), initial: Metered.State())
+    #expect(archived.state == Metered.State(count: 1, meterAtCheckpoint: 4))
+  }
+
+  @Test func aPeriodsDerivedFilesGoWithItsArchive() throws {
+    var store: DurableStore<Metered>? = try open()
+    try store?.send(.add(1))
+    try Data("one\n".utf8).write(to: URL(fileURLWithPath: path + ".tally"))
+    try store?.closePeriod(into: folder.path("period-1.journal"))
+    store = nil
+
+    #expect(!FileManager.default.fileExists(atPath: path + ".tally"), "the next period starts with no derived file")
+    let moved = try Data(contentsOf: URL(fileURLWithPath: folder.path("period-1.journal.tally")))
+    #expect(String(decoding: moved, as: UTF8.self) == "one\n")
+  }
+}
+
+/// `Metered` whose format ends a period right after its last step, as a
+/// format whose journals never had a checkpoint there keeps them.
+enum PlainEnd: DurableFeature {
+  typealias Request = NoRequest
+  typealias State = Metered.State
+  typealias Action = Metered.Action
+  typealias Effect = Metered.Effect
+  typealias Outcome = Metered.Outcome
+  typealias Format = PlainEndFormat
+
+  static func name(of action: Action) -> String { Metered.name(of: action) }
+  static func step(_ state: inout State, _ action: Action) -> StepResult<Effect, Outcome> {
+    Metered.step(&state, action)
+  }
+  static func tasks(after action: Action, state: State, result: StepResult<Effect, Outcome>, environment: Void)
+    -> [EffectTask<Action>]
+  { [] }
+}
+
+/// The canonical format, with no checkpoint before a period's end.
+enum PlainEndFormat: DurableFormat {
+  typealias Model = PlainEnd
+  typealias Canonical = CanonicalDurableFormat<PlainEnd>
+
+  static var versions: ClosedRange<UInt16> { Canonical.versions }
+  static var newJournalVersion: UInt16 { Canonical.newJournalVersion }
+  static var checkpointsPeriodEnd: Bool { false }
+
+  static func writeRecord(
+    _ kind: DurableStepKind, _ action: PlainEnd.Action?, _ intents: [Intent<NoRequest>],
+    result: StepResult<PlainEnd.Effect, PlainEnd.Outcome>?, version: UInt16, to out: inout [UInt8]
+  ) { Canonical.writeRecord(kind, action, intents, result: result, version: version, to: &out) }
+
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<PlainEnd> {
+    try Canonical.readRecord(payload, version: version)
+  }
+
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<PlainEnd>, version: UInt16) -> [UInt8] {
+    Canonical.writeCheckpoint(checkpoint, version: version)
+  }
+
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<PlainEnd> {
+    try Canonical.readCheckpoint(payload, version: version)
+  }
+}
+
+@MainActor @Test func aFormatMayEndAPeriodRightAfterItsLastStep() throws {
+  let folder = try TemporaryDirectory(prefix: "plain-end")
+  let path = folder.path("plain.journal")
+  var store: DurableStore<PlainEnd>? = try DurableStore<PlainEnd>.open(
+    at: path, initial: Metered.State(), environment: ())
+  try store?.send(.add(2))
+  try store?.send(.add(3))
+  try store?.closePeriod(into: "period-1.journal")
+  store = nil
+
+  let archive = try DurableJournal.read(path: folder.path("period-1.journal"))
+  #expect(archive.count == 3, "two steps and the period's end")
+  #expect(archive.lastCheckpoint == nil)
+  let read = try DurableStore<PlainEnd>.read(at: folder.path("period-1.journal"), initial: Metered.State())
+  #expect(read.state.count == 5)
+  #expect(read.ended?.period == 0)
+  #expect(try DurableStore<PlainEnd>.open(at: path, initial: Metered.State(), environment: ()).state.count == 5)
+}
