@@ -97,7 +97,7 @@ extension DurableStore where Model == KioskTill {
       environment: KioskTill.Services(
         processor: SharedProcessor(processor, retiredOnOpen: retired), clock: clock, settledTabs: settledTabs,
         line: line),
-      options: options)
+      clock: TillClock(clock), options: options)
     let rebuilt = settledTabs.open(
       journal: path, salt: store.salt, keeping: store.state.kept.settledTabs,
       pending: store.state.settledSinceCheckpoint.count
@@ -194,8 +194,10 @@ extension DurableStore where Model == KioskTill {
       }
       guard let closed = await outcome(of: intent.key) else { throw notClosed() }
       if let unanswered = closed.unanswered {
-        // Left open: the next writer asks the processor again.
-        throw KioskShellError.unresolved(key: IdempotencyKey(intent.key.text), attempts: unanswered.attempts)
+        // Left open: the next command asks the processor again, from the ledger.
+        let key = IdempotencyKey(intent.key.text)
+        environment.line.forget(key)
+        throw KioskShellError.unresolved(key: key, attempts: unanswered.attempts)
       }
       if let abandoned = closed.abandoned {
         if !adopting, KioskTill.isKeyUsedBefore(abandoned) { continue }

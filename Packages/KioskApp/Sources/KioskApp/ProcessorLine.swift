@@ -40,6 +40,13 @@ public final class ProcessorLine: Sendable {
     }
   }
 
+  /// Lets the line forget it sent a movement under `key`: the next question
+  /// about it reads the ledger directly, as a till that opens asks (a payment
+  /// left open unanswered, asked about again by the next command).
+  func forget(_ key: IdempotencyKey) {
+    _ = sent.withLock { $0.keys.remove(key) }
+  }
+
   /// Asks the processor what moved under `key`, `answer` being its answer:
   /// through the network once this line sent a movement under the key
   /// (silent or slow as movements are, but never the first movement whose

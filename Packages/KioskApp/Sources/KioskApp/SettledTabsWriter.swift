@@ -60,21 +60,25 @@ public final class SettledTabsWriter: Sendable {
   /// checkpoint) the file does not hold yet, syncs it, and returns where its
   /// entries end; nil when no file is open or it is behind.
   func bringUpToDate(_ pending: [SettledTabsEntry]) -> DerivedLog.Mark? {
-    file.withLock { file in
-      guard var log = file.log.take() else { return nil }
-      for entry in pending.dropFirst(file.written) { log.append(SettledTabsFile.payload(of: entry)) }
-      file.written = pending.count
-      let mark = log.synchronized()
-      file.log = consume log
-      return mark
-    }
+    file.withLock { file in Self.bringUpToDate(&file, pending) }
   }
 
   /// Brings the file up to date with `pending` for a checkpoint, which
   /// records the mark returned and starts the entries since it afresh.
   func checkpoint(_ pending: [SettledTabsEntry]) -> DerivedLog.Mark? {
-    let mark = bringUpToDate(pending)
-    file.withLock { $0.written = 0 }
+    file.withLock { file in
+      let mark = Self.bringUpToDate(&file, pending)
+      file.written = 0
+      return mark
+    }
+  }
+
+  private static func bringUpToDate(_ file: inout File, _ pending: [SettledTabsEntry]) -> DerivedLog.Mark? {
+    guard var log = file.log.take() else { return nil }
+    for entry in pending.dropFirst(file.written) { log.append(SettledTabsFile.payload(of: entry)) }
+    file.written = pending.count
+    let mark = log.synchronized()
+    file.log = consume log
     return mark
   }
 

@@ -43,7 +43,6 @@ extension TillShell {
     if sent.outcome.record == nil, sent.outcome.reason != nil || sent.outcome.refusal != nil {
       throw DurableStore<KioskTill>.refusal(sent.outcome)
     }
-    didCommand()
   }
 
   /// Runs a command that moves no money, as the shell runs it, and returns its record.
@@ -51,7 +50,6 @@ extension TillShell {
     try await prepareToWrite()
     let sent = try store.send(.command(command))
     guard let record = sent.outcome.record else { throw DurableStore<KioskTill>.refusal(sent.outcome) }
-    didCommand()
     return record
   }
 
@@ -65,7 +63,6 @@ extension TillShell {
     let held = ledger.heldCharge(of: tab, journalSalt: store.salt)
     let receipt = try await store.settle(tab)
     if let held, held.reference == receipt.reference { adopted(held, tab: tab, receipt: receipt) }
-    didCommand()
     return receipt
   }
 
@@ -80,7 +77,6 @@ extension TillShell {
     if let completed = reconciled[before...].last(where: { $0.intent.kind == .refund && $0.undone != nil }),
       case .completed(let reference) = completed.resolution, let record = completed.undone
     {
-      didCommand()
       return KioskShell.Undone(record: record, refund: reference)
     }
     var held: (movement: LocalProcessor.Entry, tab: Tab.ID)?
@@ -91,7 +87,6 @@ extension TillShell {
     if let held, let undone, undone.refund == held.movement.reference {
       adopted(held.movement, tab: held.tab, receipt: nil)
     }
-    didCommand()
     return undone
   }
 
@@ -101,7 +96,6 @@ extension TillShell {
   /// is returned and nothing more is closed.
   public func closeDay() async throws -> ZReport {
     if let finished = finishedInterruptedClose {
-      finishedInterruptedClose = nil
       return try ZReport.build(path: KioskSegments.archivePath(of: store.path, day: finished))
     }
     try await prepareToWrite()

@@ -27,15 +27,12 @@ public final class TillShell {
   /// The processor's movements settles and undos took as their outcomes
   /// since the till opened, instead of moving money again, oldest first.
   public private(set) var adoptions: [Adoption] = []
-  /// The day whose close, cut short by a crash, opening finished; nil once a command ran.
-  public internal(set) var finishedInterruptedClose: Int?
   /// What opening the journal found (a torn tail dropped, and where it was saved).
   public let journalRecovery: JournalRecovery
 
   private init(store: DurableStore<KioskTill>) {
     self.store = store
     journalRecovery = store.recovery
-    finishedInterruptedClose = store.closeFinishedOnOpen.map { $0.period + 1 }
   }
 
   /// Opens the till on the journal at `journal` and the processor's ledger
@@ -79,14 +76,21 @@ public final class TillShell {
   /// what each resolved; throws, exit 75, when the processor answered
   /// nothing about one (it stays open for the next writer).
   private func awaitReconciliation(of keys: [IntentKey]) async throws {
-    for key in keys {
-      guard let intent = store.openIntents.first(where: { $0.key == key }) else { continue }
-      let payment = intent.request.intent(key: IdempotencyKey(key.text))
-      // A refund completed reverts the newest command: the settle it gives back.
-      let newest = store.state.history.last?.record
-      guard let closed = await store.outcome(of: key) else { throw store.notClosed() }
+    let payments = keys.compactMap { key in
+      store.openIntents.first { $0.key == key }.map { $0.request.intent(key: IdempotencyKey(key.text)) }
+    }
+    guard !payments.isEmpty else { return }
+    // A refund completed reverts the newest command: the settle it gives back.
+    let newest = store.state.history.last?.record
+    let outcomes = await store.outcomes(of: payments.map { IntentKey(text: $0.key.raw) })
+    var unresolved: KioskShellError?
+    for (payment, closed) in zip(payments, outcomes) {
+      guard let closed else { throw store.notClosed() }
       if let unanswered = closed.unanswered {
-        throw KioskShellError.unresolved(key: payment.key, attempts: unanswered.attempts)
+        // Asked again by the next command, from the ledger, as a till that opens asks.
+        store.environment.line.forget(payment.key)
+        unresolved = unresolved ?? KioskShellError.unresolved(key: payment.key, attempts: unanswered.attempts)
+        continue
       }
       if closed.abandoned != nil {
         switch store.environment.processor.status(of: payment.key) {
@@ -102,15 +106,13 @@ public final class TillShell {
           IntentReconciliation(intent: payment, resolution: .completed(reference: refund), undone: newest))
       }
     }
+    if let unresolved { throw unresolved }
   }
 
   /// Keeps `movement`, which a settle or an undo took as its outcome.
   func adopted(_ movement: LocalProcessor.Entry, tab: Tab.ID, receipt: Receipt?) {
     adoptions.append(Adoption(tab: tab, movement: movement, receipt: receipt))
   }
-
-  /// A command ran: a close opening finished is no longer the newest thing done.
-  func didCommand() { finishedInterruptedClose = nil }
 }
 
 extension TillShell {
@@ -122,6 +124,10 @@ extension TillShell {
 
   /// The day the live journal covers, from 1.
   public var day: Int { store.period + 1 }
+
+  /// The day whose close, cut short by a crash, opening finished; nil once
+  /// anything was journaled since.
+  public var finishedInterruptedClose: Int? { store.closeFinishedOnOpen.map { $0.period + 1 } }
 
   /// The journal file (the live day's).
   public var journalPath: String { store.path }

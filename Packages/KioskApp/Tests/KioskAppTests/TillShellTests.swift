@@ -56,6 +56,27 @@ import Testing
 }
 
 @MainActor
+@Test func everyChargeLeftOpenIsReportedOnTheWayInWhicheverEndsFirst() async throws {
+  let journal = try TemporaryJournal()
+  var (store, ada) = try storeWithAdasTab(journal)
+  guard case .opened(let bob, _)? = try store?.send(.command(.openTab(customer: "Bob"))).outcome.record else {
+    throw TillRefusal(description: "no tab opened")
+  }
+  try store?.send(.command(.add(item: espresso, tab: bob)))
+  // Both intents journaled, their requests cancelled before they reach the processor.
+  try store?.send(.settle(ada))
+  try store?.send(.settle(bob))
+  await store?.cancelAll()
+  #expect(store?.openIntents.count == 2)
+  store = nil
+
+  let till = try await TillShell.open(journal: journal.path)
+  #expect(till.reconciled.map(\.intent.tab) == [ada, bob])
+  #expect(till.reconciled.allSatisfy { $0.resolution == .abandoned })
+  #expect(till.store.openIntents.isEmpty && till.tab(ada) != nil && till.tab(bob) != nil)
+}
+
+@MainActor
 @Test func aChargeTheProcessorHeldIsAdoptedAndSaidSo() async throws {
   let journal = try TemporaryJournal()
   var (store, ada) = try storeWithAdasTab(journal)
@@ -72,6 +93,26 @@ import Testing
   #expect(till.adoptions.map(\.movement.reference) == [first.reference])
   #expect(till.adoptions.first?.receipt == adopted)
   #expect(till.store.environment.processor.ledger.entries.count == 1, "no money moved again")
+}
+
+@MainActor
+@Test func aCloseFinishedOnOpenIsReportedOnlyUntilSomethingIsJournaled() async throws {
+  let journal = try TemporaryJournal()
+  let stopAtNextDay = ArmedSeam()
+  var (store, _) = try storeWithAdasTab(journal) { point throws(SimulatedCrash) in
+    if point == .periodEnded { try stopAtNextDay.seam(point) }
+  }
+  stopAtNextDay.arm(stopAt: 1)
+  #expect(throws: DurableStoreError.stopped(at: .periodEnded)) { try store?.closeDay() }
+  store = nil
+
+  let till = try await TillShell.open(journal: journal.path)
+  #expect(till.finishedInterruptedClose == 1 && till.day == 2)
+  // Something journaled since: the next close closes day 2, not day 1's report again.
+  let cy = try await till.openTab(for: "Cy")
+  let report = try await till.closeDay()
+  #expect(report.day == 2 && report.openTabs == 2, "Ada's tab, carried over, and Cy's")
+  #expect(till.day == 3 && till.tab(cy) != nil)
 }
 
 @MainActor

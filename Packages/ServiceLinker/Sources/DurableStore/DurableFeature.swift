@@ -84,7 +84,11 @@ public protocol DurableFeature: FeatureModel {
   /// synced, how far an outside ledger had got). `opensPeriod` for the first
   /// checkpoint of a period's journal. The store goes on from the state it
   /// returns, so a store reopened from the checkpoint holds what the live one
-  /// did. The state as it is by default.
+  /// did. It is called before the checkpoint is appended, which may fail
+  /// (the store then halts, and the next open reads the last checkpoint
+  /// that landed), and while `open` finishes a close a crash cut short,
+  /// before the app holds the store: what it does outside the state (sync a
+  /// file) must be safe to do again. The state as it is by default.
   static func checkpointing(_ state: State, opensPeriod: Bool, environment: Environment) -> State
 
   /// The work to start again when a store opens on `state` (a timer that was

@@ -23,8 +23,10 @@ enum DurableReplay {
       let sequence = recovery.sequence(index)
       if recovery.isCheckpoint(index) { continue }
       if let lost = recovery.lost(index) {
-        // A checkpoint lost to damage loses nothing: the records around it hold the same state.
-        if lost == .checkpoint { continue }
+        // A checkpoint lost to damage loses nothing: the records around it hold
+        // the same state. Not a journal's first record: nothing before a
+        // period's opening checkpoint restates what it carried over.
+        if lost == .checkpoint, index > 0 { continue }
         throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
       }
       let record: DurableRecord<Model>

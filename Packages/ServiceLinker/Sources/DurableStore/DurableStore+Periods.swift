@@ -78,7 +78,9 @@ extension DurableStore {
     if !ledger.open.isEmpty { throw .intentsOpen(keys: ledger.open.map(\.key)) }
     let archive = DurablePeriods.resolve(archivePath, besideJournal: path)
     var taken = stat()
-    guard !DurablePeriods.isOwnFile(archive, of: path), lstat(archive, &taken) != 0 else {
+    guard !DurablePeriods.isOwnFile(archive, of: path, companions: Model.Format.companionSuffixes),
+      lstat(archive, &taken) != 0
+    else {
       throw .archiveExists(path: archivePath)
     }
     if let reason = DurablePeriods.cannotArchive(at: archive, journal: path) {
@@ -184,9 +186,11 @@ enum DurablePeriods {
   /// Where the next period's journal is written before it takes `path`'s place.
   static func nextPath(of path: String) -> String { path + ".next" }
 
-  /// The names a store keeps beside its journal at `path`, which no archive may take.
-  static func ownFiles(of path: String) -> Set<String> {
-    [path, nextPath(of: path), path + ".checkpoints", nextPath(of: path) + ".checkpoints"]
+  /// The names a store keeps beside its journal at `path` (with the files
+  /// its format derives from it, `companions`), which no archive may take.
+  static func ownFiles(of path: String, companions: [String] = []) -> Set<String> {
+    Set([path, nextPath(of: path)].flatMap { journal in [journal, journal + ".checkpoints"] })
+      .union(companions.map { path + $0 })
   }
 
   /// Finishes a close a crash interrupted after the journal was renamed into
@@ -208,8 +212,8 @@ enum DurablePeriods {
   /// Whether `archive` (a path `resolve` gave) names the journal at `path`,
   /// its next period's, or their checkpoint indexes, however it is spelled
   /// (`./`, `..`, a linked folder): compared by folder, resolved, and name.
-  static func isOwnFile(_ archive: String, of path: String) -> Bool {
-    let own = ownFiles(of: path)
+  static func isOwnFile(_ archive: String, of path: String, companions: [String] = []) -> Bool {
+    let own = ownFiles(of: path, companions: companions)
     if own.contains(archive) { return true }
     guard let spelled = resolvedFolder(of: archive) else { return false }
     return own.contains { resolvedFolder(of: $0) == spelled }

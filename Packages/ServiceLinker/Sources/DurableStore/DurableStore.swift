@@ -368,6 +368,17 @@ public final class DurableStore<Model: DurableFeature> {
     return waiting.map(\.key)
   }
 
+  /// Waits for each of the open intents `keys` as `outcome(of:)` does for
+  /// one, in order: every request in flight when called is waited for,
+  /// whichever ends first (asked one by one, a request ending while the
+  /// caller waits for another would have nothing left to report).
+  public func outcomes(of keys: [IntentKey]) async -> [IntentClosed<Model>?] {
+    let tasks = keys.map { intentsInFlight[$0] }
+    var closed: [IntentClosed<Model>?] = []
+    for task in tasks { closed.append(await task?.value ?? nil) }
+    return closed
+  }
+
   /// Waits for the open intent `key` to close, and returns how it closed:
   /// its outcome's step, and why it was given up if it was; or, under a
   /// policy that `leavesUnansweredOpen`, why it was left open. Nil when no

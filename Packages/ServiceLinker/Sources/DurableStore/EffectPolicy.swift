@@ -38,14 +38,15 @@ public struct EffectPolicy: Sendable, Equatable {
   /// due is sent) or abandoned (a till's charge: the customer who waited for
   /// it may have left, and the till is asked again if not).
   public var performAfterRestart: Bool
-  /// Whether a request its service never answered (its last attempt ran out
-  /// of time or failed, and the question asked after it got no answer
-  /// either) stays open instead of being given up: the store stops working
-  /// on it, `outcome(of:)` says it was left `unanswered`, and the next open
-  /// asks the service again. For a service that may still act on it (a
-  /// payment processor that went silent): giving it up would say nothing
-  /// moved when something may have. A request the service says it never got
-  /// is given up all the same.
+  /// Whether a request whose attempts all failed without a refusal (they ran
+  /// out of time, or failed on the way) stays open instead of being given up
+  /// when the service cannot say it was done: the store stops working on it,
+  /// `outcome(of:)` says it was left `unanswered`, and the next open (or
+  /// `reconcileOpenIntents()`) asks the service again. For a service that may
+  /// still act on a request it has no record of yet (a payment processor
+  /// behind a slow or silent network): giving it up would say nothing moved
+  /// when something may. A request never attempted that the service says it
+  /// never got is given up all the same.
   public var leavesUnansweredOpen: Bool
 
   /// A policy; `attempts` below 1 counts as 1, and a `jitter` outside

@@ -110,6 +110,10 @@ enum IntentRunner<Model: DurableFeature> {
       case .unknown(let reason) where policy.leavesUnansweredOpen && refusal == nil:
         throw Unanswered(
           attempts: made, reason: "no answer after \(made) attempt(s): \(failure); asked after: \(reason)")
+      case .notPerformed where policy.leavesUnansweredOpen && refusal == nil && made > 0:
+        // An attempt that got no answer may still reach the service: "not yet" is no proof it never will.
+        throw Unanswered(
+          attempts: made, reason: "no answer after \(made) attempt(s): \(failure); its service has no record of it yet")
       case .notPerformed, .unknown: break
       }
     }

@@ -56,31 +56,37 @@ enum Metered: DurableFeature {
   }
 }
 
-/// The canonical format, with a file derived from the journal beside it.
-enum MeteredFormat: DurableFormat {
-  typealias Model = Metered
-  typealias Canonical = CanonicalDurableFormat<Metered>
+/// The canonical format but for what a test says of its files and periods.
+protocol CanonicalVariantFormat: DurableFormat {}
+
+extension CanonicalVariantFormat {
+  typealias Canonical = CanonicalDurableFormat<Model>
 
   static var versions: ClosedRange<UInt16> { Canonical.versions }
   static var newJournalVersion: UInt16 { Canonical.newJournalVersion }
-  static var companionSuffixes: [String] { [".tally"] }
 
   static func writeRecord(
-    _ kind: DurableStepKind, _ action: Metered.Action?, _ intents: [Intent<NoRequest>],
-    result: StepResult<Metered.Effect, Metered.Outcome>?, version: UInt16, to out: inout [UInt8]
+    _ kind: DurableStepKind, _ action: Model.Action?, _ intents: [Intent<Model.Request>],
+    result: StepResult<Model.Effect, Model.Outcome>?, version: UInt16, to out: inout [UInt8]
   ) { Canonical.writeRecord(kind, action, intents, result: result, version: version, to: &out) }
 
-  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Metered> {
+  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<Model> {
     try Canonical.readRecord(payload, version: version)
   }
 
-  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Metered>, version: UInt16) -> [UInt8] {
+  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<Model>, version: UInt16) -> [UInt8] {
     Canonical.writeCheckpoint(checkpoint, version: version)
   }
 
-  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Metered> {
+  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<Model> {
     try Canonical.readCheckpoint(payload, version: version)
   }
+}
+
+/// The canonical format, with a file derived from the journal beside it.
+enum MeteredFormat: CanonicalVariantFormat {
+  typealias Model = Metered
+  static var companionSuffixes: [String] { [".tally"] }
 }
 
 @MainActor @Suite struct CheckpointingTests {
@@ -147,6 +153,10 @@ enum MeteredFormat: DurableFormat {
   @Test func aPeriodsDerivedFilesGoWithItsArchive() throws {
     var store: DurableStore<Metered>? = try open()
     try store?.send(.add(1))
+    // Not there yet, but the name is the store's: an archive there would be moved away as the derived file.
+    #expect(throws: DurableStoreError.archiveExists(path: path + ".tally")) {
+      try store?.closePeriod(into: path + ".tally")
+    }
     try Data("one\n".utf8).write(to: URL(fileURLWithPath: path + ".tally"))
     try store?.closePeriod(into: folder.path("period-1.journal"))
     store = nil
@@ -177,30 +187,9 @@ enum PlainEnd: DurableFeature {
 }
 
 /// The canonical format, with no checkpoint before a period's end.
-enum PlainEndFormat: DurableFormat {
+enum PlainEndFormat: CanonicalVariantFormat {
   typealias Model = PlainEnd
-  typealias Canonical = CanonicalDurableFormat<PlainEnd>
-
-  static var versions: ClosedRange<UInt16> { Canonical.versions }
-  static var newJournalVersion: UInt16 { Canonical.newJournalVersion }
   static var checkpointsPeriodEnd: Bool { false }
-
-  static func writeRecord(
-    _ kind: DurableStepKind, _ action: PlainEnd.Action?, _ intents: [Intent<NoRequest>],
-    result: StepResult<PlainEnd.Effect, PlainEnd.Outcome>?, version: UInt16, to out: inout [UInt8]
-  ) { Canonical.writeRecord(kind, action, intents, result: result, version: version, to: &out) }
-
-  static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<PlainEnd> {
-    try Canonical.readRecord(payload, version: version)
-  }
-
-  static func writeCheckpoint(_ checkpoint: DurableCheckpoint<PlainEnd>, version: UInt16) -> [UInt8] {
-    Canonical.writeCheckpoint(checkpoint, version: version)
-  }
-
-  static func readCheckpoint(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableCheckpoint<PlainEnd> {
-    try Canonical.readCheckpoint(payload, version: version)
-  }
 }
 
 @MainActor @Test func aFormatMayEndAPeriodRightAfterItsLastStep() throws {

@@ -285,6 +285,31 @@ extension Till {
   }
 }
 
+/// A period's opening checkpoint lost to damage: nothing before it restates
+/// what the period carried over, so the journal is refused, not read as a first period.
+@MainActor @Test func aPeriodsLostOpeningCheckpointIsRefused() async throws {
+  let till = try Till()
+  var store: DurableStore<Tea>? = try till.open()
+  try store?.send(.order("chai"))
+  await store?.finish()
+  try store?.closePeriod(into: "period-1.journal")
+  // A record after it: the checkpoint is not the journal's torn tail.
+  try store?.send(.order("sencha"))
+  await store?.finish()
+  store = nil
+  var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: till.path)))
+  bytes[JournalFormat.headerSize + JournalFormat.frameSize + 2] ^= 0x01
+  try Data(bytes).write(to: URL(fileURLWithPath: till.path))
+  _ = try DurableJournal.repair(path: till.path)
+
+  #expect {
+    _ = try till.open()
+  } throws: { error in
+    guard case .replay(let sequence, let reason) = error as? DurableStoreError else { return false }
+    return sequence == 1 && reason.contains("lost to damage")
+  }
+}
+
 /// A checkpoint lost to damage and repaired as a placeholder loses nothing:
 /// the records around it hold the same state, and the store opens from the one before.
 @MainActor @Test func aCheckpointLostToDamageIsSteppedOverOnOpen() async throws {

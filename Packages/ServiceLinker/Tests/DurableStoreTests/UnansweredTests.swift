@@ -20,14 +20,14 @@ enum UnreachableTea: TeaVariant {
   static let policy = EffectPolicy(attempts: 2, deadline: .seconds(1), backoff: .seconds(1))
 
   /// Orders a tea on an unreachable service and waits for its intent to end.
-  func orderUnanswered(_ till: Till, leavingOpen: Bool) async throws -> (
+  func orderUnanswered(_ till: Till, leavingOpen: Bool, failing: Bool = false) async throws -> (
     DurableStore<UnreachableTea>, IntentClosed<UnreachableTea>?
   ) {
     var policy = Self.policy
     policy.leavesUnansweredOpen = leavingOpen
     till.options.effectPolicy = policy
     let store = try till.open(as: UnreachableTea.self)
-    till.cards.unreachable(true)
+    if failing { till.cards.failNext(10) } else { till.cards.unreachable(true) }
     try store.send(.order("sencha"))
     let key = try #require(store.openIntents.first?.key)
     let ended = Mutex<IntentClosed<UnreachableTea>??>(nil)
@@ -65,6 +65,16 @@ enum UnreachableTea: TeaVariant {
     #expect(reopened.openIntents.isEmpty)
     #expect(reopened.state.charged == ["sencha"])
     #expect(till.cards.charges == ["sencha"], "charged once")
+  }
+
+  @Test func aRequestWhoseAttemptsFailedStaysOpenThoughItsServiceHasNoRecordOfItYet() async throws {
+    let till = try Till()
+    let (store, closed) = try await orderUnanswered(till, leavingOpen: true, failing: true)
+    let unanswered = try #require(closed?.unanswered)
+    #expect(unanswered.attempts == 2)
+    #expect(unanswered.reason.hasSuffix("its service has no record of it yet"), "\(unanswered.reason)")
+    #expect(store.openIntents.count == 1 && store.state.refunded.isEmpty)
+    #expect(till.cards.questions >= 2, "asked after each failed attempt")
   }
 
   @Test func anIntentLeftOpenIsAskedAboutAgainWhenTheAppSaysSo() async throws {
