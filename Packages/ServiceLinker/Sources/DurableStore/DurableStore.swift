@@ -362,10 +362,15 @@ public final class DurableStore<Model: DurableFeature> {
   /// as opening the store does: wait for each with `outcome(of:)`. Returns their keys.
   @discardableResult
   public func reconcileOpenIntents() -> [IntentKey] {
-    guard !halted else { return [] }
-    let waiting = ledger.open.filter { intentsInFlight[$0.key] == nil }
-    for intent in waiting { run(intent, recovering: true) }
-    return waiting.map(\.key)
+    // Before every command of an app that asks: nothing built when no intent is open.
+    guard !halted, !ledger.open.isEmpty else { return [] }
+    var keys: [IntentKey] = []
+    // A closure, not a key path: a key path into a generic type is resolved again at each call.
+    for intent in ledger.open where intentsInFlight[intent.key] == nil {
+      run(intent, recovering: true)
+      keys.append(intent.key)
+    }
+    return keys
   }
 
   /// Waits for each of the open intents `keys` as `outcome(of:)` does for
