@@ -197,6 +197,7 @@ let package = Package(
       ]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Tests/KioskAppTests",
+      exclude: ["Golden"],
       swiftSettings: paymentFeatures
     ),
     // The features scenarios and the replay server run: the kiosk's commands

@@ -124,7 +124,7 @@ swift build -c release --product kiosk > "$tmp/build-kiosk.log" 2>&1 || { cat "$
   echo
   echo "Commands take no copy of any slice: a failed command is rolled back, and undo applied, by the"
   echo "command's inverse (\`UndoStep\`), so the cost of one \`open\` should not depend on how many tabs"
-  echo "exist. Instructions inside \`KioskShell.openTab\` per call (callgrind: 400 opens less 200, after a replay),"
+  echo "exist. Instructions inside the till's step on the store per open (callgrind: 400 opens less 200, after a replay),"
   echo "and inside \`KioskRecord.writeJournal\` per call: the record's canonical form written by hand, as a journal"
   echo "of format 3 holds it (tests compare it with \`canonical.compactText\` over random records)."
   echo
@@ -139,8 +139,16 @@ if command -v valgrind >/dev/null; then
     callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null \
       | awk -v p="$2" '!found && $0 ~ p { gsub(",", "", $1); print $1; found = 1 }'
   }
-  # Mangled names: `KioskShell.openTab(for:)` and `KioskRecord.writeJournal(to:)`.
-  openSymbol='ShellC7openTab3for.*tKF$'
+  # The store's step for the till (`DurableStore<KioskTill>`'s commit, specialized for
+  # the feature and inlined into `send`), inclusive instructions per call, 400 calls
+  # less 200: `insideCommit <callgrind prefix> <feature's mangled suffix>` prints them
+  # with the number of calls.
+  insideCommit() {
+    local n=$(( $(calls "$1.400" "$2\$") - $(calls "$1.200" "$2\$") ))
+    echo "$(( ($(inclusive "$1.400" "$2 \\[") - $(inclusive "$1.200" "$2 \\[")) / (n > 0 ? n : 1) )) $n"
+  }
+  # Mangled names: the till's step on the store, and `KioskRecord.writeJournal(to:)`.
+  tillStep='ErrorOYKF8KioskApp0M4TillO_Tg5'
   encodeSymbol='RecordO12writeJournal2toSb0E00E10JSONWriterVz_tF$'
   for tabs in 250 25000; do
     # 200 and 400 opens after the same set-up: the differences are the opens' own
@@ -151,43 +159,21 @@ if command -v valgrind >/dev/null; then
     done
     a="$tmp/cg.open.$tabs.200"
     b="$tmp/cg.open.$tabs.400"
-    opens=$(( $(calls "$b" "$openSymbol") - $(calls "$a" "$openSymbol") ))
+    read -r "perOpen[$tabs]" tillCalls < <(insideCommit "$tmp/cg.open.$tabs" "$tillStep")
+    if [ "$tabs" = 250 ]; then calls250=$tillCalls; fi
     encodes=$(( $(calls "$b" "$encodeSymbol") - $(calls "$a" "$encodeSymbol") ))
-    openIr=$(( $(inclusive "$b" 'ShellC7openTab3for') - $(inclusive "$a" 'ShellC7openTab3for') ))
     encodeIr=$(( $(inclusive "$b" 'RecordO12writeJournal2toSb0E00E10JSONWriterVz_tF \[') - $(inclusive "$a" 'RecordO12writeJournal2toSb0E00E10JSONWriterVz_tF \[') ))
-    perOpen[$tabs]=$(( openIr / (opens > 0 ? opens : 1) ))
     perEncode[$tabs]=$(( encodeIr / (encodes > 0 ? encodes : 1) ))
     ratio=$(awk -v x="${perOpen[$tabs]}" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
     printf '| %s | %s | %s | %s |\n' "$tabs" "${perOpen[$tabs]}" "$ratio" "${perEncode[$tabs]}" >> "$tmp/report.md"
   done
   printf '\nGoals: at most 1.2 (25,000 against 250); at most 8,000 instructions per open and 2,000 per record (issue 25).\n' >> "$tmp/report.md"
-  # The same opens over 250 tabs through the framework's store
-  # (`DurableStore<KioskTill>.send`), on the same journal after the same
-  # set-up, against the shell's: the whole process, 400 opens less 200, so
-  # the store's bookkeeping around the step counts as the shell's does.
-  for k in 200 400; do
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.storeopen.$k" "$tmp/kiosk-bench-history" \
-      --open-cost 250 --opens "$k" --on-store > /dev/null 2>&1
-  done
-  shellWhole=$(( ($(total "$tmp/cg.open.250.400") - $(total "$tmp/cg.open.250.200")) / 200 ))
-  storeWhole=$(( ($(total "$tmp/cg.storeopen.400") - $(total "$tmp/cg.storeopen.200")) / 200 ))
-  storeRatio=$(awk -v x="$storeWhole" -v y="$shellWhole" 'BEGIN { printf "%.2f", x / y }')
-  # Inside a store's `send`, as `openTab` is measured: `send` is the store's
-  # `commit` specialized for the feature (inlined into the loop), whose
-  # inclusive instructions per call, 400 calls less 200, this prints with
-  # the number of calls: `insideCommit <callgrind prefix> <feature's mangled suffix>`.
-  insideCommit() {
-    local n=$(( $(calls "$1.400" "$2\$") - $(calls "$1.200" "$2\$") ))
-    echo "$(( ($(inclusive "$1.400" "$2 \\[") - $(inclusive "$1.200" "$2 \\[")) / (n > 0 ? n : 1) )) $n"
-  }
-  read -r storeInside tillCalls < <(insideCommit "$tmp/cg.storeopen" 'ErrorOYKF8KioskApp0M4TillO_Tg5')
-  insideTill=$(awk -v x="$storeInside" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
+  storeWhole=$(( ($(total "$tmp/cg.open.250.400") - $(total "$tmp/cg.open.250.200")) / 200 ))
   {
     echo
-    echo "The same \`open\` over 250 tabs on the framework's store (\`KioskTill\` through \`DurableStore.send\`): inside"
-    echo "the call ($tillCalls calls), $storeInside instructions per open, $insideTill of the shell's \`openTab\`; the whole"
-    echo "process, 400 opens less 200, $storeWhole against $shellWhole through the shell ($storeRatio). Goal (issue 41):"
-    echo "the kiosk's \`open\` on the store at most 7,000."
+    echo "An open is the till's step on the framework's store (\`KioskTill\` through \`DurableStore.send\`), measured"
+    echo "inside the call ($calls250 calls over 250 tabs): ${perOpen[250]} instructions; the whole process, 400 opens"
+    echo "less 200, $storeWhole per open. Goal (issue 41): the kiosk's \`open\` on the store at most 7,000."
   } >> "$tmp/report.md"
   # The same open end to end, as a user runs it: `kiosk shell` reads a line,
   # parses it, runs it, journals it and prints the answer. The whole process's
@@ -256,13 +242,13 @@ if command -v valgrind >/dev/null; then
     echo "\`kiosk board --all\` over a day of 30,000 records ($boardTabs tabs, from its checkpoint and settled-tabs file): $boardIr instructions, the"
     echo "whole process, $(( boardIr / (boardTabs > 0 ? boardTabs : 1) )) per tab (46,000 per tab when issue 25 was filed)."
   } >> "$tmp/report.md"
-  # What a checkpoint costs, and its share of each command: the shell writes
+  # What a checkpoint costs, and its share of each command: the till writes
   # the next checkpoint only after max(1,000 records, as many bytes of records
   # as the checkpoint itself), so a command pays at most about one byte of
   # checkpoint for each byte of its own record.
   {
     echo
-    echo "Checkpoints (\`KioskShell.writeCheckpoint\`, callgrind): instructions per checkpoint of the whole"
+    echo "Checkpoints (the store's \`checkpoint()\`, callgrind): instructions per checkpoint of the whole"
     echo "state, and that cost spread over the records written before the next one (at least 1,000, and at"
     echo "least as many bytes of records as the checkpoint holds)."
     echo
@@ -275,8 +261,9 @@ if command -v valgrind >/dev/null; then
       --checkpoint-cost "$tabs" --count 3 2>/dev/null | tail -1)
     cpBytes=$(echo "$sizes" | awk '{ print $2 }')
     recordBytes=$(echo "$sizes" | awk '{ print $4 }')
-    cps=$(calls "$tmp/cg.cp.$tabs" 'ShellC15writeCheckpointyyKF$')
-    cpIr=$(inclusive "$tmp/cg.cp.$tabs" 'ShellC15writeCheckpointyyKF')
+    # `DurableStore.checkpoint()`, specialized for the till or not.
+    cps=$(calls "$tmp/cg.cp.$tabs" 'C10checkpointyyAA0aB5ErrorOYKF(.*Tg5)?$')
+    cpIr=$(inclusive "$tmp/cg.cp.$tabs" 'C10checkpointyyAA0aB5ErrorOYKF')
     perCheckpoint=$(( ${cpIr:-0} / (cps > 0 ? cps : 1) ))
     between=$(( cpBytes / (recordBytes > 0 ? recordBytes : 1) ))
     between=$(( between > 1000 ? between : 1000 ))
@@ -390,7 +377,7 @@ PY
 
 # A long day never closed: `kiosk board` after 900,000 records of one day
 # (300,000 tabs, each opened, added to and settled), against a day of 1,000.
-# A writer first takes a checkpoint, as the till's own shell would have.
+# A writer first takes a checkpoint, as the till would have.
 echo "bench: a long day (900,000 records, no close-day)" >&2
 mkdir -p "$tmp/longday"
 "$bench" --make-history "$tmp/longday/kiosk.journal" --days 1 --per-day 900000

@@ -91,6 +91,7 @@ let package = Package(
         .product(name: "DurableStore", package: "ServiceLinker"),
         .product(name: "_ServiceLinkerTestSupport", package: "ServiceLinker"),
       ],
+      exclude: ["Golden"],
       swiftSettings: features),
     // The head office's side: the chain's report and its verification (docs/head-office.md).
     .executableTarget(

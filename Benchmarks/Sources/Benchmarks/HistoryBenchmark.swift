@@ -30,40 +30,31 @@ enum HistoryBenchmark {
     }
   }
 
-  /// Opens a till over `tabs` open tabs, then opens `opens` more through the
-  /// shell: callgrind counts the instructions inside `openTab` (per call).
-  /// The journal ends with a checkpoint, as a till that wrote them as it went
+  /// Opens a till over `tabs` open tabs on the framework's store, as `kiosk`
+  /// does, then opens `opens` more through it (`DurableStore<KioskTill>.send`):
+  /// callgrind counts the instructions inside the store's step (per call). The
+  /// journal ends with a checkpoint, as a till that wrote them as it went
   /// would; what a checkpoint costs is measured apart (`checkpointCost`).
-  /// With `onStore`, the same opens go through the framework's store
-  /// (`DurableStore<KioskTill>.send`) on the same journal instead: what the
-  /// kiosk's `open` costs once it runs on the store.
-  static func openCost(tabs: Int, opens: Int, onStore: Bool = false) throws {
+  static func openCost(tabs: Int, opens: Int) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("kiosk.journal").path
     try makeJournal(at: path, tabs: tabs)
-    try KioskShell(journal: try DurableJournal(path: path)).writeCheckpoint()
-    if onStore {
-      let services = KioskTill.Services(
-        processor: try SharedProcessor(path: LocalProcessor.defaultPath(besideJournal: path)))
-      let store = try DurableStore<KioskTill>.open(at: path, initial: KioskTill.State(), environment: services)
-      for index in 0..<opens {
-        guard try store.send(.command(.openTab(customer: "Late \(index)"))).outcome.record != nil else {
-          preconditionFailure("the store refused an open")
-        }
+    let store = try DurableStore<KioskTill>.openTill(at: path)
+    try store.checkpoint()
+    for index in 0..<opens {
+      guard try store.send(.command(.openTab(customer: "Late \(index)"))).outcome.record != nil else {
+        preconditionFailure("the store refused an open")
       }
-      return
     }
-    let shell = try KioskShell(journal: try DurableJournal(path: path))
-    for index in 0..<opens { _ = try shell.openTab(for: "Late \(index)") }
   }
 
   /// Writes `count` checkpoints of a till over `tabs` open tabs (callgrind
-  /// counts the instructions inside `writeCheckpoint`), and prints the
-  /// checkpoint's size and the average size of the records before it, in bytes:
-  /// the shell writes the next checkpoint only after at least as many bytes of
-  /// records, which bounds what checkpoints add to each command.
+  /// counts the instructions inside the store's `checkpoint()`), and prints
+  /// the checkpoint's size and the average size of the records before it, in
+  /// bytes: the till writes the next checkpoint only after at least as many
+  /// bytes of records, which bounds what checkpoints add to each command.
   static func checkpointCost(tabs: Int, count: Int) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -71,8 +62,8 @@ enum HistoryBenchmark {
     let path = folder.appendingPathComponent("kiosk.journal").path
     try makeJournal(at: path, tabs: tabs)
     let recordsSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-    let shell = try KioskShell(journal: try DurableJournal(path: path))
-    for _ in 0..<count { try shell.writeCheckpoint() }
+    let store = try DurableStore<KioskTill>.openTill(at: path)
+    for _ in 0..<count { try store.checkpoint() }
     let recovery = try DurableJournal.read(path: path)
     let size = recovery.lastCheckpoint.map { recovery.payload($0).count } ?? 0
     print("checkpoint-bytes \(size) record-bytes \(recordsSize / (tabs + 1))")
@@ -81,7 +72,7 @@ enum HistoryBenchmark {
   /// Writes a kiosk's history at `path`: `days` days of about
   /// `recordsPerDay` records each (restocks, then tabs opened, given one item
   /// and settled: tab `n` takes `items[n % items.count]`), every day but the
-  /// last closed by `KioskShell.closeDay`, so the closed days are archives
+  /// last closed by the till's store (`closeDay()`), so the closed days are archives
   /// beside the live journal. Group commits make the records fast to write;
   /// the closes are the real ones.
   static func makeHistory(
@@ -123,7 +114,7 @@ enum HistoryBenchmark {
           try journal.append(entries: Array(records[start..<min(records.count, start + 10_000)]))
         }
       }
-      if day < days { _ = try KioskShell(journal: try DurableJournal(path: path)).closeDay() }
+      if day < days { try DurableStore<KioskTill>.openTill(at: path).closeDay() }
     }
   }
 }

@@ -4,8 +4,7 @@ import Foundation
 //
 //   kiosk-bench [--smoke] [--manifest codegen.yaml] [--linkgen PATH]   (PATH: the built linkgen, run as a process)
 //   kiosk-bench --workload a|b|c|d --iterations N    (one variant, for callgrind)
-//   kiosk-bench --open-cost TABS --opens K [--on-store]  (K opens over TABS tabs, for callgrind; through
-//                                                      the shell, or the framework's store)
+//   kiosk-bench --open-cost TABS --opens K             (K opens over TABS tabs on the till's store, for callgrind)
 //   kiosk-bench --durable-sends K [--codable]         (K sends through a DurableStore, for callgrind)
 //   kiosk-bench --make-journal PATH --tabs N           (a journal of N opened tabs)
 //   kiosk-bench --make-history PATH --days D --per-day R  (D days of R records, all but the last closed)
@@ -34,8 +33,7 @@ if let letter = option("--workload") {
 
 // `kiosk-bench --open-cost TABS --opens K`: one till over TABS tabs, then K opens (for callgrind).
 if let tabs = option("--open-cost").flatMap(Int.init) {
-  try HistoryBenchmark.openCost(
-    tabs: tabs, opens: Int(option("--opens") ?? "100") ?? 100, onStore: arguments.contains("--on-store"))
+  try HistoryBenchmark.openCost(tabs: tabs, opens: Int(option("--opens") ?? "100") ?? 100)
   exit(0)
 }
 

@@ -21,7 +21,7 @@ public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 extension DurableStore where Model == KioskTill {
   /// Opens the till on the journal at `path` with the processor's ledger at
   /// `ledger` (beside the journal by default), read from where the day's
-  /// movements begin, as the shell opens it. Refuses, before anything is
+  /// movements begin, as the kiosk opens it. Refuses, before anything is
   /// written:
   /// - a closed day's archive opened as the journal (`closedDay`), and a
   ///   journal whose day, or a later one, is already archived beside it
@@ -51,7 +51,7 @@ extension DurableStore where Model == KioskTill {
     // such, not as its ledger's lock.
     try DurableJournal.waitForLock(path: path, lockWait: options.lockWait)
     // An empty file is a journal not begun yet, as a missing one is. Read as
-    // the shell reads it: a day that cannot be opened is refused in its words.
+    // the kiosk reads it: a day that cannot be opened is refused in its words.
     let exists = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
     let day = try exists ? DayOnDisk(try DurableJournal.read(path: path)) : nil
     try refuseArchived(day, at: path)
@@ -59,15 +59,15 @@ extension DurableStore where Model == KioskTill {
     var processor: LocalProcessor
     do {
       processor = try LocalProcessor(path: ledgerPath, lockWait: options.lockWait, fault: fault, from: start)
-    } catch { throw KioskShellError.ledgerUnreadable(error) }
+    } catch { throw TillError.ledgerUnreadable(error) }
     let paymentsJournaled = day?.contents.paymentsJournaled == true
     if processor.recovery.startedFresh, paymentsJournaled {
       _ = consume processor
       try? FileManager.default.removeItem(atPath: ledgerPath)
-      throw KioskShellError.ledgerMissing(path: ledgerPath)
+      throw TillError.ledgerMissing(path: ledgerPath)
     }
     if let start, start.salt != processor.endAnchor.salt, paymentsJournaled || !processor.recovery.startedFresh {
-      throw KioskShellError.ledgerNotTheDays(path: ledgerPath)
+      throw TillError.ledgerNotTheDays(path: ledgerPath)
     }
     let movements = processor.entries
     if !movements.isEmpty {
@@ -75,14 +75,14 @@ extension DurableStore where Model == KioskTill {
       let own = day.map { IdempotencyKey.prefix(journalSalt: $0.salt) }
       let foreign = own.map { own in movements.count { !$0.key.raw.hasPrefix(own) } } ?? movements.count
       if day?.initialized != true, foreign == movements.count {
-        throw KioskShellError.ledgerOfAnotherJournal(path: ledgerPath, movements: movements.count)
+        throw TillError.ledgerOfAnotherJournal(path: ledgerPath, movements: movements.count)
       }
       // Only the day's own movements tell: all of them on a first day, those
       // from the day's start on a later one, when the ledger was read from there.
       let readFromDayStart =
         if let start { processor.recovery.firstSequence == start.sequence } else { (day?.contents.day ?? 1) == 1 }
       if readFromDayStart, foreign > 0 {
-        throw KioskShellError.ledgerMovedOn(path: ledgerPath, journal: path, movements: foreign)
+        throw TillError.ledgerMovedOn(path: ledgerPath, journal: path, movements: foreign)
       }
     }
     // A ledger that has given fewer numbers than the journal names was
@@ -116,11 +116,11 @@ extension DurableStore where Model == KioskTill {
     if case .dayClosed(let closed, let archive)? = day?.contents.records.last,
       archive == URL(fileURLWithPath: path).lastPathComponent
     {
-      throw KioskShellError.closedDay(day: closed, path: path)
+      throw TillError.closedDay(day: closed, path: path)
     }
     let newest = KioskSegments.archives(of: path).last { KioskSegments.salt(of: $0.path) != nil }
     if let newest, let archived = newest.day, archived >= number, !KioskSegments.sameFile(newest.path, path) {
-      throw KioskShellError.dayAlreadyArchived(day: number, path: path, archive: newest.path)
+      throw TillError.dayAlreadyArchived(day: number, path: path, archive: newest.path)
     }
   }
 
@@ -140,7 +140,7 @@ extension DurableStore where Model == KioskTill {
 
   /// Settles `tab` and waits for the processor: the receipt, or why there
   /// is none. The app's part of a settle, around the till's step, as the
-  /// shell's `settle` does it: no money moves while the ledger lacks
+  /// kiosk's `settle` does it: no money moves while the ledger lacks
   /// entries the journal names; a charge the processor already holds for
   /// the tab under this journal's key (a journal cut back lost it) is
   /// adopted, not made again, and one of another amount is refused; and a
@@ -151,15 +151,20 @@ extension DurableStore where Model == KioskTill {
   /// (`KioskError.payment`), or, when no outcome could be journaled (the
   /// store stopped or failed), its error: the intent then stays open, and
   /// the next store on the journal asks the processor about it.
-  public func settle(_ tab: Tab.ID) async throws -> Receipt {
+  public func settle(_ tab: Tab.ID) async throws -> Receipt { try await settleAdopting(tab).receipt }
+
+  /// Settles `tab` as `settle(_:)` does, and says which charge the processor
+  /// already held it adopted (nil when it charged).
+  public func settleAdopting(_ tab: Tab.ID) async throws -> (receipt: Receipt, adopted: LocalProcessor.Entry?) {
     try refuseWhileLedgerLacksKnownEntries()
-    let held = try heldChargeKey(settling: tab)
-    let made = try await pay(held.map { .command(.settle(tab: tab, key: $0)) } ?? .settle(tab), adopting: held != nil)
+    let held = try heldCharge(settling: tab)
+    let made = try await pay(
+      held.map { .command(.settle(tab: tab, key: $0.key)) } ?? .settle(tab), adopting: held != nil)
     guard case .settled(let receipt)? = made.record else { preconditionFailure("a charge made feeds back its receipt") }
-    return receipt
+    return (receipt, held)
   }
 
-  /// Undoes the newest command on the undo history, as the shell's `undo`
+  /// Undoes the newest command on the undo history, as the kiosk's `undo`
   /// does, and says what was undone; nil when there is nothing to undo. A
   /// settle is undone by a refund: its intent first, the refund off the main
   /// actor, and the tab reopened (its stock back) only when the refund went
@@ -167,18 +172,22 @@ extension DurableStore where Model == KioskTill {
   /// already made of the charge (a journal restored from a copy lost it) is
   /// adopted, not made again; a key used before is given up and the undo
   /// asked again under the next one. Throws as `settle(_:)` does.
-  public func undoNewest() async throws -> KioskShell.Undone? {
-    guard let newest = state.history.last else { return nil }
+  public func undoNewest() async throws -> Undone? { try await undoNewestAdopting().undone }
+
+  /// Undoes the newest command as `undoNewest()` does, and says which refund
+  /// the processor already held it adopted (nil when it refunded, or moved no money).
+  public func undoNewestAdopting() async throws -> (undone: Undone?, adopted: LocalProcessor.Entry?) {
+    guard let newest = state.history.last else { return (nil, nil) }
     guard case .refund(_, let receipt) = state.history.plan else {
       let sent = try send(.undo)
       guard sent.outcome.record != nil else { throw Self.refusal(sent.outcome) }
-      return KioskShell.Undone(record: newest.record, refund: nil)
+      return (Undone(record: newest.record, refund: nil), nil)
     }
     try refuseWhileLedgerLacksKnownEntries()
-    let held = environment.processor.ledger.refund(ofCharge: receipt.reference)?.key
-    let made = try await pay(held.map { .command(.undo(key: $0)) } ?? .undo, adopting: held != nil)
+    let held = environment.processor.ledger.refund(ofCharge: receipt.reference)
+    let made = try await pay(held.map { .command(.undo(key: $0.key)) } ?? .undo, adopting: held != nil)
     guard case .undone(let refund?, _)? = made.record else { preconditionFailure("a refund made feeds back the undo") }
-    return KioskShell.Undone(record: newest.record, refund: refund)
+    return (Undone(record: newest.record, refund: refund), held)
   }
 
   /// Sends `action`, a payment's step, and waits for its outcome: what the
@@ -193,12 +202,7 @@ extension DurableStore where Model == KioskTill {
         throw Self.refusal(sent)
       }
       guard let closed = await outcome(of: intent.key) else { throw notClosed() }
-      if let unanswered = closed.unanswered {
-        // Left open: the next command asks the processor again, from the ledger.
-        let key = IdempotencyKey(intent.key.text)
-        environment.line.forget(key)
-        throw KioskShellError.unresolved(key: key, attempts: unanswered.attempts)
-      }
+      if let unanswered = closed.unanswered { throw leftOpen(IdempotencyKey(intent.key.text), unanswered) }
       if let abandoned = closed.abandoned {
         if !adopting, KioskTill.isKeyUsedBefore(abandoned) { continue }
         throw Self.failure(abandoned)
@@ -206,7 +210,15 @@ extension DurableStore where Model == KioskTill {
       guard let made = closed.outcome else { preconditionFailure("a payment made feeds back its step") }
       return made
     }
-    throw KioskShellError.noFreshKey
+    throw TillError.noFreshKey
+  }
+
+  /// A payment the processor answered nothing about, left open (exit 75): the
+  /// line forgets it sent it, so the next command asks the ledger directly,
+  /// as a till that opens asks.
+  func leftOpen(_ key: IdempotencyKey, _ unanswered: Unanswered) -> TillError {
+    environment.line.forget(key)
+    return .unresolved(key: key, attempts: unanswered.attempts)
   }
 
   /// A payment given up: a decline as the processor's, any other reason as the till's.
@@ -215,13 +227,13 @@ extension DurableStore where Model == KioskTill {
     return TillRefusal(description: abandoned)
   }
 
-  /// Closes the day as `kiosk close-day` does: into the archive the shell
+  /// Closes the day as `kiosk close-day` does: into the archive the kiosk
   /// names (`KioskSegments.archiveName`, `<journal>.day-NNNN`) beside the
-  /// journal, so the shell and its verifier find it (use this, not
+  /// journal, so the kiosk and its verifier find it (use this, not
   /// `closePeriod(into:)`, whose archive the day's records name as given).
   /// A close asked for again after a crash cut it short, which opening the
   /// store finished, with nothing done since, closes nothing more; it
-  /// returns the day that closed. As the shell's, it does not close a day
+  /// returns the day that closed. As the kiosk's, it does not close a day
   /// with a payment in flight (wait for it: `finish()`), nor one whose open
   /// tab the processor holds a charge of (its settle lost to a restored
   /// journal: the next day's keys would not find it, and a settle there would
@@ -230,17 +242,17 @@ extension DurableStore where Model == KioskTill {
   @discardableResult
   public func closeDay() throws -> Int {
     if let finished = closeFinishedOnOpen { return finished.period + 1 }
-    if let paying = openIntents.first { throw KioskShellError.paymentInFlight(tab: paying.request.tab) }
+    if let paying = openIntents.first { throw TillError.paymentInFlight(tab: paying.request.tab) }
     let ledger = environment.processor.ledger
     for tab in state.slices.tabs.open.keys.sorted() {
       if let held = ledger.heldCharge(of: tab, journalSalt: salt) {
-        throw KioskShellError.heldChargeOfOpenTab(tab: tab, reference: held.reference, amount: held.amount)
+        throw TillError.heldChargeOfOpenTab(tab: tab, reference: held.reference, amount: held.amount)
       }
     }
     if !ledger.lostNumbers.isEmpty {
       let audit = try PaymentAudit.of(journal: path, ledger: environment.processor.path)
       guard audit.agrees else {
-        throw KioskShellError.ledgerLostMovements(path: environment.processor.path, mismatches: audit.mismatches.count)
+        throw TillError.ledgerLostMovements(path: environment.processor.path, mismatches: audit.mismatches.count)
       }
     }
     let day = period + 1
@@ -262,7 +274,7 @@ extension DurableStore where Model == KioskTill {
   func notClosed() -> any Error {
     if let stoppedAt { return DurableStoreError.stopped(at: stoppedAt) }
     if let error = failure ?? lastError { return error }
-    return KioskShellError.tornDown
+    return TillError.tornDown
   }
 
   /// Refuses to move money while the processor's ledger lacks entries the
@@ -271,20 +283,20 @@ extension DurableStore where Model == KioskTill {
   func refuseWhileLedgerLacksKnownEntries() throws {
     let numbers = try LostLedgerEntries.knownNumbers(in: environment.processor.ledger, journal: path)
     if !numbers.isEmpty {
-      throw KioskShellError.ledgerLacksKnownEntries(path: environment.processor.path, numbers: numbers)
+      throw TillError.ledgerLacksKnownEntries(path: environment.processor.path, numbers: numbers)
     }
   }
 
-  /// The key of a charge the processor holds for `tab` under this journal's
-  /// keys, which no refund gave back: the settle's, adopted. Nil when it holds none.
-  func heldChargeKey(settling tab: Tab.ID) throws -> IdempotencyKey? {
+  /// The charge the processor holds for `tab` under this journal's keys,
+  /// which no refund gave back: the settle's, adopted. Nil when it holds none.
+  func heldCharge(settling tab: Tab.ID) throws -> LocalProcessor.Entry? {
     guard let held = environment.processor.ledger.heldCharge(of: tab, journalSalt: salt) else { return nil }
     let settlement = try state.settlement(for: tab)
     guard held.amount == settlement.total else {
-      throw KioskShellError.heldChargeDiffers(
+      throw TillError.heldChargeDiffers(
         tab: tab, reference: held.reference, charged: held.amount, total: settlement.total)
     }
-    return held.key
+    return held
   }
 }
 
@@ -297,7 +309,7 @@ extension KioskTill.State {
   }
 }
 
-/// A journal as the till finds it before opening it: read as the shell reads
+/// A journal as the till finds it before opening it: read as the kiosk reads
 /// it (`KioskReplay.contents`), from its last checkpoint.
 private struct DayOnDisk {
   /// The last checkpoint and the records after it.

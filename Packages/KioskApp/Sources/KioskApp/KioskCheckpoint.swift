@@ -5,7 +5,7 @@ import Tabs
 
 /// A checkpoint: everything opening the kiosk needs, so that it replays only
 /// the records after it. Journaled as a checkpoint record (type 2), every
-/// `KioskShell.checkpointInterval` records or more, and as the first record of
+/// `TillShell.defaultCheckpointInterval` records or more, and as the first record of
 /// each day after the first (docs/journal.md, "Checkpoints").
 public struct KioskCheckpoint: Codable, Equatable, Sendable {
   /// The form this code writes in a journal of version 1 or 2 (`JSONEncoder`'s;

@@ -115,13 +115,6 @@ public enum KioskSegments {
     return archives + [Segment(day: nil, path: journal)]
   }
 
-  /// Makes the archive at `path` read-only (0444) when it is writable; best effort.
-  static func makeReadOnly(_ path: String) {
-    var info = stat()
-    guard stat(path, &info) == 0, info.st_mode & 0o222 != 0 else { return }
-    chmod(path, 0o444)
-  }
-
   /// Whether two paths name the same file.
   public static func sameFile(_ first: String, _ second: String) -> Bool {
     var one = stat()

@@ -2,6 +2,7 @@ import CanonicalJSON
 import Clock
 import DurableStore
 import FeatureKit
+import Journal
 import KioskCommands
 import Menu
 import Payment
@@ -14,12 +15,12 @@ import Tabs
   import Foundation
 #endif
 
-// A settle on the store: the step decides (the shell's checks, and the stock
+// A settle on the store: the step decides (the kiosk's checks, and the stock
 // the charges in flight keep), the store journals the intent under the
 // kiosk's key and charges off the main actor, and the processor's answer
 // comes back as the `settled` record, or the charge is given up and the tab
 // released. The undo of a settle is the same with a refund, whose answer is
-// the `undone` record; the tab stays settled until it comes. What the shell
+// the `undone` record; the tab stays settled until it comes. What the kiosk
 // does around them that is policy, not a step (adopting a movement the
 // processor holds, asking again under a fresh key), is the app's:
 // `DurableStore<KioskTill>.settle(_:)` and `undoNewest()`.
@@ -80,7 +81,7 @@ extension KioskTill {
     }
   }
 
-  /// The shell's rules while money is in flight: every command waits for a
+  /// The kiosk's rules while money is in flight: every command waits for a
   /// refund (its outcome pops the undo history); a command on a tab whose
   /// charge is in flight, and any undo, wait for the charge.
   static func refusedWhileInFlight(_ command: TillCommand, state: State) -> Outcome? {
@@ -117,7 +118,7 @@ extension KioskTill {
 
   /// Refused: `tab`'s payment is in flight.
   static func inFlight(_ tab: Tab.ID) -> Outcome {
-    Outcome(record: nil, reason: KioskShellError.paymentInFlight(tab: tab).description)
+    Outcome(record: nil, reason: TillError.paymentInFlight(tab: tab).description)
   }
 
   /// The decide phase of a settle: the tab's settlement, which the stock
@@ -128,10 +129,11 @@ extension KioskTill {
   {
     let settlement: Settlement
     do { settlement = try world.settlement(for: tab) } catch { return Outcome(record: nil, refusal: .kiosk(error)) }
-    // The canonical form holds amounts under its limit (the shell's `amountNotJournalable`
-    // in version 3); the store refuses them in every version, past what any processor charges.
+    // The canonical form holds amounts under its limit; the till refuses
+    // them in every version, past what any processor charges.
     if settlement.total.magnitude * 100 >= Decimal(CanonicalMoney.limit) {
-      return Outcome(record: nil, reason: "a total of \(settlement.total) cannot be journaled")
+      let refusal = TillError.amountNotJournalable(amount: settlement.total, version: JournalFormat.canonicalVersion)
+      return Outcome(record: nil, reason: refusal.description)
     }
     var kept: [Ingredient: Int] = [:]
     for paying in state.paying {
@@ -163,7 +165,7 @@ extension KioskTill {
 
   /// A `paymentIntent` read back: its payment is in flight again, under the
   /// key it names, when it is what the state would ask for now (the tab's
-  /// total, or the refund of the newest settle), as the shell wrote it.
+  /// total, or the refund of the newest settle), as the kiosk wrote it.
   static func reopenIntent(
     _ intent: PaymentIntent, world: borrowing ReplayWorld, history: UndoHistory, state: inout State
   )
@@ -190,7 +192,7 @@ extension KioskTill {
     return Outcome(record: .paymentIntent(intent), payment: KioskPayment(intent))
   }
 
-  /// A tab's charge went through: the tab is settled with its receipt, as the shell's outcome settles it.
+  /// A tab's charge went through: the tab is settled with its receipt, as the kiosk's outcome settles it.
   static func completeCharge(
     _ receipt: Receipt, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
   ) -> Outcome {
@@ -205,7 +207,7 @@ extension KioskTill {
     return outcome
   }
 
-  /// The refund went through: the newest settle is reverted, as the shell's outcome reverts it.
+  /// The refund went through: the newest settle is reverted, as the kiosk's outcome reverts it.
   static func completeRefund(
     reference: String, key: IdempotencyKey, on world: inout ReplayWorld, history: inout UndoHistory,
     state: inout State
@@ -261,7 +263,7 @@ extension KioskTill {
     }
   }
 
-  /// Asks the processor's ledger what moved under the key, as the shell's
+  /// Asks the processor's ledger what moved under the key, as the kiosk's
   /// reconciliation does: a charge of the amount that no refund gave back is
   /// this settle's, and a refund of this charge and amount this undo's; any
   /// other movement under the key was made before (a journal cut back) and
@@ -306,10 +308,10 @@ extension KioskTill {
   /// longer kept; a refunded one stays settled.
   public static func abandoned(_ request: KioskPayment, reason: String) -> Action? { .released(tab: request.tab) }
 
-  /// The shell's policy, `PaymentRetryPolicy.standard` (`effectPolicy(_:)`).
+  /// The kiosk's policy, `PaymentRetryPolicy.standard` (`effectPolicy(_:)`).
   public static var effectPolicy: EffectPolicy { effectPolicy(.standard) }
 
-  /// The shell's retry policy `policy` as the store runs it (the standard
+  /// The kiosk's retry policy `policy` as the store runs it (the standard
   /// one: two seconds an attempt, ten in all, backing off from half a second
   /// to four with the whole first wait as jitter). The processor is asked
   /// about a key before it is first used (a journal cut back gives keys

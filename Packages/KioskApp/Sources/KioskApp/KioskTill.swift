@@ -8,13 +8,13 @@ import Stock
 import Tabs
 
 /// The till as a feature of the framework's `DurableStore`, journaled in the
-/// kiosk's own records (`KioskTillFormat`): the way `KioskShell` becomes the
+/// kiosk's own records (`KioskTillFormat`): the way the kiosk becomes the
 /// store's client (issue 41, docs/durable-store.md, "The kiosk on the store").
 ///
-/// A command sent (`command`) runs the code the shell and the scenarios run
-/// and is journaled as the record it makes; a record read back (`record`) is
-/// applied as the shell's replay applies it, checks included, so the store
-/// opens a day the shell wrote and the shell one the store wrote. A settle is
+/// A command sent (`command`) runs the code the scenarios run and is
+/// journaled as the record it makes; a record read back (`record`) is applied
+/// as the kiosk's replay (`KioskReplay`) applies it, checks included, so the
+/// store opens every day the kiosk wrote before it ran on the store. A settle is
 /// the store's intent: journaled as `paymentIntent` under the kiosk's key,
 /// charged off the main actor through the processor in the environment, and
 /// closed by `settled` or `paymentAbandoned` (`KioskTill+Payments.swift`);
@@ -34,7 +34,7 @@ public enum KioskTill: DurableFeature {
   public struct State: Equatable, Sendable {
     /// The menu, stock and tabs.
     public var slices: KioskSnapshot
-    /// What `undo` can revert (the shell's history, bounded alike).
+    /// What `undo` can revert (the kiosk's history, bounded alike).
     public var history: UndoHistory
     /// What `undo` can revert, oldest first.
     public var undo: [UndoHistory.Entry] { history.entries }
@@ -51,10 +51,10 @@ public enum KioskTill: DurableFeature {
     /// every command waits for it, since its outcome pops the undo history.
     public var refunding: Tab.ID?
     /// Whether the day journaled a payment intent (its checkpoints say so,
-    /// as the shell's do).
+    /// as the kiosk's do).
     public var paymentsJournaled: Bool
     /// What the last checkpoint kept of the world outside the journal, as
-    /// the shell's checkpoints keep it (`checkpointing`).
+    /// the kiosk's checkpoints keep it (`checkpointing`).
     public var kept: Kept
     /// The settled-tabs file's entries the records since the last checkpoint
     /// made (a settle, the undo of one), oldest first: the next checkpoint
@@ -105,22 +105,22 @@ public enum KioskTill: DurableFeature {
   /// (`record`, and `intent` for a payment's).
   public enum Action: Equatable, Sendable {
     /// A new day's first record: its menu and stock. Refused when an amount
-    /// has no canonical form (the shell's rule for a journal of version 3).
+    /// has no canonical form (the kiosk's rule for a journal of version 3).
     case initialize(menu: MenuState, stock: StockState)
-    /// Runs a command as the shell does. A settle's charge, and an undo's
+    /// Runs a command as the kiosk does. A settle's charge, and an undo's
     /// refund, go under the key it names (a movement the processor holds,
     /// adopted); `settle` and `undo` let the store name it.
     case command(KioskAction)
-    /// Settles a tab: checks it as the shell does and opens the charge's
+    /// Settles a tab: checks it as the kiosk does and opens the charge's
     /// intent under the key the store names, `k_<salt>_<sequence>_t<tab>`.
     case settle(Tab.ID)
     /// Undoes the newest command on the undo history: at once, or, for a
     /// settle, by opening its refund's intent under the key the store names.
     case undo
-    /// Names the till in its chain, as `KioskShell.nameTill` does: a name
+    /// Names the till in its chain, as `TillShell.nameTill` does: a name
     /// that is no till's name is refused; the name it has already journals nothing.
     case nameTill(String)
-    /// A record read back from the journal, applied as the shell's replay
+    /// A record read back from the journal, applied as the kiosk's replay
     /// applies it, checks included, whatever amounts it holds; never sent (a
     /// payment's records read back are `intent`, `charged` and `refunded`,
     /// but for a day of format 1's keyless `settled` and `undone`).
@@ -225,9 +225,9 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A new day begins from the open tabs, the menu and the stock, with nothing
-  /// settled and nothing to undo (the shell's `closeDay`). No payment is in
+  /// settled and nothing to undo (the kiosk's `closeDay`). No payment is in
   /// flight then: a day closes with none open (`closeDay()`). Whether the
-  /// till's journals hold payments carries over, as the shell's opening
+  /// till's journals hold payments carries over, as the kiosk's opening
   /// checkpoint carries it: a ledger that goes missing after is found.
   public static func nextPeriod(from state: State) -> State {
     State(
@@ -235,7 +235,7 @@ public enum KioskTill: DurableFeature {
       paymentsJournaled: state.paymentsJournaled, kept: Kept(ledgerNumbersUsed: state.kept.ledgerNumbersUsed))
   }
 
-  /// A checkpoint keeps what the shell's keep: where the day's settled-tabs
+  /// A checkpoint keeps what the kiosk's keep: where the day's settled-tabs
   /// file stands, brought up to date and synced (empty on a new day, whose
   /// file starts empty), how many numbers the processor's ledger has given,
   /// and, on a new day, where its movements begin: the ledger's end now.
@@ -277,7 +277,9 @@ public enum KioskTill: DurableFeature {
     case .initialize(let menu, let stock):
       let record = KioskRecord.initialized(menu: menu, stock: stock)
       if let amount = record.amountWithoutCanonicalForm {
-        return Outcome(record: nil, reason: "\(amount) cannot be journaled")
+        // A new journal is of the canonical version, which holds whole cents.
+        let refusal = TillError.amountNotJournalable(amount: amount, version: JournalFormat.canonicalVersion)
+        return Outcome(record: nil, reason: refusal.description)
       }
       outcome = apply(record, on: &world, history: &history, state: &state)
     case .command, .settle, .undo:
@@ -309,7 +311,7 @@ public enum KioskTill: DurableFeature {
     return outcome
   }
 
-  /// A command that moves no money, as `KioskShell` runs it: checks first,
+  /// A command that moves no money, as the kiosk runs it: checks first,
   /// its record and inverse after.
   private static func run(_ command: KioskAction, on world: inout ReplayWorld, history: inout UndoHistory)
     -> Outcome
@@ -326,7 +328,7 @@ public enum KioskTill: DurableFeature {
     }
   }
 
-  /// An undo, as the shell's: the newest command reverted at once, or a
+  /// An undo, as the kiosk's: the newest command reverted at once, or a
   /// settle's refund asked for (under `refundKey` when it names one), which
   /// reverts it when it comes back.
   private static func undo(
@@ -340,7 +342,7 @@ public enum KioskTill: DurableFeature {
     }
   }
 
-  /// A record, as the shell's replay applies it (`KioskReplay`): the same
+  /// A record, as the kiosk's replay applies it (`KioskReplay`): the same
   /// checks (the first record initializes, and only it), so one that does
   /// not apply to the state is found.
   static func apply(

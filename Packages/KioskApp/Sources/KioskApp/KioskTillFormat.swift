@@ -14,7 +14,7 @@ import Payment
 /// is the `KioskRecord` it made, a period's end is `dayClosed`, and a
 /// checkpoint is a `KioskCheckpoint`, each in the form of its journal's
 /// version (1 and 2: `JSONEncoder`'s bytes; 3: canonical), byte for byte what
-/// `KioskShell` writes. Reading a record back gives the step that applies it.
+/// the kiosk writes. Reading a record back gives the step that applies it.
 ///
 /// A payment's intent is its `paymentIntent`, under the key the store gave
 /// it; its outcome is `settled` (the receipt names the key), `undone` with
@@ -28,13 +28,13 @@ public enum KioskTillFormat: DurableFormat {
   public static var companionSuffixes: [String] { [SettledTabsFile.suffix] }
 
   /// A day's journal ends with its last command and `dayClosed`, as the
-  /// shell's does: no checkpoint between (a reader replays from the last one).
+  /// kiosk's does: no checkpoint between (a reader replays from the last one).
   public static var checkpointsPeriodEnd: Bool { false }
 
   /// Every version of the kiosk's journals.
   public static var versions: ClosedRange<UInt16> { JournalFormat.readableVersions }
 
-  /// A new day's journal is canonical, as the shell begins one.
+  /// A new day's journal is canonical, as the kiosk begins one.
   public static var newJournalVersion: UInt16 { JournalFormat.canonicalVersion }
 
   public static func writeRecord(
@@ -101,7 +101,7 @@ public enum KioskTillFormat: DurableFormat {
 
   /// The next day is of version 3 unless what it carries over has an amount
   /// the canonical form cannot hold (a price in fractions of a cent, from a
-  /// day begun in version 2), as the shell's `closeDay` decides.
+  /// day begun in version 2), as the kiosk's `closeDay` decides.
   public static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<KioskTill>) -> UInt16 {
     kioskCheckpoint(checkpoint).canonicalHolds ? JournalFormat.canonicalVersion : JournalFormat.encoderVersion
   }
@@ -112,7 +112,7 @@ public enum KioskTillFormat: DurableFormat {
     }
   }
 
-  /// The checkpoint as the shell writes it. The day before is named in the
+  /// The checkpoint as the kiosk writes it. The day before is named in the
   /// day's opening checkpoint only, with the digest of what it carried over
   /// (the opening state itself), as `closeDay` names it. What the files
   /// beside the journal say (the settled-tabs file's mark, where the day's

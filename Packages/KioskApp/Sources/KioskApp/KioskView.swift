@@ -8,7 +8,7 @@ import Tabs
 /// What the reading commands show (menu, stock, board, and the start of
 /// verify and reconcile): the state the journal replays to, and the
 /// processor's ledger. Built by a reader that takes no lock and writes nothing
-/// (`read(journal:processor:)`), or by a running shell from its own state.
+/// (`read(journal:processor:)`), or by a running till from its own state.
 /// `history`, `verify` and the payment audit stream the files instead
 /// (`KioskJournalReader`), in bounded memory.
 public struct KioskView: Sendable {
@@ -26,7 +26,7 @@ public struct KioskView: Sendable {
   /// or an append in flight. The next writer cuts a torn tail (and saves it).
   public var unreadTailBytes: Int
   /// The day's settled tabs, when the view was read to list them
-  /// (`read(journal:processor:at:listingSettled:)`, `KioskShell.settledListing()`).
+  /// (`read(journal:processor:at:listingSettled:)`, `TillShell.settledListing()`).
   public var settledListing: SettledListing?
 
   /// Creates a view.

@@ -101,29 +101,6 @@ public enum SettledTabsFile {
     }
     return entries
   }
-
-  /// Opens the file for a writer whose journal was replayed from `checkpoint`
-  /// (nil: from its first record), then made `tail`: keeps what the
-  /// checkpoint vouches for and appends `tail`, or, when the file does not
-  /// hold that (or the checkpoint says nothing of it: format 2, or a file
-  /// that was behind), writes every entry of the day again from `rebuild`
-  /// and says so in `rebuilt`.
-  static func openForWriting(
-    journal: String, salt: UInt64, checkpoint: KioskCheckpoint?, tail: [SettledTabsEntry], rebuilt: inout Bool,
-    rebuild: () -> [SettledTabsEntry]
-  ) -> DerivedLog {
-    let keeping = checkpoint == nil ? DerivedLog.Mark.empty : checkpoint?.settledTabs
-    var log = DerivedLog(path: path(besideJournal: journal), salt: salt, keeping: keeping ?? .empty)
-    // A file that cannot be opened (a link or a FIFO where it belongs) is
-    // never written: readers then list from the journal.
-    guard log.mark != nil else {
-      rebuilt = false
-      return log
-    }
-    rebuilt = keeping == nil || !log.kept
-    for entry in rebuilt ? rebuild() : tail { log.append(payload(of: entry)) }
-    return log
-  }
 }
 
 /// The day's settled tabs as `board --all` lists them.

@@ -6,7 +6,7 @@ import Synchronization
 /// durable store writes it: the store's environment holds it
 /// (`KioskTill.Services`), and each checkpoint brings it up to date, syncs
 /// it, and records where it stands (`KioskTill.checkpointing`), as the
-/// shell's checkpoints do.
+/// kiosk's checkpoints do.
 ///
 /// The till's state keeps the entries its records made since the last
 /// checkpoint (`KioskTill.State.settledSinceCheckpoint`; replay makes them

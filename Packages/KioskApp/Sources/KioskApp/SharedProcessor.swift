@@ -96,7 +96,7 @@ public final class SharedProcessor: Sendable {
 extension ProcessorLedger {
   /// The charge this ledger holds for `tab` under a key of the journal
   /// salted `salt`, which no refund gave back: a settle of the tab adopts it
-  /// rather than charge again (the shell's and the store's alike).
+  /// rather than charge again (the kiosk's and the store's alike).
   func heldCharge(of tab: Tab.ID, journalSalt salt: UInt64) -> Entry? {
     unrefundedCharge(subject: IdempotencyKey.subject(journalSalt: salt, tab: tab.raw))
   }

@@ -37,7 +37,7 @@ extension TillShell {
 
   /// Names the till in its chain (`kiosk till-name`); the name it has journals nothing.
   public func nameTill(_ name: String) async throws {
-    guard HeadOfficeSync.isTillName(name) else { throw KioskShellError.invalidTillName(name) }
+    guard HeadOfficeSync.isTillName(name) else { throw TillError.invalidTillName(name) }
     try await prepareToWrite()
     let sent = try store.send(.nameTill(name))
     if sent.outcome.record == nil, sent.outcome.reason != nil || sent.outcome.refusal != nil {
@@ -45,7 +45,7 @@ extension TillShell {
     }
   }
 
-  /// Runs a command that moves no money, as the shell runs it, and returns its record.
+  /// Runs a command that moves no money, as the kiosk runs it, and returns its record.
   private func run(_ command: KioskAction) async throws -> KioskRecord {
     try await prepareToWrite()
     let sent = try store.send(.command(command))
@@ -59,10 +59,8 @@ extension TillShell {
   /// held for the tab is adopted (`adoptions`), not made again.
   public func settle(_ tab: Tab.ID) async throws -> Receipt {
     try await prepareToWrite()
-    let ledger = store.environment.processor.ledger
-    let held = ledger.heldCharge(of: tab, journalSalt: store.salt)
-    let receipt = try await store.settle(tab)
-    if let held, held.reference == receipt.reference { adopted(held, tab: tab, receipt: receipt) }
+    let (receipt, held) = try await store.settleAdopting(tab)
+    if let held { adopted(held, tab: tab, receipt: receipt) }
     return receipt
   }
 
@@ -71,22 +69,16 @@ extension TillShell {
   /// undo whose refund's answer was lost (exit 75), asked for again, finds the
   /// refund completed on its way in: that is the undo reported, and nothing
   /// more is undone.
-  public func undo() async throws -> KioskShell.Undone? {
+  public func undo() async throws -> Undone? {
     let before = reconciledBeforeCommand
     try await prepareToWrite()
     if let completed = reconciled[before...].last(where: { $0.intent.kind == .refund && $0.undone != nil }),
       case .completed(let reference) = completed.resolution, let record = completed.undone
     {
-      return KioskShell.Undone(record: record, refund: reference)
+      return Undone(record: record, refund: reference)
     }
-    var held: (movement: LocalProcessor.Entry, tab: Tab.ID)?
-    if case .refund(_, let receipt) = store.state.history.plan {
-      held = store.environment.processor.ledger.refund(ofCharge: receipt.reference).map { ($0, receipt.tab) }
-    }
-    let undone = try await store.undoNewest()
-    if let held, let undone, undone.refund == held.movement.reference {
-      adopted(held.movement, tab: held.tab, receipt: nil)
-    }
+    let (undone, held) = try await store.undoNewestAdopting()
+    if let held, case .settled(let receipt)? = undone?.record { adopted(held, tab: receipt.tab, receipt: nil) }
     return undone
   }
 
@@ -102,7 +94,7 @@ extension TillShell {
     let archivePath = KioskSegments.archivePath(of: store.path, day: day)
     var taken = stat()
     if lstat(archivePath, &taken) == 0, !KioskSegments.sameFile(store.path, archivePath) {
-      throw KioskShellError.archiveExists(path: archivePath)
+      throw TillError.archiveExists(path: archivePath)
     }
     let report = try ZReport.build(path: store.path)
     let slices = store.state.slices

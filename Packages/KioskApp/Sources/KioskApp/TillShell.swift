@@ -6,7 +6,7 @@ import Payment
 import Tabs
 
 /// The till as `kiosk` runs it: the till feature (`KioskTill`) on the
-/// framework's durable store, opened as the shell opens the till
+/// framework's durable store, opened as the kiosk opens the till
 /// (`DurableStore.openTill`), with the kiosk's policy around it: the open
 /// intents asked about before any command runs, and what that found kept
 /// for the person at the till (`reconciled`); the processor's movements a
@@ -29,6 +29,8 @@ public final class TillShell {
   public private(set) var adoptions: [Adoption] = []
   /// What opening the journal found (a torn tail dropped, and where it was saved).
   public let journalRecovery: JournalRecovery
+  /// Records between checkpoints, at least: replay on open stays short.
+  public static let defaultCheckpointInterval = 1_000
 
   private init(store: DurableStore<KioskTill>) {
     self.store = store
@@ -40,15 +42,18 @@ public final class TillShell {
   /// new journal with the default menu and stock, and asks the processor
   /// about every intent left open, waiting for its answers (`reconciled`).
   /// Payments run under `effects`' retry policy, over its network; a
-  /// checkpoint follows every `checkpointEvery` records (and each MiB).
+  /// checkpoint follows every `checkpointEvery` records (and each MiB). A
+  /// test stops the till where `crashSeam` throws, as a crash would.
   public static func open(
     journal: String, ledger: String? = nil, lockWait: Duration = DurableJournal.defaultLockWait,
     fault: ProcessorFault? = nil, effects: EffectEnvironment = .live,
-    checkpointEvery: Int = KioskShell.defaultCheckpointInterval
+    checkpointEvery: Int = TillShell.defaultCheckpointInterval,
+    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
   ) async throws -> TillShell {
     var options = DurableStoreOptions(lockWait: lockWait, effectPolicy: KioskTill.effectPolicy(effects.policy))
     options.checkpointRecords = checkpointEvery
-    // Before a command, as the shell writes them: a checkpoint is always followed by a record.
+    options.crashSeam = crashSeam
+    // Before a command, as the kiosk writes them: a checkpoint is always followed by a record.
     options.checkpointsAfterSteps = false
     options.jitter = effects.jitter.next
     let store = try DurableStore<KioskTill>.openTill(
@@ -83,13 +88,12 @@ public final class TillShell {
     // A refund completed reverts the newest command: the settle it gives back.
     let newest = store.state.history.last?.record
     let outcomes = await store.outcomes(of: payments.map { IntentKey(text: $0.key.raw) })
-    var unresolved: KioskShellError?
+    var unresolved: TillError?
     for (payment, closed) in zip(payments, outcomes) {
       guard let closed else { throw store.notClosed() }
       if let unanswered = closed.unanswered {
-        // Asked again by the next command, from the ledger, as a till that opens asks.
-        store.environment.line.forget(payment.key)
-        unresolved = unresolved ?? KioskShellError.unresolved(key: payment.key, attempts: unanswered.attempts)
+        let left = store.leftOpen(payment.key, unanswered)
+        unresolved = unresolved ?? left
         continue
       }
       if closed.abandoned != nil {

@@ -152,7 +152,7 @@ final class CommandContext {
     // The ledger is read from where the live day began: a day's writer reads the day's movements.
     let shell = try await TillShell.open(
       journal: options.journalPath, ledger: options.ledgerPath, lockWait: options.lockWait, fault: processorFault,
-      effects: effects, checkpointEvery: options.checkpointInterval ?? KioskShell.defaultCheckpointInterval)
+      effects: effects, checkpointEvery: options.checkpointInterval ?? TillShell.defaultCheckpointInterval)
     let recovery = shell.journalRecovery
     let ledgerRecovery = shell.ledgerRecovery
     for (what, recovered) in [("the journal", recovery), ("the processor ledger", ledgerRecovery)]

@@ -55,7 +55,7 @@ struct KioskFailure: Error, Equatable {
     case let error as KioskError: self.init(error)
     case let error as PaymentError: self.init(KioskError.payment(error))
     case let error as RestockError: self.init(error)
-    case let error as KioskShellError:
+    case let error as TillError:
       switch error {
       case .invalidTillName: self.init(code: .usage, message: error.description)
       case .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab,
@@ -63,8 +63,8 @@ struct KioskFailure: Error, Equatable {
         self.init(code: .domain, message: error.description)
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)
       case .tornDown: self.init(code: .software, message: error.description)
-      case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .outcomeNotJournaled, .closedDay, .archiveExists,
-        .cannotArchive, .declineNotJournaled, .ledgerLacksKnownEntries, .ledgerUnreadable, .dayAlreadyArchived,
+      case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .closedDay, .archiveExists,
+        .ledgerLacksKnownEntries, .ledgerUnreadable, .dayAlreadyArchived,
         .ledgerNotTheDays, .ledgerMovedOn:
         self.init(code: .journal, message: error.description)
       }

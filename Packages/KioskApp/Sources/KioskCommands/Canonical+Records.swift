@@ -57,7 +57,7 @@ extension KioskRecord: CanonicalCodable {
   /// What a delivery's count may be in a record: what `restock` accepts.
   static let countRange = 1...StockState.maxUnits
 
-  /// Every record's case: those actions journal, and the shell's (the first
+  /// Every record's case: those actions journal, and the kiosk's (the first
   /// record, payment intents and their abandonment, the close of a day),
   /// which only the journal holds.
   static let cases: Set<String> = [

@@ -10,10 +10,10 @@ import Tabs
   import Foundation
 #endif
 
-/// One command of the till, as data: what the shell runs, what a scenario's
+/// One command of the till, as data: what the kiosk runs, what a scenario's
 /// `When` sends and what the replay server receives (docs/replay.md).
 ///
-/// The idempotency key of a money movement is part of the action: the shell
+/// The idempotency key of a money movement is part of the action: the kiosk
 /// derives it from its journal, a scenario or a replay request names it.
 public enum KioskAction: Equatable, Sendable {
   /// Opens a tab for `customer`.
@@ -37,7 +37,7 @@ public enum ActionRefusal: Error, Equatable, Sendable {
   /// A delivery was refused.
   case restock(RestockError)
 
-  /// The domain error itself, as the shell throws it.
+  /// The domain error itself, as the kiosk throws it.
   public var error: any Error {
     switch self {
     case .kiosk(let error): error
@@ -49,7 +49,7 @@ public enum ActionRefusal: Error, Equatable, Sendable {
 /// What one action did: the record the till journals for it (none when it
 /// was refused, or for an undo with nothing to undo), and the refusal.
 public struct ActionOutcome: Equatable, Sendable {
-  /// The record the shell journals for the action.
+  /// The record the kiosk journals for the action.
   public var record: KioskRecord?
   /// Why the action was refused; nil when it went through.
   public var refusal: ActionRefusal?
@@ -115,7 +115,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
     if let entry = try runWithoutMoney(action) { return entry }
     switch action {
     case .settle(let tab, let key):
-      // Decide, the effect, apply: the steps the shell runs around its journal.
+      // Decide, the effect, apply: the steps the kiosk runs around its journal.
       let settlement: Settlement
       do throws(KioskError) { settlement = try self.settlement(for: tab) } catch { throw .kiosk(error) }
       let reference: String
@@ -128,7 +128,7 @@ extension HasMutableTabs where Self: HasMutableMenu & HasMutableStock & HasPayme
     }
   }
 
-  /// Runs `action` against `history`, the way the shell does without its
+  /// Runs `action` against `history`, the way the kiosk does without its
   /// journal: a command pushes its entry; `undo` refunds a settle under its
   /// key, reverts the newest entry and pops it. Never touches a journal.
   public mutating func perform(_ action: KioskAction, history: inout UndoHistory) -> ActionOutcome {

@@ -11,7 +11,7 @@ import Tabs
 
 /// The one effect a command may need before it applies: money moving at the
 /// processor. A settle and an undo are each decide → this effect → apply; the
-/// shell runs the effect off the main actor with deadlines and retries, and a
+/// till's durable store runs the effect with deadlines and retries, and a
 /// scenario or `kiosk-replay` runs it at once on the world's processor. Both
 /// call the same decide and apply functions (`settlement(for:)`,
 /// `UndoHistory.plan`, `applyCharge`, `applyUndo`).

@@ -10,9 +10,9 @@ import Testing
 /// quotes, backslashes, control characters, text beyond ASCII), beside the
 /// default menu and stock. Fresh values each run; a failure prints the state.
 @MainActor
-@Test func canonicalJSONByHandIsTheEncodersBytes() throws {
+@Test func canonicalJSONByHandIsTheEncodersBytes() async throws {
   let journal = try TemporaryJournal()
-  var snapshot = try journal.openShell().snapshot
+  var snapshot = try await journal.openTill().snapshot
   #expect(!snapshot.menu.items.isEmpty, "the default menu is part of the state compared")
   var random = SystemRandomNumberGenerator()
   let alphabet: [Unicode.Scalar] =
@@ -42,7 +42,7 @@ import Testing
 /// A checkpoint written before a slice was added to the world holds no such
 /// key: the slice reads as empty (what `linkgen new-domain` relies on for a
 /// till that already has a journal), and the others as they were.
-@Test func aSnapshotWithoutASliceReadsItAsEmpty() throws {
+@Test func aSnapshotWithoutASliceReadsItAsEmpty() async throws {
   let full = KioskSnapshot(menu: KioskDefaults.menu, stock: KioskDefaults.stock)
   var object = try #require(try JSONSerialization.jsonObject(with: Data(full.canonicalJSON())) as? [String: Any])
   object["stock"] = nil
@@ -56,9 +56,9 @@ import Testing
 /// included (a table from id to tab), and ids spread far apart or at the ends
 /// of `Int` (a sort) all give the encoder's bytes, with the tabs in id order.
 @MainActor
-@Test func tabsAreWrittenInIdOrderWhateverTheirIds() throws {
+@Test func tabsAreWrittenInIdOrderWhateverTheirIds() async throws {
   let journal = try TemporaryJournal()
-  var snapshot = try journal.openShell().snapshot
+  var snapshot = try await journal.openTill().snapshot
   let idSets: [[Int]] = [
     Array(1...300).shuffled(), [7, 3, 5], [4, -2, 9, 0], [Int.max / 2, 1, Int.max / 3], [Int.max, 2], [Int.min, 5],
   ]

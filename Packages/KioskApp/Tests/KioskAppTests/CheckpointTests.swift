@@ -12,17 +12,17 @@ import _ServiceLinkerTestSupport
 /// Runs `count` random commands (opens, adds, removes, settles, restocks,
 /// undos) on `shell`; refusals are part of the stream.
 @MainActor
-private func runRandomCommands(_ shell: KioskShell, count: Int, random: inout SeededGenerator) async throws {
+private func runRandomCommands(_ shell: TillShell, count: Int, random: inout SeededGenerator) async throws {
   for _ in 0..<count {
     let tabs = shell.snapshot.tabs.open.keys.sorted()
     let tab = tabs.randomElement(using: &random) ?? Tab.ID(raw: 1)
     let item = Item.ID(raw: Int.random(in: 1...5, using: &random))
     switch Int.random(in: 0..<10, using: &random) {
-    case 0, 1: _ = try? shell.openTab(for: "Guest")
-    case 2, 3, 4: try? shell.add(item, to: tab)
-    case 5: try? shell.remove(item, from: tab)
+    case 0, 1: _ = try? await shell.openTab(for: "Guest")
+    case 2, 3, 4: try? await shell.add(item, to: tab)
+    case 5: try? await shell.remove(item, from: tab)
     case 6: _ = try? await shell.settle(tab)
-    case 7: try? shell.restock(.milk, count: Int.random(in: 1...20, using: &random))
+    case 7: try? await shell.restock(.milk, count: Int.random(in: 1...20, using: &random))
     default: _ = try await shell.undo()
     }
   }
@@ -51,19 +51,18 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
   let journal = try TemporaryJournal()
   let live: KioskSnapshot
   do {
-    let shell = try journal.openShell()
-    shell.checkpointInterval = Int.random(in: 3...20, using: &random)
+    let shell = try await journal.openTill(checkpointEvery: Int.random(in: 3...20, using: &random))
     try await runRandomCommands(shell, count: 250, random: &random)
     live = shell.snapshot
   }
   let recovery = try DurableJournal.read(path: journal.path)
   #expect(recovery.startedAtCheckpoint, "seed \(seed): opening started at a checkpoint")
-  let reopened = try journal.openShell()
+  let reopened = try await journal.openTill()
   let (replayed, undo) = try fullReplay(of: journal.path)
   #expect(reopened.snapshot.canonicalJSON() == replayed.canonicalJSON(), "seed \(seed)")
   #expect(reopened.snapshot.canonicalJSON() == live.canonicalJSON(), "seed \(seed)")
   #expect(reopened.undoDepth == undo.count, "seed \(seed)")
-  #expect(reopened.records.count < 260, "only the records after the last checkpoint are decoded")
+  #expect(recovery.count < 260, "only the records after the last checkpoint are read")
   // The undo history came through the checkpoint: undoing everything lands where a full replay's undo does.
   var reference = ReplayWorld()
   reference.restore(replayed)
@@ -75,11 +74,10 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
 }
 
 @MainActor
-@Test func aCheckpointIsWrittenOnlyAfterAsManyBytesOfRecordsAsItHolds() throws {
+@Test func aCheckpointIsWrittenOnlyAfterAsManyBytesOfRecordsAsItHolds() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
-  shell.checkpointInterval = 5
-  for index in 0..<60 { _ = try shell.openTab(for: "Guest \(index) with a long name to make a big state") }
+  let shell = try await journal.openTill(checkpointEvery: 5)
+  for index in 0..<60 { _ = try await shell.openTab(for: "Guest \(index) with a long name to make a big state") }
   var checkpoints: [Int] = []
   try KioskJournalReader.walk(path: journal.path) { sequence, entry in
     if case .checkpoint = entry { checkpoints.append(sequence) }
@@ -94,26 +92,25 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
 /// end of the file: the next open cuts it and starts from the checkpoint
 /// before, with every acknowledged command.
 @MainActor
-@Test func aTornCheckpointLosesNothingAcknowledged() throws {
+@Test func aTornCheckpointLosesNothingAcknowledged() async throws {
   let journal = try TemporaryJournal()
   let acknowledged: KioskSnapshot
   do {
-    let shell = try journal.openShell()
-    shell.checkpointInterval = 4
-    for index in 0..<10 { _ = try shell.openTab(for: "Guest \(index)") }
+    let shell = try await journal.openTill(checkpointEvery: 4)
+    for index in 0..<10 { _ = try await shell.openTab(for: "Guest \(index)") }
     acknowledged = shell.snapshot
   }
   let beforeCheckpoint = journal.bytes.count
   do {
-    let shell = try journal.openShell()
-    try shell.writeCheckpoint()
+    let shell = try await journal.openTill()
+    try shell.store.checkpoint()
   }
   // The checkpoint, cut short as a kill would leave it.
   let whole = journal.bytes
   try whole.prefix(beforeCheckpoint + (whole.count - beforeCheckpoint) / 2).write(
     to: URL(fileURLWithPath: journal.path))
-  let reopened = try journal.openShell()
-  #expect(reopened.droppedBytes > 0)
+  let reopened = try await journal.openTill()
+  #expect(reopened.journalRecovery.droppedBytes > 0)
   #expect(reopened.snapshot == acknowledged)
   let (replayed, _) = try fullReplay(of: journal.path)
   #expect(replayed == acknowledged)
@@ -122,11 +119,11 @@ func openingFromACheckpointGivesTheStateOfAFullReplay(seed: UInt64) async throws
 /// A checkpoint whose state is not what the records before it replay to is
 /// caught by `verify`, naming the record: never silently trusted by an audit.
 @MainActor
-@Test func verifyCatchesACheckpointThatDisagreesWithTheReplay() throws {
+@Test func verifyCatchesACheckpointThatDisagreesWithTheReplay() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    _ = try shell.openTab(for: "Ada")
+    let shell = try await journal.openTill()
+    _ = try await shell.openTab(for: "Ada")
   }
   do {
     // A well-formed checkpoint (valid checksum) with a wrong state, as a bug would write it.
@@ -153,9 +150,9 @@ func randomDayWithCheckpoints(
 ) async throws -> JournalRecovery {
   var random = SeededGenerator(seed: seed)
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell(newFileVersion: version)
-  shell.checkpointInterval = Int.random(in: 3...9, using: &random)
-  for name in customers { _ = try shell.openTab(for: name) }
+  let shell = try await journal.openTill(
+    newFileVersion: version, checkpointEvery: Int.random(in: 3...9, using: &random))
+  for name in customers { _ = try await shell.openTab(for: name) }
   try await runRandomCommands(shell, count: 120, random: &random)
   return try DurableJournal.read(path: journal.path)
 }
@@ -229,14 +226,14 @@ func everyCheckpointReadsAsTheDecoderReadsIt(seed: UInt64) async throws {
 @MainActor
 @Test func theUndoHistoryReadsByHandWithEveryKindOfStep() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell(newFileVersion: JournalFormat.encoderVersion)
-  let ada = try shell.openTab(for: "Ada")
-  try shell.add(Item.ID(raw: 1), to: ada)
-  try shell.add(Item.ID(raw: 4), to: ada)
-  try shell.remove(Item.ID(raw: 1), from: ada)
-  try shell.restock(.milk, count: 3)
+  let shell = try await journal.openTill(newFileVersion: JournalFormat.encoderVersion)
+  let ada = try await shell.openTab(for: "Ada")
+  try await shell.add(Item.ID(raw: 1), to: ada)
+  try await shell.add(Item.ID(raw: 4), to: ada)
+  try await shell.remove(Item.ID(raw: 1), from: ada)
+  try await shell.restock(.milk, count: 3)
   _ = try await shell.settle(ada)
-  try shell.writeCheckpoint()
+  try shell.store.checkpoint()
   let recovery = try DurableJournal.read(path: journal.path)
   let index = try #require((0..<recovery.count).last { recovery.isCheckpoint($0) })
   let payload = recovery.payload(index)

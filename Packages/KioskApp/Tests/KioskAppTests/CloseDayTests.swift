@@ -1,4 +1,5 @@
 import Clock
+import DurableStore
 import Foundation
 import Journal
 import KioskApp
@@ -10,27 +11,27 @@ import Testing
 
 /// A day: Ada's tab settled, Bob's settled then undone (refunded), Cy's left open.
 @MainActor
-private func playADay(_ shell: KioskShell) async throws {
-  let ada = try shell.openTab(for: "Ada")
-  try shell.add(latte, to: ada)
-  try shell.add(espresso, to: ada)
+private func playADay(_ shell: TillShell) async throws {
+  let ada = try await shell.openTab(for: "Ada")
+  try await shell.add(latte, to: ada)
+  try await shell.add(espresso, to: ada)
   _ = try await shell.settle(ada)
-  let bob = try shell.openTab(for: "Bob")
-  try shell.add(espresso, to: bob)
+  let bob = try await shell.openTab(for: "Bob")
+  try await shell.add(espresso, to: bob)
   _ = try await shell.settle(bob)
   _ = try await shell.undo()
   _ = try await shell.settle(bob)
   _ = try await shell.undo()
-  let cy = try shell.openTab(for: "Cy")
-  try shell.add(latte, to: cy)
+  let cy = try await shell.openTab(for: "Cy")
+  try await shell.add(latte, to: cy)
 }
 
 @MainActor
 @Test func closingTheDayReportsItArchivesSettledTabsAndCarriesOpenOnes() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
+  let shell = try await journal.openTill()
   try await playADay(shell)
-  let report = try shell.closeDay()
+  let report = try await shell.closeDay()
   #expect(report.day == 1)
   #expect(report.sales.map(\.name) == ["Latte", "Espresso"])
   #expect(report.sales.map(\.count) == [1, 1])
@@ -51,7 +52,7 @@ private func playADay(_ shell: KioskShell) async throws {
   #expect(FileManager.default.fileExists(atPath: archive))
   #expect((try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int) == 0o444)
   #expect(KioskSegments.all(of: journal.path).map(\.path) == [archive, journal.path])
-  // The shell that wrote the day held zeros ahead of its records; the archive, still
+  // The till that wrote the day held zeros ahead of its records; the archive, still
   // named by that open handle, ends with its last record all the same.
   let archived = try #require(FileManager.default.contents(atPath: archive))
   #expect(try DurableJournal.stream(path: archive) { _ in }.recordsEnd == archived.count)
@@ -72,57 +73,53 @@ private func playADay(_ shell: KioskShell) async throws {
   let journal = try TemporaryJournal()
   let carried: KioskSnapshot
   do {
-    let shell = try journal.openShell()
+    let shell = try await journal.openTill()
     try await playADay(shell)
-    _ = try shell.closeDay()
+    _ = try await shell.closeDay()
     carried = shell.snapshot
   }
-  let reopened = try journal.openShell()
+  let reopened = try await journal.openTill()
   #expect(reopened.day == 2)
   #expect(reopened.snapshot == carried)
-  #expect(reopened.records.isEmpty, "the new day opens with its checkpoint and nothing after it")
+  let day = try DurableJournal.read(path: journal.path)
+  #expect(day.count == 1 && day.isCheckpoint(0), "the new day opens with its checkpoint and nothing after it")
 }
 
 @MainActor
-@Test func theArchiveCannotBeOpenedAsTheLiveJournal() throws {
+@Test func theArchiveCannotBeOpenedAsTheLiveJournal() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    _ = try shell.closeDay()
+    let shell = try await journal.openTill()
+    _ = try await shell.closeDay()
   }
   let archive = KioskSegments.archivePath(of: journal.path, day: 1)
-  #expect(throws: KioskShellError.closedDay(day: 1, path: archive)) {
-    _ = try KioskShell(journal: try DurableJournal(path: archive))
+  await #expect(throws: TillError.closedDay(day: 1, path: archive)) {
+    _ = try await TillShell.open(journal: archive)
   }
 }
 
-/// A crash at each step of closing the day. Before `dayClosed` is durable
-/// nothing is decided: the day goes on. After it, the next writer finishes the
-/// close, and a `closeDay` right after reports that day instead of closing
-/// another. Nothing acknowledged is lost either way.
+/// A crash at each step of closing the day after `dayClosed` is durable: the
+/// next writer finishes the close, and a `closeDay` right after reports that
+/// day instead of closing another. Nothing acknowledged is lost. (Before
+/// `dayClosed` nothing is decided: `aFileInTheArchivesPlaceStopsTheCloseAndIsKept`.)
 @MainActor
-@Test(arguments: [CloseDayStep.afterNextDay, .afterRecord, .afterArchive])
-func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
+@Test(arguments: [CrashPoint.periodEnded, .periodNextWritten, .periodArchived])
+func aCloseCutShortIsFinishedByTheNextWriter(point: CrashPoint) async throws {
   let journal = try TemporaryJournal()
   let before: KioskSnapshot
   do {
-    let shell = try journal.openShell()
+    let stop = StopAt()
+    let shell = try await journal.openTill(crashSeam: stop.seam)
     try await playADay(shell)
     before = shell.snapshot
-    shell.closeDayStepHook = { if $0 == step { throw CancellationError() } }
-    #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
+    stop.arm(point)
+    await #expect(throws: DurableStoreError.stopped(at: point)) { _ = try await shell.closeDay() }
   }
-  let reopened = try journal.openShell()
-  if step == .afterNextDay {
-    #expect(reopened.day == 1 && reopened.finishedInterruptedClose == nil)
-    #expect(reopened.snapshot == before)
-    _ = try reopened.closeDay()
-  } else {
-    #expect(reopened.day == 2 && reopened.finishedInterruptedClose == 1, "\(step)")
-    #expect(reopened.snapshot == before.carriedOver, "\(step)")
-    let report = try reopened.closeDay()
-    #expect(report.day == 1 && report.net == 7.50, "the report of the day whose close was finished")
-  }
+  let reopened = try await journal.openTill()
+  #expect(reopened.day == 2 && reopened.finishedInterruptedClose == 1, "\(point)")
+  #expect(reopened.snapshot == before.carriedOver, "\(point)")
+  let report = try await reopened.closeDay()
+  #expect(report.day == 1 && report.net == 7.50, "the report of the day whose close was finished")
   #expect(reopened.day == 2, "one day was closed, not two")
   #expect(!FileManager.default.fileExists(atPath: journal.path + ".next"))
   let segments = KioskSegments.all(of: journal.path)
@@ -139,10 +136,11 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
 @Test func aDayUnderBothNamesIsReadOnce() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
+    let stop = StopAt()
+    let shell = try await journal.openTill(crashSeam: stop.seam)
     try await playADay(shell)
-    shell.closeDayStepHook = { if $0 == .afterArchive { throw CancellationError() } }
-    #expect(throws: CancellationError.self) { _ = try shell.closeDay() }
+    stop.arm(.periodArchived)
+    await #expect(throws: DurableStoreError.stopped(at: .periodArchived)) { _ = try await shell.closeDay() }
   }
   #expect(KioskSegments.all(of: journal.path).count == 1)
   var opens = 0
@@ -156,10 +154,10 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
 @Test func walkingEveryDayRefusesAMissingOrDamagedArchive() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
+    let shell = try await journal.openTill()
     for _ in 0..<3 {
       try await playADay(shell)
-      _ = try shell.closeDay()
+      _ = try await shell.closeDay()
     }
   }
   let first = KioskSegments.archivePath(of: journal.path, day: 1)
@@ -180,18 +178,18 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
 }
 
 @MainActor
-@Test func aFileInTheArchivesPlaceStopsTheCloseAndIsKept() throws {
+@Test func aFileInTheArchivesPlaceStopsTheCloseAndIsKept() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
+  let shell = try await journal.openTill()
   let archive = KioskSegments.archivePath(of: journal.path, day: 1)
   try Data("someone else's".utf8).write(to: URL(fileURLWithPath: archive))
-  #expect(throws: KioskShellError.archiveExists(path: archive)) { _ = try shell.closeDay() }
+  await #expect(throws: TillError.archiveExists(path: archive)) { _ = try await shell.closeDay() }
   #expect(FileManager.default.contents(atPath: archive) == Data("someone else's".utf8))
   // Nothing was decided: the day goes on, and closes once the name is free.
   #expect(shell.day == 1)
-  _ = try shell.openTab(for: "Dee")
+  _ = try await shell.openTab(for: "Dee")
   try FileManager.default.removeItem(atPath: archive)
-  _ = try shell.closeDay()
+  _ = try await shell.closeDay()
   #expect(shell.day == 2)
 }
 
@@ -201,39 +199,30 @@ func aCloseCutShortIsFinishedByTheNextWriter(step: CloseDayStep) async throws {
 @Test func aWriterWaitingThroughACloseGetsTheNextDay() async throws {
   let journal = try TemporaryJournal()
   let path = journal.path
-  var shell: KioskShell? = try journal.openShell()
+  var shell: TillShell? = try await journal.openTill()
   let waiting = Task.detached { () throws -> Bool in
     // The day's file opens with `initialized`; the next day's with a checkpoint.
     // A long wait: under load, the main actor may run other tests before this one's close.
     try DurableJournal(path: path, lockWait: .seconds(600)).recovery.isCheckpoint(0)
   }
   try await Task.sleep(for: .milliseconds(200))  // time to open the day's file and wait for its lock
-  _ = try shell?.closeDay()
+  _ = try await shell?.closeDay()
   shell = nil
   #expect(try await waiting.value, "the waiting writer holds the next day's file")
-}
-
-/// A shell of the next day as `kiosk` opens one: the ledger read from where the day began.
-@MainActor
-private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
-  try KioskShell(
-    journal: try DurableJournal(path: journal.path),
-    ledgerPath: LocalProcessor.defaultPath(besideJournal: journal.path),
-    effects: EffectEnvironment(clock: SystemClock(), jitter: .none, policy: .singleAttempt, network: .direct))
 }
 
 @MainActor
 @Test func theNextDaysWriterReadsOnlyTheDaysMovementsAndNumbersOn() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
+    let shell = try await journal.openTill()
     try await playADay(shell)
     #expect(shell.processorLedger.count == 5, "Ada's charge, Bob's two charges and two refunds")
-    _ = try shell.closeDay()
+    _ = try await shell.closeDay()
   }
   let reference: String
   do {
-    let shell = try dayShell(journal)
+    let shell = try await journal.openTill()
     #expect(shell.processorLedger.isEmpty, "day 1's movements are not read")
     let cy = try #require(shell.snapshot.tabs.open.keys.first)
     reference = try await shell.settle(cy).reference
@@ -243,7 +232,7 @@ private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
     #expect(audit.agrees, "the audit reads the whole ledger: \(audit.mismatches)")
     #expect(audit.charges == 4)
   }
-  #expect(try dayShell(journal).processorLedger.map(\.reference) == [reference])
+  #expect(try await journal.openTill().processorLedger.map(\.reference) == [reference])
 }
 
 @MainActor
@@ -252,22 +241,22 @@ private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
   let ledger = LocalProcessor.defaultPath(besideJournal: journal.path)
   let backup: Data
   do {
-    let shell = try journal.openShell()
-    let ada = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: ada)
+    let shell = try await journal.openTill()
+    let ada = try await shell.openTab(for: "Ada")
+    try await shell.add(latte, to: ada)
     backup = try #require(FileManager.default.contents(atPath: ledger))
     _ = try await shell.settle(ada)
-    let bob = try shell.openTab(for: "Bob")
-    try shell.add(espresso, to: bob)
-    _ = try shell.closeDay()
+    let bob = try await shell.openTab(for: "Bob")
+    try await shell.add(espresso, to: bob)
+    _ = try await shell.closeDay()
   }
   // The ledger as it was before Ada's charge: shorter than where day 2 begins in it.
   try backup.write(to: URL(fileURLWithPath: ledger))
-  let shell = try dayShell(journal)
+  let shell = try await journal.openTill()
   #expect(shell.ledgerCaughtUp == 1...1, "the number day 1 gave Ada is retired, never given again")
   // And no money moves until repair writes Ada's charge back from the journal.
   let bob = try #require(shell.snapshot.tabs.open.keys.first)
-  await #expect(throws: KioskShellError.ledgerLacksKnownEntries(path: ledger, numbers: [1])) {
+  await #expect(throws: TillError.ledgerLacksKnownEntries(path: ledger, numbers: [1])) {
     try await shell.settle(bob)
   }
 }
@@ -275,15 +264,15 @@ private func dayShell(_ journal: TemporaryJournal) throws -> KioskShell {
 /// A crash between the close's rename and its `chmod` leaves the archive
 /// writable (0644 here, as the journal was): the next writer makes it read-only.
 @MainActor
-@Test func aWriterMakesTheNewestArchiveReadOnlyWhenACloseDidNot() throws {
+@Test func aWriterMakesTheNewestArchiveReadOnlyWhenACloseDidNot() async throws {
   let journal = try TemporaryJournal()
   do {
-    let shell = try journal.openShell()
-    _ = try shell.openTab(for: "Ada")
-    _ = try shell.closeDay()
+    let shell = try await journal.openTill()
+    _ = try await shell.openTab(for: "Ada")
+    _ = try await shell.closeDay()
   }
   let archive = KioskSegments.archivePath(of: journal.path, day: 1)
   try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
-  _ = try journal.openShell()
+  _ = try await journal.openTill()
   #expect((try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int) == 0o444)
 }

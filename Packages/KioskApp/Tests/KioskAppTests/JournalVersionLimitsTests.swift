@@ -31,14 +31,14 @@ private func version(ofJournalAt path: String) -> UInt16 {
 @Test func aMenuInFractionsOfACentKeepsTheNextDayInVersion2() async throws {
   let journal = try TemporaryJournal()
   try journalWithLatte(at: Decimal(string: "4.555")!, version: JournalFormat.encoderVersion, in: journal)
-  let shell = try journal.openShell()
-  let ada = try shell.openTab(for: "Ada")
-  try shell.add(latte, to: ada)
+  let shell = try await journal.openTill()
+  let ada = try await shell.openTab(for: "Ada")
+  try await shell.add(latte, to: ada)
   _ = try await shell.settle(ada)
-  _ = try shell.closeDay()
+  _ = try await shell.closeDay()
   #expect(version(ofJournalAt: journal.path) == JournalFormat.encoderVersion)
-  let bob = try shell.openTab(for: "Bob")
-  try shell.add(latte, to: bob)
+  let bob = try await shell.openTab(for: "Bob")
+  try await shell.add(latte, to: bob)
   let receipt = try await shell.settle(bob)
   #expect(receipt.total == Decimal(string: "4.555")!)
   #expect(try shell.paymentAudit().agrees)
@@ -49,8 +49,8 @@ private func version(ofJournalAt path: String) -> UInt16 {
 @Test func aMenuInWholeCentsStartsTheNextDayInVersion3() async throws {
   let journal = try TemporaryJournal()
   try journalWithLatte(at: Decimal(string: "4.55")!, version: JournalFormat.encoderVersion, in: journal)
-  let shell = try journal.openShell()
-  _ = try shell.closeDay()
+  let shell = try await journal.openTill()
+  _ = try await shell.closeDay()
   #expect(version(ofJournalAt: journal.path) == JournalFormat.canonicalVersion)
 }
 
@@ -62,26 +62,24 @@ private func version(ofJournalAt path: String) -> UInt16 {
   let journal = try TemporaryJournal()
   let price = Decimal(string: "9999999999999.99")!
   try journalWithLatte(at: price, version: JournalFormat.canonicalVersion, in: journal)
-  let shell = try journal.openShell()
-  let ada = try shell.openTab(for: "Ada")
-  try shell.add(latte, to: ada)
-  try shell.add(latte, to: ada)
+  let shell = try await journal.openTill()
+  let ada = try await shell.openTab(for: "Ada")
+  try await shell.add(latte, to: ada)
+  try await shell.add(latte, to: ada)
   let before = journal.bytes
-  await #expect(throws: KioskShellError.amountNotJournalable(amount: price * 2, version: 3)) {
-    _ = try await shell.settle(ada)
-  }
+  let refused = await #expect(throws: TillRefusal.self) { _ = try await shell.settle(ada) }
   #expect(journal.bytes == before)
   #expect(
-    KioskShellError.amountNotJournalable(amount: price * 2, version: 3).description
-      == "the amount 19999999999999.98 cannot be journaled: a journal of version 3 holds money in whole cents "
-      + "below 10000000000000.00; nothing was written")
+    refused?.description
+      == "the amount 19999999999999.98 cannot be journaled: the till holds money below 10000000000000.00; "
+      + "nothing was written")
   #expect(
-    KioskShellError.amountNotJournalable(amount: Decimal(string: "4.555")!, version: 3).description
+    TillError.amountNotJournalable(amount: Decimal(string: "4.555")!, version: 3).description
       == "the amount 4.555 cannot be journaled: a journal of version 3 holds money in whole cents; nothing was "
       + "written (after 'kiosk close-day' the next day is of version 2, which holds it)")
-  try shell.remove(latte, from: ada)
-  try shell.add(espresso, to: ada)
-  try shell.remove(latte, from: ada)
+  try await shell.remove(latte, from: ada)
+  try await shell.add(espresso, to: ada)
+  try await shell.remove(latte, from: ada)
   let receipt = try await shell.settle(ada)
   #expect(receipt.total == KioskDefaults.menu.items[espresso]?.price)
   #expect(try shell.paymentAudit().agrees)

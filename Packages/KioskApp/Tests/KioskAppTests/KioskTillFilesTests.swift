@@ -8,8 +8,8 @@ import Testing
 
 @testable import KioskApp
 
-// The files beside the journal on the framework's store, as the shell keeps
-// them: the day's settled-tabs file, vouched for by each checkpoint and
+// The files beside the journal on the framework's store, as the kiosk has
+// always kept them: the day's settled-tabs file, vouched for by each checkpoint and
 // archived with its day; where each day's movements begin in the processor's
 // ledger, and the numbers it gave; and the archives, never reopened.
 
@@ -66,11 +66,10 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
   #expect(SettledTabsFile.entries(besideJournal: journal.path, salt: salt, through: mark) == Array(day.prefix(3)))
   #expect(listed.tabs.map(\.receipt.tab) == [ada, bob] && listed.unlisted == 0)
 
-  // Reopened, the store lists the same; the shell keeps the file rather than write it again.
+  // Reopened, the till lists the same, and keeps the file rather than write it again.
+  let records = try DurableJournal.read(path: journal.path).count
   #expect(try DurableStore<KioskTill>.openTill(at: journal.path).settledListing() == listed)
-  let shell = try journal.openShell()
-  #expect(!shell.rebuiltSettledTabs, "the store's checkpoint vouches for the file")
-  #expect(try shell.settledListing() == listed)
+  #expect(try DurableJournal.read(path: journal.path).count == records, "the checkpoint vouches for the file")
 }
 
 @MainActor
@@ -90,8 +89,9 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
   #expect(try lastCheckpoint(of: journal.path)?.settledTabs?.entries == 2)
   #expect(try store?.settledListing().tabs.map(\.receipt.tab) == [ada, bob])
   store = nil
-  let shell = try journal.openShell()
-  #expect(!shell.rebuiltSettledTabs)
+  let records = try DurableJournal.read(path: journal.path).count
+  _ = try DurableStore<KioskTill>.openTill(at: journal.path)
+  #expect(try DurableJournal.read(path: journal.path).count == records, "the next writer keeps it")
 }
 
 @MainActor
@@ -111,21 +111,17 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
   let whole = try #require(DerivedLog.markOfWholeFile(path: file, salt: archiveSalt))
   let archived = SettledTabsFile.entries(besideJournal: archive, salt: archiveSalt, through: whole)
   #expect(archived?.map(tab(of:)) == [ada], "the day's settled tabs went with its archive")
-  #expect(try lastCheckpoint(of: archive) == nil, "the day ends with its records, as the shell's do")
+  #expect(try lastCheckpoint(of: archive) == nil, "the day ends with its records")
   let opening = try #require(try lastCheckpoint(of: journal.path))
   #expect(opening.ledgerStart == ledgerEnd)
   #expect(opening.ledgerNumbersUsed == 1)
   #expect(opening.settledTabs == .empty)
 
-  // The next day's writers read only the day's movements, and number on.
-  let shell = try KioskShell(
-    journal: try DurableJournal(path: journal.path), ledgerPath: LocalProcessor.defaultPath(besideJournal: journal.path)
-  )
-  #expect(shell.processorLedger.isEmpty, "day 1's movements are not read")
-  #expect(!shell.rebuiltSettledTabs)
-  _ = consume shell
+  // The next day's writer reads only the day's movements, and numbers on.
+  let records = try DurableJournal.read(path: journal.path).count
   let dayTwo = try DurableStore<KioskTill>.openTill(at: journal.path)
-  #expect(dayTwo.environment.processor.ledger.entries.isEmpty)
+  #expect(dayTwo.environment.processor.ledger.entries.isEmpty, "day 1's movements are not read")
+  #expect(try DurableJournal.read(path: journal.path).count == records, "the day's settled tabs file is kept")
   let bob = try #require(dayTwo.state.slices.tabs.open.keys.first)
   let second = try await dayTwo.settle(bob)
   #expect(receipt.reference.hasSuffix("_1") && second.reference.hasSuffix("_2"), "\(second.reference)")
@@ -147,7 +143,7 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
     _ = try processor.charge(3, key: IdempotencyKey(journalSalt: 0xDEAD, sequence: 2, tab: 1))
   }
   let before = journal.bytes
-  #expect(throws: KioskShellError.ledgerMovedOn(path: ledger, journal: journal.path, movements: 1)) {
+  #expect(throws: TillError.ledgerMovedOn(path: ledger, journal: journal.path, movements: 1)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path)
   }
   // Another ledger file in its place: the day began in the other one.
@@ -156,7 +152,7 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
     var processor = try LocalProcessor(path: ledger)
     _ = try processor.charge(3, key: IdempotencyKey(journalSalt: 0xDEAD, sequence: 2, tab: 1))
   }
-  #expect(throws: KioskShellError.ledgerNotTheDays(path: ledger)) {
+  #expect(throws: TillError.ledgerNotTheDays(path: ledger)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path)
   }
   #expect(journal.bytes == before)
@@ -181,7 +177,7 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
   #expect(dayTwo.environment.processor.numbersUsed == 1)
   // And no money moves until repair writes Ada's charge back from the journal.
   let bob = try #require(dayTwo.state.slices.tabs.open.keys.first)
-  await #expect(throws: KioskShellError.ledgerLacksKnownEntries(path: ledger, numbers: [1])) {
+  await #expect(throws: TillError.ledgerLacksKnownEntries(path: ledger, numbers: [1])) {
     _ = try await dayTwo.settle(bob)
   }
 }
@@ -196,12 +192,12 @@ private func lastCheckpoint(of path: String) throws -> KioskCheckpoint? {
   store = nil
 
   let archive = KioskSegments.archivePath(of: journal.path, day: 1)
-  #expect(throws: KioskShellError.closedDay(day: 1, path: archive)) {
+  #expect(throws: TillError.closedDay(day: 1, path: archive)) {
     _ = try DurableStore<KioskTill>.openTill(at: archive)
   }
   // Day 1's journal put back over the live one: its tabs' charges are under the archive's keys.
   try dayOne.write(to: URL(fileURLWithPath: journal.path))
-  #expect(throws: KioskShellError.dayAlreadyArchived(day: 1, path: journal.path, archive: archive)) {
+  #expect(throws: TillError.dayAlreadyArchived(day: 1, path: journal.path, archive: archive)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path)
   }
   #expect(journal.bytes == dayOne)

@@ -12,23 +12,9 @@ import Testing
 @testable import KioskApp
 
 // Settling on the framework's store: the charge is the store's intent under
-// the kiosk's key, journaled as the shell journals it, and the shell and the
-// store each finish or go on with a day the other left with payments in it.
-
-extension TemporaryJournal {
-  /// Every record of a journal with no checkpoint.
-  func records() throws -> [KioskRecord] {
-    let recovery = try DurableJournal.read(path: path)
-    return try (0..<recovery.count).map {
-      try KioskRecord.decoded(from: recovery.payload($0), version: recovery.version, decoder: JSONDecoder())
-    }
-  }
-
-  /// The processor's movements, read with no store or shell holding the ledger.
-  func movements() throws -> [ProcessorLedger.Entry] {
-    try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: path)).entries
-  }
-}
+// the kiosk's key, journaled as the kiosk has always journaled it, and the
+// bare store and the till as `kiosk` runs it (`TillShell`) each finish or go
+// on with a day the other left with payments in it.
 
 /// Stops the store at the `stopAt`-th crash seam it reaches once armed.
 final class ArmedSeam: Sendable {
@@ -97,51 +83,19 @@ func unstamped(_ record: KioskRecord) -> KioskRecord {
   #expect(processor.ledger.entries.first?.reference == receipt.reference)
 }
 
-/// The same day, settled (and a settle undone) by the shell on one copy of
-/// a journal and by the store on another (the same salt, the same ledger):
-/// the same records, and the same state.
 @MainActor
 @Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
-func theShellAndTheStoreSettleACopyOfADayAlike(version: UInt16) async throws {
-  let byShell = try TemporaryJournal()
-  let shell = try byShell.openShell(newFileVersion: version)
-  let ada = try shell.openTab(for: "Ada")
-  try shell.add(latte, to: ada)
-  let grace = try shell.openTab(for: "Grace")
-  try shell.add(espresso, to: grace)
-  // Copied while the shell holds them: every record and movement is synced.
-  let byStore = try TemporaryJournal()
-  for suffix in ["", ".processor"] {
-    try FileManager.default.copyItem(atPath: byShell.path + suffix, toPath: byStore.path + suffix)
-  }
-
-  _ = try await shell.settle(ada)
-  _ = try await shell.settle(grace)
-  _ = try await shell.undo()
-  let snapshot = shell.snapshot
-  let store = try byStore.openStore()
-  _ = try await store.settle(ada)
-  _ = try await store.settle(grace)
-  _ = try await store.undoNewest()
-
-  #expect(store.state.slices.tabs == snapshot.tabs)
-  #expect(store.state.slices.stock == snapshot.stock)
-  #expect(try byStore.records().map(unstamped) == byShell.records().map(unstamped))
-}
-
-@MainActor
-@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
-func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UInt16) async throws {
+func aDayWithPaymentsGoesOnOnTheStoreAndBackInTheTillInEitherFormat(version: UInt16) async throws {
   let journal = try TemporaryJournal()
-  var shell: KioskShell? = try journal.openShell(newFileVersion: version)
-  let ada = try #require(try shell?.openTab(for: "Ada"))
-  try shell?.add(latte, to: ada)
-  _ = try await shell?.settle(ada)
-  try shell?.writeCheckpoint()
-  let grace = try #require(try shell?.openTab(for: "Grace"))
-  try shell?.add(espresso, to: grace)
-  let before = try #require(shell?.snapshot)
-  shell = nil
+  var till: TillShell? = try await journal.openTill(newFileVersion: version)
+  let ada = try #require(try await till?.openTab(for: "Ada"))
+  try await till?.add(latte, to: ada)
+  _ = try await till?.settle(ada)
+  try till?.store.checkpoint()
+  let grace = try #require(try await till?.openTab(for: "Grace"))
+  try await till?.add(espresso, to: grace)
+  let before = try #require(till?.snapshot)
+  till = nil
 
   var store: DurableStore<KioskTill>? = try journal.openStore()
   #expect(store?.state.slices == before)
@@ -150,13 +104,14 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   let after = try #require(store?.state.slices)
   store = nil
 
-  shell = try journal.openShell()
-  #expect(shell?.snapshot == after)
-  #expect(shell?.records.last == .settled(receipt))
-  let linus = try #require(try shell?.openTab(for: "Linus"))
-  try shell?.add(latte, to: linus)
-  _ = try await shell?.settle(linus)
-  shell = nil
+  till = try await journal.openTill()
+  #expect(till?.snapshot == after)
+  #expect(try journal.records().last == .settled(receipt))
+  let linus = try #require(try await till?.openTab(for: "Linus"))
+  try await till?.add(latte, to: linus)
+  _ = try await till?.settle(linus)
+  till = nil
+  #expect(try DurableJournal.read(path: journal.path).version == version)
   #expect(try journal.movements().count == 3, "each tab charged once")
 }
 
@@ -201,7 +156,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
 
   try store.send(.settle(ada))
   #expect(store.state.paying == [ada])
-  let inFlight = KioskShellError.paymentInFlight(tab: ada).description
+  let inFlight = TillError.paymentInFlight(tab: ada).description
   for command in [KioskAction.add(item: latte, tab: ada), .remove(item: latte, tab: ada)] {
     let outcome = try store.send(.command(command)).outcome
     #expect(outcome.record == nil && outcome.reason?.contains(inFlight) == true, "\(command)")
@@ -254,7 +209,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
 /// A store stopped at each seam of a settle in turn (the intent's record,
 /// the charge, the outcome's record), then opened again: the charge was made
 /// at most once, the tab is settled exactly when it was, no intent stays
-/// open, and the shell then opens the same day.
+/// open, and the till, as `kiosk` opens it, then opens the same day.
 @MainActor
 @Test func aSettleStoppedAtEachOfItsSeamsIsFinishedOnOpenWithOneChargeAtMost() async throws {
   var seamsInASettle = 0
@@ -283,9 +238,9 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
     let slices = reopened.state.slices
     _ = consume reopened
 
-    let shell = try journal.openShell()
-    #expect(shell.snapshot == slices, "stopped at seam \(stopAt)")
-    #expect(shell.openIntents.isEmpty)
+    let till = try await journal.openTill()
+    #expect(till.snapshot == slices, "stopped at seam \(stopAt)")
+    #expect(try till.view(withLedger: false).openIntents.isEmpty)
   }
   #expect(seamsInASettle >= 4, "a settle passes the intent's record, the charge and the outcome's record")
 }
@@ -317,26 +272,26 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   await #expect {
     _ = try await store?.settle(grace)
   } throws: { error in
-    guard case KioskShellError.heldChargeDiffers(let tab, _, _, _) = error else { return false }
+    guard case TillError.heldChargeDiffers(let tab, _, _, _) = error else { return false }
     return tab == grace
   }
   #expect(store?.environment.processor.ledger.entries.count == 2, "no money moved again")
 }
 
-/// A journal restored from a copy after the shell settled and refunded a
+/// A journal restored from a copy after the till settled and refunded a
 /// tab: the keys the copy gives again were used. The store asks the
 /// processor before using each, gives a used one up, and asks again under
-/// the next one, as the shell's fresh intent does.
+/// the next one.
 @MainActor
 @Test func aKeyTheProcessorUsedBeforeIsGivenUpAndTheSettleAskedAgainUnderTheNext() async throws {
   let journal = try TemporaryJournal()
   var (store, ada) = try storeWithAdasTab(journal)
   store = nil
   let copy = journal.bytes
-  var shell: KioskShell? = try journal.openShell()
-  _ = try await shell?.settle(ada)
-  _ = try await shell?.undo()
-  shell = nil
+  var till: TillShell? = try await journal.openTill()
+  _ = try await till?.settle(ada)
+  _ = try await till?.undo()
+  till = nil
   try copy.write(to: URL(fileURLWithPath: journal.path))
 
   store = try journal.openStore()
@@ -357,7 +312,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
 /// The charge of a tab the day carries over, held by the processor for a
 /// journal restored from a copy: the next day's keys would not find it, so
 /// the day is not closed until the tab is settled today (and the charge
-/// adopted), as the shell refuses it.
+/// adopted).
 @MainActor
 @Test func aDayWhoseOpenTabTheProcessorHoldsAChargeOfIsNotClosed() async throws {
   let journal = try TemporaryJournal()
@@ -373,7 +328,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   #expect {
     try store?.closeDay()
   } throws: { error in
-    guard case KioskShellError.heldChargeOfOpenTab(let tab, _, _) = error else { return false }
+    guard case TillError.heldChargeOfOpenTab(let tab, _, _) = error else { return false }
     return tab == ada
   }
   #expect(store?.period == 0)
@@ -409,14 +364,14 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   try store.send(.settle(ada))
   var state = store.state
   let refused = KioskTill.step(&state, .record(.added(item: latte, tab: ada))).outcome
-  #expect(refused.record == nil && refused.reason == KioskShellError.paymentInFlight(tab: ada).description)
+  #expect(refused.record == nil && refused.reason == TillError.paymentInFlight(tab: ada).description)
   #expect(state == store.state)
   await store.finish()
   #expect(store.state.slices.tabs.open[ada] == nil)
 }
 
 /// A journal whose intent asks for another amount than its tab's total (a
-/// shell never writes one) is refused on open, with the intent's number.
+/// till never writes one) is refused on open, with the intent's number.
 @MainActor
 @Test func anIntentReadBackThatIsNotTheTabsTotalRefusesTheDay() async throws {
   let journal = try TemporaryJournal()
@@ -437,11 +392,11 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
 }
 
 /// A day with a payment closed on the store: the next day's opening
-/// checkpoint says the till's journals hold payments, as the shell's says,
-/// so a shell that then finds the processor's ledger gone refuses to open
+/// checkpoint says the till's journals hold payments, so a till that then
+/// finds the processor's ledger gone refuses to open
 /// rather than start a new one that would abandon real charges.
 @MainActor
-@Test func theNextDayOfADayWithPaymentsSaysSoAndAShellRefusesAMissingLedger() async throws {
+@Test func theNextDayOfADayWithPaymentsSaysSoAndATillRefusesAMissingLedger() async throws {
   let journal = try TemporaryJournal()
   var (store, ada) = try storeWithAdasTab(journal)
   _ = try await store?.settle(ada)
@@ -450,11 +405,11 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   store = nil
   let ledger = LocalProcessor.defaultPath(besideJournal: journal.path)
   try FileManager.default.removeItem(atPath: ledger)
-  #expect(throws: KioskShellError.ledgerMissing(path: ledger)) { _ = try journal.openShell() }
+  await #expect(throws: TillError.ledgerMissing(path: ledger)) { _ = try await journal.openTill() }
   #expect(!FileManager.default.fileExists(atPath: ledger), "no empty ledger left behind")
 }
 
-/// The store opened as the shell opens the till: a journal with payments
+/// The store opened as `kiosk` opens the till: a journal with payments
 /// beside a ledger that is gone is refused before anything is written, and
 /// no empty ledger is left to be taken for the real one.
 @MainActor
@@ -468,7 +423,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   let kept = try Data(contentsOf: URL(fileURLWithPath: ledger))
   try FileManager.default.removeItem(atPath: ledger)
   let before = journal.bytes
-  #expect(throws: KioskShellError.ledgerMissing(path: ledger)) {
+  #expect(throws: TillError.ledgerMissing(path: ledger)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path)
   }
   #expect(journal.bytes == before)
@@ -480,7 +435,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
 }
 
 /// A journal and a ledger that are not a pair are refused before anything
-/// is written, as the shell refuses them: a new journal beside a ledger that
+/// is written: a new journal beside a ledger that
 /// holds another till's movements, and a first day beside a ledger that moved
 /// money under another journal's keys.
 @MainActor
@@ -492,7 +447,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   let otherLedger = LocalProcessor.defaultPath(besideJournal: other.path)
 
   let journal = try TemporaryJournal()
-  #expect(throws: KioskShellError.ledgerOfAnotherJournal(path: otherLedger, movements: 1)) {
+  #expect(throws: TillError.ledgerOfAnotherJournal(path: otherLedger, movements: 1)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path, ledger: otherLedger)
   }
   #expect(!FileManager.default.fileExists(atPath: journal.path), "no journal is begun")
@@ -501,7 +456,7 @@ func aDayWithPaymentsTheShellWroteGoesOnOnTheStoreAndBackInTheShell(version: UIn
   try mine?.send(.initialize(menu: KioskDefaults.menu, stock: KioskDefaults.stock))
   mine = nil
   let before = journal.bytes
-  #expect(throws: KioskShellError.ledgerMovedOn(path: otherLedger, journal: journal.path, movements: 1)) {
+  #expect(throws: TillError.ledgerMovedOn(path: otherLedger, journal: journal.path, movements: 1)) {
     _ = try DurableStore<KioskTill>.openTill(at: journal.path, ledger: otherLedger)
   }
   #expect(journal.bytes == before)

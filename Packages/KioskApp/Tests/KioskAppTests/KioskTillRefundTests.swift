@@ -10,8 +10,8 @@ import Testing
 @testable import KioskApp
 
 // Undoing a settle on the framework's store: the refund is the store's
-// intent, the tab stays settled until it comes back, and the shell and the
-// store each finish or go on with a day the other left with a refund in it.
+// intent, the tab stays settled until it comes back, and the store finishes
+// or goes on with a day left with a refund in it.
 
 /// A store whose Ada has settled her tab, and the receipt.
 @MainActor private func storeWhereAdaSettled(
@@ -76,7 +76,7 @@ import Testing
   let store = try #require(opened)
   try store.send(.undo)
   #expect(store.state.refunding == receipt.tab)
-  let inFlight = KioskShellError.paymentInFlight(tab: receipt.tab).description
+  let inFlight = TillError.paymentInFlight(tab: receipt.tab).description
   for action in [
     KioskTill.Action.command(.openTab(customer: "Grace")), .command(.restock(ingredient: .milk, count: 1)),
     .command(.undo(key: IdempotencyKey(journalSalt: 1, sequence: 1))), .undo, .settle(receipt.tab),
@@ -84,7 +84,7 @@ import Testing
     let outcome = try store.send(action).outcome
     #expect(outcome.record == nil && outcome.payment == nil && outcome.reason == inFlight, "\(action)")
   }
-  #expect(throws: KioskShellError.paymentInFlight(tab: receipt.tab)) { try store.closeDay() }
+  #expect(throws: TillError.paymentInFlight(tab: receipt.tab)) { try store.closeDay() }
   await store.finish()
   #expect(store.state.refunding == nil)
   #expect(store.state.slices.tabs.open[receipt.tab] != nil)
@@ -93,8 +93,8 @@ import Testing
 
 /// An undo of a settle stopped at each of its seams in turn, then the store
 /// opened again: the refund was made at most once and not after the
-/// restart, the tab is open exactly when it was refunded, and the shell then
-/// opens the same day.
+/// restart, the tab is open exactly when it was refunded, and the till, as
+/// `kiosk` opens it, then opens the same day.
 @MainActor
 @Test func anUndoStoppedAtEachOfItsSeamsIsFinishedOnOpenWithOneRefundAtMost() async throws {
   var seamsInAnUndo = 0
@@ -105,7 +105,7 @@ import Testing
       try counter.seam(point)
     }
     counter.arm(stopAt: stopAt)
-    var undone: KioskShell.Undone?
+    var undone: Undone?
     do { undone = try await store?.undoNewest() } catch {}
     await store?.cancelAll()
     let movedBeforeTheStop = store?.environment.processor.ledger.entries.count ?? 0
@@ -127,9 +127,9 @@ import Testing
     let slices = reopened.state.slices
     _ = consume reopened
 
-    let shell = try journal.openShell()
-    #expect(shell.snapshot == slices, "stopped at seam \(stopAt)")
-    #expect(shell.openIntents.isEmpty)
+    let till = try await journal.openTill()
+    #expect(till.snapshot == slices, "stopped at seam \(stopAt)")
+    #expect(try till.view(withLedger: false).openIntents.isEmpty)
   }
   #expect(seamsInAnUndo >= 4, "an undo passes the intent's record, the refund and the outcome's record")
 }
@@ -160,17 +160,18 @@ import Testing
 
 @MainActor
 @Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
-func aDayWithARefundTheShellWroteGoesOnOnTheStore(version: UInt16) async throws {
+func aDayWithARefundGoesOnWhenOpenedAgainInEitherFormat(version: UInt16) async throws {
   let journal = try TemporaryJournal()
-  var shell: KioskShell? = try journal.openShell(newFileVersion: version)
-  let ada = try #require(try shell?.openTab(for: "Ada"))
-  try shell?.add(latte, to: ada)
-  _ = try await shell?.settle(ada)
-  _ = try await shell?.undo()
-  _ = try await shell?.settle(ada)
-  let before = try #require(shell?.snapshot)
-  let history = try #require(shell?.history.entries)
-  shell = nil
+  var till: TillShell? = try await journal.openTill(newFileVersion: version)
+  let ada = try #require(try await till?.openTab(for: "Ada"))
+  try await till?.add(latte, to: ada)
+  _ = try await till?.settle(ada)
+  _ = try await till?.undo()
+  _ = try await till?.settle(ada)
+  let before = try #require(till?.snapshot)
+  let history = try #require(till?.store.state.undo)
+  till = nil
+  #expect(try DurableJournal.read(path: journal.path).version == version)
 
   let store = try journal.openStore()
   #expect(store.state.slices == before)

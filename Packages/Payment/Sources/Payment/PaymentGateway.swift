@@ -22,8 +22,8 @@ public protocol PaymentGateway: ~Copyable {
   func status(of key: IdempotencyKey) throws(PaymentError) -> PaymentStatus
 
   /// Asks the processor whether `amount` could be charged now, without charging it.
-  /// `async`: a real processor answers over the network, outside the world (see
-  /// `KioskShell`), and the answer re-enters as a plain value.
+  /// `async`: a real processor answers over the network, outside the world, and
+  /// the answer re-enters as a plain value.
   func authorize(_ amount: Decimal) async throws(PaymentError) -> Bool
 }
 

@@ -1,7 +1,7 @@
 /// What an `EffectHarness` drives: an app's runtime that starts named work
 /// off the main actor (each piece as `Task(name: id)`, so a `TestClock` names
 /// it among its sleepers) and logs what the work fed back. A `Store` is one,
-/// through `TestStore`; an app's own runtime (the kiosk's shell) can be one.
+/// through `TestStore`; an app's own runtime can be one.
 @MainActor
 public protocol EffectRunner: AnyObject {
   /// What one piece of work fed back.

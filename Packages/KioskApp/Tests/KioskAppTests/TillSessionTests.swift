@@ -10,36 +10,11 @@ import Tabs
 import Testing
 import _ServiceLinkerTestSupport
 
-/// A journal path in a fresh folder, removed at the end of the test.
-final class TemporaryJournal {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kioskapp-\(UUID().uuidString)")
-  var path: String { folder.appendingPathComponent("kiosk.journal").path }
-
-  init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-  deinit { try? FileManager.default.removeItem(at: folder) }
-
-  var bytes: Data { FileManager.default.contents(atPath: path) ?? Data() }
-
-  /// The till on this journal, as `kiosk` opens it, but with one attempt per
-  /// processor call: a lost answer or a timeout surfaces at once, without retries.
-  /// A new journal gets `newFileVersion`.
-  @MainActor func openShell(newFileVersion: UInt16 = JournalFormat.version) throws -> KioskShell {
-    let journal = try DurableJournal(path: path, newFileVersion: newFileVersion)
-    let processor = try LocalProcessor(path: LocalProcessor.defaultPath(besideJournal: path))
-    return try KioskShell(
-      journal: journal, processor: processor,
-      effects: EffectEnvironment(clock: SystemClock(), jitter: .none, policy: .singleAttempt, network: .direct))
-  }
-}
-
-let latte = Item.ID(raw: 1)
-let espresso = Item.ID(raw: 4)
-
 @MainActor
-@Test func aNewJournalStartsWithTheDefaultMenuAndStock() throws {
+@Test func aNewJournalStartsWithTheDefaultMenuAndStock() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
-  #expect(shell.records == [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)])
+  let shell = try await journal.openTill()
+  #expect(try journal.records() == [.initialized(menu: KioskDefaults.menu, stock: KioskDefaults.stock)])
   #expect(shell.snapshot == KioskSnapshot(menu: KioskDefaults.menu, stock: KioskDefaults.stock, tabs: TabsState()))
   #expect(shell.undoDepth == 0)
 }
@@ -47,16 +22,16 @@ let espresso = Item.ID(raw: 4)
 @MainActor
 @Test func aSessionSettlesAndUndoRefundsTheCharge() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
+  let shell = try await journal.openTill()
   let start = shell.snapshot
-  let tab = try shell.openTab(for: "Ada")
-  try shell.add(latte, to: tab)
+  let tab = try await shell.openTab(for: "Ada")
+  try await shell.add(latte, to: tab)
   let beforeSettle = shell.snapshot
   let receipt = try await shell.settle(tab)
   #expect(receipt.total == 4.5)
   #expect(shell.processorLedger.map(\.reference) == [receipt.reference])
   #expect(shell.snapshot.stock.units[.milk] == 28)
-  #expect(shell.board == [])
+  #expect(try shell.board == [])
   #expect(shell.snapshot.tabs.settled == SettledTabs(count: 1, total: 4.5))
   #expect(
     try shell.settledListing()
@@ -65,7 +40,7 @@ let espresso = Item.ID(raw: 4)
 
   let undone = try #require(try await shell.undo())
   let refund = try #require(shell.processorLedger.last?.reference)
-  #expect(undone == KioskShell.Undone(record: .settled(receipt), refund: refund))
+  #expect(undone == Undone(record: .settled(receipt), refund: refund))
   #expect(try shell.paymentAudit().agrees)
   #expect(shell.snapshot == beforeSettle)
   #expect(try shell.settledListing().tabs == [])
@@ -78,29 +53,27 @@ let espresso = Item.ID(raw: 4)
 @MainActor
 @Test func aRefusedCommandChangesNeitherTheWorldNorTheJournal() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
-  let tab = try shell.openTab(for: "Grace")
+  let shell = try await journal.openTill()
+  let tab = try await shell.openTab(for: "Grace")
   let before = shell.snapshot
   let bytes = journal.bytes
-  let revision = shell.revision
-  #expect(throws: KioskError.notOnMenu(Item.ID(raw: 99))) { try shell.add(Item.ID(raw: 99), to: tab) }
+  await #expect(throws: KioskError.notOnMenu(Item.ID(raw: 99))) { try await shell.add(Item.ID(raw: 99), to: tab) }
   await #expect(throws: KioskError.unknownTab(Tab.ID(raw: 7))) { try await shell.settle(Tab.ID(raw: 7)) }
-  #expect(throws: RestockError.nonPositiveCount(-1)) { try shell.restock(.milk, count: -1) }
+  await #expect(throws: RestockError.nonPositiveCount(-1)) { try await shell.restock(.milk, count: -1) }
   #expect(shell.snapshot == before)
   #expect(journal.bytes == bytes)
-  #expect(shell.revision == revision)
   #expect(shell.undoDepth == 1)
 }
 
 @MainActor
 @Test func aShortageInTheMiddleOfTheRecipesChangesNothing() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
-  let tab = try shell.openTab(for: "Ada")
-  for _ in 0..<3 { try shell.add(Item.ID(raw: 3), to: tab) }  // oat latte: 2 oat milk each
-  try shell.restock(.oatMilk, count: 1)
-  let other = try shell.openTab(for: "Grace")
-  for _ in 0..<4 { try shell.add(Item.ID(raw: 3), to: other) }
+  let shell = try await journal.openTill()
+  let tab = try await shell.openTab(for: "Ada")
+  for _ in 0..<3 { try await shell.add(Item.ID(raw: 3), to: tab) }  // oat latte: 2 oat milk each
+  try await shell.restock(.oatMilk, count: 1)
+  let other = try await shell.openTab(for: "Grace")
+  for _ in 0..<4 { try await shell.add(Item.ID(raw: 3), to: other) }
   _ = try await shell.settle(other)  // leaves 13 - 8 = 5 oat milk, the first tab needs 6
   let before = shell.snapshot
   let bytes = journal.bytes
@@ -115,21 +88,21 @@ let espresso = Item.ID(raw: 4)
   var expected: KioskSnapshot
   var records: [KioskRecord]
   do {
-    let shell = try journal.openShell()
-    let ada = try shell.openTab(for: "Ada")
-    try shell.add(latte, to: ada)
-    try shell.add(espresso, to: ada)
+    let shell = try await journal.openTill()
+    let ada = try await shell.openTab(for: "Ada")
+    try await shell.add(latte, to: ada)
+    try await shell.add(espresso, to: ada)
     _ = try await shell.settle(ada)
-    try shell.restock(.milk, count: 5)
+    try await shell.restock(.milk, count: 5)
     _ = try await shell.undo()
-    let grace = try shell.openTab(for: "Grace")
-    try shell.add(latte, to: grace)
+    let grace = try await shell.openTab(for: "Grace")
+    try await shell.add(latte, to: grace)
     expected = shell.snapshot
-    records = shell.records
+    records = try journal.records()
   }
-  let reopened = try journal.openShell()
+  let reopened = try await journal.openTill()
   #expect(reopened.snapshot == expected)
-  #expect(reopened.records == records)
+  #expect(try journal.records() == records)
   #expect(reopened.undoDepth == 6)  // the undo took the restock off the stack
   #expect(try await reopened.undo()?.record == .added(item: latte, tab: Tab.ID(raw: 2)))
 }
@@ -137,8 +110,8 @@ let espresso = Item.ID(raw: 4)
 @MainActor
 @Test func undoGoesBackAtMostAHundredCommands() async throws {
   let journal = try TemporaryJournal()
-  let shell = try journal.openShell()
-  for _ in 0..<(UndoHistory.depth + 5) { try shell.restock(.cup, count: 1) }
+  let shell = try await journal.openTill()
+  for _ in 0..<(UndoHistory.depth + 5) { try await shell.restock(.cup, count: 1) }
   #expect(shell.undoDepth == UndoHistory.depth)
   for _ in 0..<UndoHistory.depth { _ = try await shell.undo() }
   #expect(try await shell.undo() == nil)
@@ -148,7 +121,7 @@ let espresso = Item.ID(raw: 4)
 /// Undo and rollback apply inverses instead of restoring copies: over random
 /// streams of commands, refusals and undos, each undo lands exactly on the
 /// state before its command (kept here, by copy, as the reference), and a
-/// replay of the journal lands where the live shell did.
+/// replay of the journal lands where the live till did.
 @MainActor
 @Test(arguments: [UInt64(1), 2, 3, 4, 5])
 func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) async throws {
@@ -156,7 +129,7 @@ func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) 
   let journal = try TemporaryJournal()
   let final: KioskSnapshot
   do {
-    let shell = try journal.openShell()
+    let shell = try await journal.openTill()
     var before: [KioskSnapshot] = []
     for step in 0..<200 {
       let tabs = shell.snapshot.tabs.open.keys.sorted()
@@ -165,11 +138,11 @@ func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) 
       let state = shell.snapshot
       let done: Bool
       switch Int.random(in: 0..<10, using: &random) {
-      case 0, 1: done = (try? shell.openTab(for: "Guest")) != nil
-      case 2, 3, 4: done = (try? shell.add(item, to: tab)) != nil
-      case 5: done = (try? shell.remove(item, from: tab)) != nil
+      case 0, 1: done = (try? await shell.openTab(for: "Guest")) != nil
+      case 2, 3, 4: done = (try? await shell.add(item, to: tab)) != nil
+      case 5: done = (try? await shell.remove(item, from: tab)) != nil
       case 6: done = (try? await shell.settle(tab)) != nil
-      case 7: done = (try? shell.restock(.milk, count: Int.random(in: 1...20, using: &random))) != nil
+      case 7: done = (try? await shell.restock(.milk, count: Int.random(in: 1...20, using: &random))) != nil
       default:
         let undone = try await shell.undo()
         #expect((undone == nil) == before.isEmpty, "seed \(seed), step \(step)")
@@ -185,6 +158,48 @@ func inversesAgreeWithCopiesAndWithReplayOverRandomCommandStreams(seed: UInt64) 
     }
     final = shell.snapshot
   }
-  let reopened = try journal.openShell()
+  let reopened = try await journal.openTill()
   #expect(reopened.snapshot.canonicalJSON() == final.canonicalJSON())
+}
+
+@MainActor
+@Test func settlingAnEmptyTabIsRefusedAndJournalsNothing() async throws {
+  let journal = try TemporaryJournal()
+  let shell = try await journal.openTill()
+  let tab = try await shell.openTab(for: "Ada")
+  let before = journal.bytes
+  await #expect(throws: KioskError.emptyTab(tab)) { try await shell.settle(tab) }
+  #expect(journal.bytes == before)
+  #expect(shell.processorLedger.isEmpty)
+}
+
+/// A journal cut back (a backup put back) gives a settle the key of a record
+/// it lost: the processor already used it, for a charge since refunded. The
+/// key is given up, not reused, and the settle charges under the next.
+@MainActor
+@Test func aJournalCutBackNeverReusesAKeyTheProcessorKnows() async throws {
+  let journal = try TemporaryJournal()
+  let before: Data
+  do {
+    let shell = try await journal.openTill()
+    let tab = try await shell.openTab(for: "Ada")
+    before = journal.bytes  // the journal as a backup would hold it
+    try await shell.add(latte, to: tab)
+    _ = try await shell.settle(tab)  // charged 4.50 under the key of record 4, for tab 1
+    _ = try await shell.undo()  // and refunded: the processor holds nothing for the tab
+  }
+  // Cut the journal back: records 3 and on, and so record 4's key, are free again.
+  _ = FileManager.default.createFile(atPath: journal.path, contents: before)
+  let shell = try await journal.openTill()
+  try await shell.add(espresso, to: Tab.ID(raw: 1))
+  let receipt = try await shell.settle(Tab.ID(raw: 1))  // its first candidate key is record 4's
+  #expect(receipt.total == 3)
+  #expect(shell.processorLedger.map(\.amount) == [4.5, 4.5, 3], "a new charge, not the old one")
+  #expect(shell.processorLedger.last?.reference == receipt.reference)
+  #expect(shell.adoptions.isEmpty)
+  #expect(
+    try journal.records().contains {
+      if case .paymentAbandoned(_, let reason) = $0 { return KioskTill.isKeyUsedBefore(reason) }
+      return false
+    })
 }

@@ -10,12 +10,10 @@ import Tabs
   import Foundation
 #endif
 
-/// Errors of the shell itself.
-public enum KioskShellError: Error, Equatable, CustomStringConvertible {
+/// Why the till refused a command or a journal, or could not finish one.
+public enum TillError: Error, Equatable, CustomStringConvertible {
   /// A thousand candidate keys in a row were already used at the processor.
   case noFreshKey
-  /// The processor moved the money under `key`, but its outcome could not be journaled.
-  case outcomeNotJournaled(key: IdempotencyKey, reason: String)
   /// The journal records payments, but the processor's ledger was just created: it is missing.
   case ledgerMissing(path: String)
   /// The journal is new, but the processor's ledger already holds movements, none of them under its keys.
@@ -24,16 +22,12 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   case closedDay(day: Int, path: String)
   /// A file already has the archive's name and is not this day's journal.
   case archiveExists(path: String)
-  /// The day's file could not be given its archive name.
-  case cannotArchive(path: String, reason: String)
   /// A charge of the tab is in flight: the command waits for its outcome.
   case paymentInFlight(tab: Tab.ID)
   /// No attempt of the charge under `key` got an answer before the deadline.
   case unresolved(key: IdempotencyKey, attempts: Int)
-  /// The shell was torn down: it takes no more commands.
+  /// The till's store stopped after a failure: it takes no more commands.
   case tornDown
-  /// The processor declined under `key`, but the abandonment could not be journaled.
-  case declineNotJournaled(key: IdempotencyKey, reason: String)
   /// The processor holds a charge of `tab` this journal has no record of, of another amount than its total.
   case heldChargeDiffers(tab: Tab.ID, reference: String, charged: Decimal, total: Decimal)
   /// The ledger lost entries to damage that the journal names: the day's money cannot be closed.
@@ -51,7 +45,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
   /// The ledger holds `movements` under other keys since the journal's day
   /// began: the journal is older than the ledger, or the ledger another till's.
   case ledgerMovedOn(path: String, journal: String, movements: Int)
-  /// A record holds an amount the journal's format cannot hold: nothing was written.
+  /// A record holds an amount the journal's format cannot hold (money in
+  /// fractions of a cent in version `version`, or past the canonical form's
+  /// limit in any): nothing was written.
   case amountNotJournalable(amount: Decimal, version: UInt16)
   /// A till's name must be 1 to 64 of `A-Z a-z 0-9 . _ -`.
   case invalidTillName(String)
@@ -63,9 +59,9 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     case .amountNotJournalable(let amount, let version) where exactMinorUnits(of: amount) == nil:
       "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
         + "cents; nothing was written (after 'kiosk close-day' the next day is of version 2, which holds it)"
-    case .amountNotJournalable(let amount, let version):
-      "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
-        + "cents below \(money(minorUnits: CanonicalMoney.limit)); nothing was written"
+    case .amountNotJournalable(let amount, _):
+      "the amount \(exactMoney(amount)) cannot be journaled: the till holds money below "
+        + "\(money(minorUnits: CanonicalMoney.limit)); nothing was written"
     case .ledgerUnreadable(let error): "processor ledger: \(error)"
     case .dayAlreadyArchived(let day, let path, let archive):
       "'\(path)' holds day \(day), but day \(day) is already closed and archived as '\(archive)' (a backup restored "
@@ -84,23 +80,16 @@ public enum KioskShellError: Error, Equatable, CustomStringConvertible {
     case .ledgerOfAnotherJournal(let path, let movements):
       "the journal is new (or was cut back to nothing) but the processor ledger '\(path)' holds \(movements) "
         + "movements; restore the journal that made them, or, for a new till, pass --processor with a new path"
-    case .outcomeNotJournaled(let key, let reason):
-      "\(reason); the payment under key '\(key)' went through and is pending: "
-        + "the next command that writes reconciles it"
     case .noFreshKey:
       "no unused payment key found after a thousand tries; the processor ledger belongs to another journal"
     case .closedDay(let day, let path):
       "'\(path)' is the archive of day \(day), closed and read-only; open the live journal"
-    case .cannotArchive(let path, let reason): "cannot archive the day as '\(path)': \(reason)"
     case .paymentInFlight(let tab):
       "a payment for tab #\(tab.raw) is in flight; wait for its outcome before changing it or undoing"
     case .unresolved(let key, let attempts):
       "the payment processor did not answer in time (\(attempts) attempt\(attempts == 1 ? "" : "s") under key '\(key)'); "
         + "the payment is unresolved until reconciled: the next command that writes asks the processor"
     case .tornDown: "the till was shut down; start it again"
-    case .declineNotJournaled(let key, let reason):
-      "\(reason); the processor declined the payment under key '\(key)' and nothing moved, but the decline is "
-        + "not journaled: the next command that writes reconciles it"
     case .heldChargeDiffers(let tab, let reference, let charged, let total):
       "the processor already holds a charge of \(money(charged)) for tab #\(tab.raw) (\(reference)) that this journal "
         + "has no record of (it was restored or cut back); the tab now totals \(money(total)), so the charge is not "
