@@ -196,7 +196,7 @@ if command -v valgrind >/dev/null; then
   # The framework's DurableStore: a Reminders-shaped `set` (a reminder
   # appended, its timer started) sent through `DurableStore.send`, which
   # builds the record, syncs it and starts the timer. The whole process's
-  # instructions for 400 sends less 200, against the kiosk's own `openTab`.
+  # instructions for 400 sends less 200, against the kiosk's own `open` on the store.
   for k in 200 400; do
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.durable.$k" "$tmp/kiosk-bench-history" \
       --durable-sends "$k" > /dev/null 2>&1
@@ -207,7 +207,7 @@ if command -v valgrind >/dev/null; then
   durableRatio=$(awk -v x="$durableSend" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
   codableSend=$(( ($(total "$tmp/cg.durable-codable.400") - $(total "$tmp/cg.durable-codable.200")) / 200 ))
   codableRatio=$(awk -v x="$codableSend" -v y="${perOpen[250]}" 'BEGIN { printf "%.2f", x / y }')
-  # The same sends measured as the kiosk's `openTab` is, inside the call:
+  # The same sends measured as the kiosk's `open` is, inside the call:
   # `send` is `commit` (inlined into the loop), so its inclusive instructions
   # per call, without the loop's own work and the process's end freeing what
   # the sends left behind, which the whole-process figure counts.
@@ -216,15 +216,15 @@ if command -v valgrind >/dev/null; then
   {
     echo
     echo "A durable \`send\` through the framework's \`DurableStore\` (a Reminders-shaped \`set\`: append, sync, start its timer;"
-    echo "the whole process, 400 sends less 200), against the kiosk's \`openTab\` above:"
+    echo "the whole process, 400 sends less 200), against the kiosk's \`open\` on the store above:"
     echo
-    echo "| the action's record written | instructions per send | ratio to openTab |"
+    echo "| the action's record written | instructions per send | ratio to the kiosk's open |"
     echo "|---|---|---|"
     echo "| by hand (\`writeCanonical\`, as \`Examples/Reminders\` does) | $durableSend | $durableRatio |"
     echo "| through \`Codable\` (the default) | $codableSend | $codableRatio |"
     echo
-    echo "Inside \`send\` alone, measured as \`openTab\` is (inclusive instructions per call, $commitCalls calls): by hand"
-    echo "$insideSend, $insideRatio of \`openTab\`. Goal (issue 41): at most 1.2x."
+    echo "Inside \`send\` alone, measured as the kiosk's \`open\` is (inclusive instructions per call, $commitCalls calls):"
+    echo "by hand $insideSend, $insideRatio of the kiosk's \`open\`. Goal (issue 41): at most 1.2x."
   } >> "$tmp/report.md"
   # `kiosk board --all` over a long day: a day of 30,000 records and a
   # checkpoint (a writing command takes one), every tab listed by a reader

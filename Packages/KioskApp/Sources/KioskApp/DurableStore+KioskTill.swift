@@ -21,7 +21,7 @@ public struct TillRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 extension DurableStore where Model == KioskTill {
   /// Opens the till on the journal at `path` with the processor's ledger at
   /// `ledger` (beside the journal by default), read from where the day's
-  /// movements begin, as the kiosk opens it. Refuses, before anything is
+  /// movements begin. Refuses, before anything is
   /// written:
   /// - a closed day's archive opened as the journal (`closedDay`), and a
   ///   journal whose day, or a later one, is already archived beside it
@@ -139,8 +139,8 @@ extension DurableStore where Model == KioskTill {
   }
 
   /// Settles `tab` and waits for the processor: the receipt, or why there
-  /// is none. The app's part of a settle, around the till's step, as the
-  /// kiosk's `settle` does it: no money moves while the ledger lacks
+  /// is none. The app's part of a settle, around the till's step: no money
+  /// moves while the ledger lacks
   /// entries the journal names; a charge the processor already holds for
   /// the tab under this journal's key (a journal cut back lost it) is
   /// adopted, not made again, and one of another amount is refused; and a
@@ -164,8 +164,8 @@ extension DurableStore where Model == KioskTill {
     return (receipt, held)
   }
 
-  /// Undoes the newest command on the undo history, as the kiosk's `undo`
-  /// does, and says what was undone; nil when there is nothing to undo. A
+  /// Undoes the newest command on the undo history, as `kiosk undo` does,
+  /// and says what was undone; nil when there is nothing to undo. A
   /// settle is undone by a refund: its intent first, the refund off the main
   /// actor, and the tab reopened (its stock back) only when the refund went
   /// through; a declined refund leaves it settled. A refund the processor
@@ -233,7 +233,7 @@ extension DurableStore where Model == KioskTill {
   /// `closePeriod(into:)`, whose archive the day's records name as given).
   /// A close asked for again after a crash cut it short, which opening the
   /// store finished, with nothing done since, closes nothing more; it
-  /// returns the day that closed. As the kiosk's, it does not close a day
+  /// returns the day that closed. It does not close a day
   /// with a payment in flight (wait for it: `finish()`), nor one whose open
   /// tab the processor holds a charge of (its settle lost to a restored
   /// journal: the next day's keys would not find it, and a settle there would

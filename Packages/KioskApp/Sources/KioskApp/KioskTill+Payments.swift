@@ -2,7 +2,6 @@ import CanonicalJSON
 import Clock
 import DurableStore
 import FeatureKit
-import Journal
 import KioskCommands
 import Menu
 import Payment
@@ -132,8 +131,7 @@ extension KioskTill {
     // The canonical form holds amounts under its limit; the till refuses
     // them in every version, past what any processor charges.
     if settlement.total.magnitude * 100 >= Decimal(CanonicalMoney.limit) {
-      let refusal = TillError.amountNotJournalable(amount: settlement.total, version: JournalFormat.canonicalVersion)
-      return Outcome(record: nil, reason: refusal.description)
+      return Outcome(record: nil, reason: TillError.amountPastLimit(amount: settlement.total).description)
     }
     var kept: [Ingredient: Int] = [:]
     for paying in state.paying {
@@ -192,7 +190,7 @@ extension KioskTill {
     return Outcome(record: .paymentIntent(intent), payment: KioskPayment(intent))
   }
 
-  /// A tab's charge went through: the tab is settled with its receipt, as the kiosk's outcome settles it.
+  /// A tab's charge went through: the tab is settled with its receipt.
   static func completeCharge(
     _ receipt: Receipt, on world: inout ReplayWorld, history: inout UndoHistory, state: inout State
   ) -> Outcome {
@@ -207,7 +205,7 @@ extension KioskTill {
     return outcome
   }
 
-  /// The refund went through: the newest settle is reverted, as the kiosk's outcome reverts it.
+  /// The refund went through: the newest settle is reverted.
   static func completeRefund(
     reference: String, key: IdempotencyKey, on world: inout ReplayWorld, history: inout UndoHistory,
     state: inout State
@@ -263,8 +261,7 @@ extension KioskTill {
     }
   }
 
-  /// Asks the processor's ledger what moved under the key, as the kiosk's
-  /// reconciliation does: a charge of the amount that no refund gave back is
+  /// Asks the processor's ledger what moved under the key: a charge of the amount that no refund gave back is
   /// this settle's, and a refund of this charge and amount this undo's; any
   /// other movement under the key was made before (a journal cut back) and
   /// the payment is given up, nothing having moved for it; a key it does not

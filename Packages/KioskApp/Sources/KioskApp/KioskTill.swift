@@ -50,8 +50,7 @@ public enum KioskTill: DurableFeature {
     /// The settled tab whose refund is in flight (the undo of its settle):
     /// every command waits for it, since its outcome pops the undo history.
     public var refunding: Tab.ID?
-    /// Whether the day journaled a payment intent (its checkpoints say so,
-    /// as the kiosk's do).
+    /// Whether the day journaled a payment intent (its checkpoints say so).
     public var paymentsJournaled: Bool
     /// What the last checkpoint kept of the world outside the journal, as
     /// the kiosk's checkpoints keep it (`checkpointing`).
@@ -105,13 +104,13 @@ public enum KioskTill: DurableFeature {
   /// (`record`, and `intent` for a payment's).
   public enum Action: Equatable, Sendable {
     /// A new day's first record: its menu and stock. Refused when an amount
-    /// has no canonical form (the kiosk's rule for a journal of version 3).
+    /// has no canonical form (a new journal is of version 3).
     case initialize(menu: MenuState, stock: StockState)
-    /// Runs a command as the kiosk does. A settle's charge, and an undo's
+    /// Runs a command. A settle's charge, and an undo's
     /// refund, go under the key it names (a movement the processor holds,
     /// adopted); `settle` and `undo` let the store name it.
     case command(KioskAction)
-    /// Settles a tab: checks it as the kiosk does and opens the charge's
+    /// Settles a tab: checks it and opens the charge's
     /// intent under the key the store names, `k_<salt>_<sequence>_t<tab>`.
     case settle(Tab.ID)
     /// Undoes the newest command on the undo history: at once, or, for a
@@ -225,10 +224,10 @@ public enum KioskTill: DurableFeature {
   }
 
   /// A new day begins from the open tabs, the menu and the stock, with nothing
-  /// settled and nothing to undo (the kiosk's `closeDay`). No payment is in
+  /// settled and nothing to undo (`kiosk close-day`). No payment is in
   /// flight then: a day closes with none open (`closeDay()`). Whether the
-  /// till's journals hold payments carries over, as the kiosk's opening
-  /// checkpoint carries it: a ledger that goes missing after is found.
+  /// till's journals hold payments carries over in the opening checkpoint:
+  /// a ledger that goes missing after is found.
   public static func nextPeriod(from state: State) -> State {
     State(
       slices: state.slices.carriedOver, undo: [], till: state.till, initialized: true,
@@ -277,8 +276,10 @@ public enum KioskTill: DurableFeature {
     case .initialize(let menu, let stock):
       let record = KioskRecord.initialized(menu: menu, stock: stock)
       if let amount = record.amountWithoutCanonicalForm {
-        // A new journal is of the canonical version, which holds whole cents.
-        let refusal = TillError.amountNotJournalable(amount: amount, version: JournalFormat.canonicalVersion)
+        // A new journal is of the canonical version, which holds whole cents under its limit.
+        let refusal =
+          exactMinorUnits(of: amount) == nil
+          ? TillError.amountInFractionsOfACent(amount: amount) : TillError.amountPastLimit(amount: amount)
         return Outcome(record: nil, reason: refusal.description)
       }
       outcome = apply(record, on: &world, history: &history, state: &state)
@@ -328,7 +329,7 @@ public enum KioskTill: DurableFeature {
     }
   }
 
-  /// An undo, as the kiosk's: the newest command reverted at once, or a
+  /// An undo: the newest command reverted at once, or a
   /// settle's refund asked for (under `refundKey` when it names one), which
   /// reverts it when it comes back.
   private static func undo(

@@ -101,7 +101,7 @@ public enum KioskTillFormat: DurableFormat {
 
   /// The next day is of version 3 unless what it carries over has an amount
   /// the canonical form cannot hold (a price in fractions of a cent, from a
-  /// day begun in version 2), as the kiosk's `closeDay` decides.
+  /// day begun in version 2).
   public static func nextPeriodVersion(opening checkpoint: DurableCheckpoint<KioskTill>) -> UInt16 {
     kioskCheckpoint(checkpoint).canonicalHolds ? JournalFormat.canonicalVersion : JournalFormat.encoderVersion
   }

@@ -8,7 +8,7 @@ import Synchronization
 /// `$KIOSK_PROCESSOR_NETWORK`), so a silent or slow processor is silent or
 /// slow to the store's attempts and to its questions after them alike. The
 /// question asked before a key is first used (is it fresh?), and those a
-/// till asks when it opens, read the ledger directly, as the kiosk's do. The
+/// till asks when it opens, read the ledger directly. The
 /// store's deadline bounds each call; `timeout` is how long the network
 /// holds an answer before it counts as lost.
 public final class ProcessorLine: Sendable {

@@ -45,10 +45,11 @@ public enum TillError: Error, Equatable, CustomStringConvertible {
   /// The ledger holds `movements` under other keys since the journal's day
   /// began: the journal is older than the ledger, or the ledger another till's.
   case ledgerMovedOn(path: String, journal: String, movements: Int)
-  /// A record holds an amount the journal's format cannot hold (money in
-  /// fractions of a cent in version `version`, or past the canonical form's
-  /// limit in any): nothing was written.
-  case amountNotJournalable(amount: Decimal, version: UInt16)
+  /// An amount at or past the canonical form's limit, in any version: nothing was written.
+  case amountPastLimit(amount: Decimal)
+  /// An amount in fractions of a cent, which a new journal (version 3, the
+  /// canonical form) cannot hold: nothing was written.
+  case amountInFractionsOfACent(amount: Decimal)
   /// A till's name must be 1 to 64 of `A-Z a-z 0-9 . _ -`.
   case invalidTillName(String)
 
@@ -56,10 +57,10 @@ public enum TillError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .invalidTillName(let name):
       "a till's name is 1 to 64 of A-Z a-z 0-9 . _ -, not \(name.debugDescription)"
-    case .amountNotJournalable(let amount, let version) where exactMinorUnits(of: amount) == nil:
-      "the amount \(exactMoney(amount)) cannot be journaled: a journal of version \(version) holds money in whole "
-        + "cents; nothing was written (after 'kiosk close-day' the next day is of version 2, which holds it)"
-    case .amountNotJournalable(let amount, _):
+    case .amountInFractionsOfACent(let amount):
+      "the amount \(exactMoney(amount)) cannot be journaled: a new journal (version 3) holds money in whole cents; "
+        + "nothing was written"
+    case .amountPastLimit(let amount):
       "the amount \(exactMoney(amount)) cannot be journaled: the till holds money below "
         + "\(money(minorUnits: CanonicalMoney.limit)); nothing was written"
     case .ledgerUnreadable(let error): "processor ledger: \(error)"

@@ -6,7 +6,7 @@ import Payment
 import Tabs
 
 /// The till as `kiosk` runs it: the till feature (`KioskTill`) on the
-/// framework's durable store, opened as the kiosk opens the till
+/// framework's durable store, opened with the kiosk's checks
 /// (`DurableStore.openTill`), with the kiosk's policy around it: the open
 /// intents asked about before any command runs, and what that found kept
 /// for the person at the till (`reconciled`); the processor's movements a
@@ -42,13 +42,22 @@ public final class TillShell {
   /// new journal with the default menu and stock, and asks the processor
   /// about every intent left open, waiting for its answers (`reconciled`).
   /// Payments run under `effects`' retry policy, over its network; a
-  /// checkpoint follows every `checkpointEvery` records (and each MiB). A
-  /// test stops the till where `crashSeam` throws, as a crash would.
+  /// checkpoint follows every `checkpointEvery` records (and each MiB).
   public static func open(
     journal: String, ledger: String? = nil, lockWait: Duration = DurableJournal.defaultLockWait,
     fault: ProcessorFault? = nil, effects: EffectEnvironment = .live,
-    checkpointEvery: Int = TillShell.defaultCheckpointInterval,
-    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+    checkpointEvery: Int = TillShell.defaultCheckpointInterval
+  ) async throws -> TillShell {
+    try await open(
+      journal: journal, ledger: ledger, lockWait: lockWait, fault: fault, effects: effects,
+      checkpointEvery: checkpointEvery, crashSeam: nil)
+  }
+
+  /// Opens the till as `open(journal:…)` does, stopped where `crashSeam`
+  /// throws, as a crash would: for tests.
+  static func open(
+    journal: String, ledger: String?, lockWait: Duration, fault: ProcessorFault?, effects: EffectEnvironment,
+    checkpointEvery: Int, crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)?
   ) async throws -> TillShell {
     var options = DurableStoreOptions(lockWait: lockWait, effectPolicy: KioskTill.effectPolicy(effects.policy))
     options.checkpointRecords = checkpointEvery

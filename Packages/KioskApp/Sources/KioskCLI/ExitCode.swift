@@ -42,7 +42,7 @@ struct KioskFailure: Error, Equatable {
     self.message = message
   }
 
-  /// Classifies anything the shell, the domain or the journal threw. Every
+  /// Classifies anything the till, the domain or the journal threw. Every
   /// known error type is mapped case by case; anything else is a bug (70),
   /// never filed under another status.
   init(_ error: any Error) {
@@ -58,8 +58,8 @@ struct KioskFailure: Error, Equatable {
     case let error as TillError:
       switch error {
       case .invalidTillName: self.init(code: .usage, message: error.description)
-      case .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab,
-        .amountNotJournalable:
+      case .paymentInFlight, .heldChargeDiffers, .ledgerLostMovements, .heldChargeOfOpenTab, .amountPastLimit,
+        .amountInFractionsOfACent:
         self.init(code: .domain, message: error.description)
       case .unresolved: self.init(code: .processorUnavailable, message: error.description)
       case .tornDown: self.init(code: .software, message: error.description)

@@ -1,3 +1,4 @@
+import DurableStore
 import Foundation
 import Journal
 import KioskApp
@@ -73,14 +74,28 @@ private func version(ofJournalAt path: String) -> UInt16 {
     refused?.description
       == "the amount 19999999999999.98 cannot be journaled: the till holds money below 10000000000000.00; "
       + "nothing was written")
-  #expect(
-    TillError.amountNotJournalable(amount: Decimal(string: "4.555")!, version: 3).description
-      == "the amount 4.555 cannot be journaled: a journal of version 3 holds money in whole cents; nothing was "
-      + "written (after 'kiosk close-day' the next day is of version 2, which holds it)")
   try await shell.remove(latte, from: ada)
   try await shell.add(espresso, to: ada)
   try await shell.remove(latte, from: ada)
   let receipt = try await shell.settle(ada)
   #expect(receipt.total == KioskDefaults.menu.items[espresso]?.price)
   #expect(try shell.paymentAudit().agrees)
+}
+
+/// A new journal is canonical: a menu priced in fractions of a cent cannot
+/// begin it, and the refusal says why; nothing is written.
+@MainActor
+@Test func aNewJournalRefusesAMenuInFractionsOfACentSayingWhy() async throws {
+  let journal = try TemporaryJournal()
+  var menu = KioskDefaults.menu
+  menu.items[latte]?.price = Decimal(string: "4.555")!
+  let store = try journal.openStore()
+  let before = journal.bytes
+  let outcome = try store.send(.initialize(menu: menu, stock: KioskDefaults.stock)).outcome
+  #expect(outcome.record == nil)
+  #expect(
+    outcome.reason
+      == "the amount 4.555 cannot be journaled: a new journal (version 3) holds money in whole cents; nothing was "
+      + "written")
+  #expect(journal.bytes == before)
 }

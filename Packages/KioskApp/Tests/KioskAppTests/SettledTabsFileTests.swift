@@ -19,12 +19,6 @@ private func replayedListing(_ path: String) throws -> SettledListing {
   return SettledListing(try SettledTabsFile.replayedEntries(ofDay: path), counted: world.tabs.settled)
 }
 
-/// The sequence number of the journal's last record.
-private func lastSequence(_ path: String) throws -> UInt64 {
-  let recovery = try DurableJournal.read(path: path)
-  return recovery.sequence(recovery.count - 1)
-}
-
 /// Settles, undoes and settles again a few tabs, with a checkpoint between.
 @MainActor
 private func aDayOfSettles(_ shell: TillShell) async throws -> [Tab.ID] {

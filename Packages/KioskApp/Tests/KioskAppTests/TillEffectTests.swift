@@ -80,12 +80,17 @@ import VirtualTime
   #expect(till.processorLedger.isEmpty, "no request reached the processor")
 }
 
+/// The first attempt charges and its answer is lost: after its two seconds
+/// and the first backoff (half a second, plus the drawn jitter of 0.99 of
+/// it), the processor is asked, finds the charge, and the tab settles with
+/// it: charged once, under the intent's key.
 @MainActor
-@Test func aRetryAfterALostAnswerChargesOnceUnderTheSameKey() async throws {
+@Test func aLostAnswerIsAskedAboutAfterTheBackoffAndChargesOnceUnderTheSameKey() async throws {
   let journal = try TemporaryJournal()
   let clock = TestClock()
-  let (till, ada) = try await adaWithALatte(journal, clock: clock, network: .losesFirstAnswer)
+  let (till, ada) = try await adaWithALatte(journal, clock: clock, network: .losesFirstAnswer, jitter: [0.99])
   let receipt = try await advancing(clock) { try await till.settle(ada) }.get()
+  #expect(clock.elapsed >= .milliseconds(2_995) && clock.elapsed < .seconds(4), "asked at 2.995 s: \(clock.elapsed)")
   #expect(till.processorLedger.count == 1, "the first attempt charged; the retry charged nothing more")
   #expect(till.processorLedger.first?.key == receipt.key)
   #expect(try till.paymentAudit().agrees)

@@ -25,16 +25,19 @@ final class TemporaryJournal {
   /// processor call: a lost answer or a timeout surfaces at once, without
   /// retries. A new journal is begun in `newFileVersion` (a journal of
   /// format 2 as a till of an earlier release began it); a checkpoint
-  /// follows every `checkpointEvery` records.
+  /// follows every `checkpointEvery` records; the processor acts out
+  /// `fault`; the till stops where `crashSeam` throws.
   @MainActor func openTill(
     newFileVersion: UInt16 = JournalFormat.version, checkpointEvery: Int = TillShell.defaultCheckpointInterval,
-    effects: EffectEnvironment = .oneAttempt, crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
+    effects: EffectEnvironment = .oneAttempt, fault: ProcessorFault? = nil,
+    crashSeam: (@Sendable (CrashPoint) throws(SimulatedCrash) -> Void)? = nil
   ) async throws -> TillShell {
     if newFileVersion != JournalFormat.version, !FileManager.default.fileExists(atPath: path) {
       _ = try DurableJournal(path: path, newFileVersion: newFileVersion)
     }
     return try await TillShell.open(
-      journal: path, effects: effects, checkpointEvery: checkpointEvery, crashSeam: crashSeam)
+      journal: path, ledger: nil, lockWait: DurableJournal.defaultLockWait, fault: fault, effects: effects,
+      checkpointEvery: checkpointEvery, crashSeam: crashSeam)
   }
 }
 
@@ -80,17 +83,44 @@ extension TemporaryJournal {
   }
 }
 
-/// Stops a till at the first crash point `point` it reaches once armed, as a crash would.
+/// The sequence number of the journal's last record: a writer that kept the
+/// settled-tabs file writes no checkpoint to vouch for it again.
+func lastSequence(_ path: String) throws -> UInt64 {
+  let recovery = try DurableJournal.read(path: path)
+  return recovery.sequence(recovery.count - 1)
+}
+
+/// Stops a till at the first crash point it reaches that `arm` names, as a
+/// crash would: `point` itself, or, with `after`, the first such point once
+/// one `after` names has passed (an outcome's record is the first
+/// `afterRecord` after the processor answered).
 final class StopAt: Sendable {
-  private let armed = Mutex<CrashPoint?>(nil)
+  private struct Plan {
+    var matches: @Sendable (CrashPoint) -> Bool
+    var after: (@Sendable (CrashPoint) -> Bool)?
+  }
+  private let plan = Mutex<Plan?>(nil)
 
   /// Stops the till at the next `point`.
-  func arm(_ point: CrashPoint) { armed.withLock { $0 = point } }
+  func arm(_ point: CrashPoint) { arm { $0 == point } }
+
+  /// Stops the till at the next point `matches` names, once one `after` names has passed.
+  func arm(_ matches: @escaping @Sendable (CrashPoint) -> Bool, after: (@Sendable (CrashPoint) -> Bool)? = nil) {
+    plan.withLock { $0 = Plan(matches: matches, after: after) }
+  }
 
   /// The till's crash seam.
   var seam: @Sendable (CrashPoint) throws(SimulatedCrash) -> Void {
     { point throws(SimulatedCrash) in
-      if self.armed.withLock({ $0 == point }) { throw SimulatedCrash() }
+      let stop = self.plan.withLock { plan -> Bool in
+        guard let armed = plan else { return false }
+        if let after = armed.after {
+          if after(point) { plan?.after = nil }
+          return false
+        }
+        return armed.matches(point)
+      }
+      if stop { throw SimulatedCrash() }
     }
   }
 }
