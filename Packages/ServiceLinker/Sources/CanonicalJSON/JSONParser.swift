@@ -17,13 +17,34 @@ struct JSONParser {
 
   private let bytes: [UInt8]
   private var index = 0
+  /// Where the value being read sits, outermost first: spelt out as a path
+  /// only when something is wrong, so reading builds no string per value.
+  private var trail: [Step] = []
+
+  /// One step of a path: a member's key, or an element's index.
+  private enum Step {
+    case key(String)
+    case index(Int)
+  }
+
+  /// The path of the value being read (`""` for the document, `a.b[2]`), with `step` after it.
+  private func path(then step: Step? = nil) -> String {
+    var path = ""
+    for step in trail + (step.map { [$0] } ?? []) {
+      switch step {
+      case .key(let key): path = path.isEmpty ? key : "\(path).\(key)"
+      case .index(let index): path += "[\(index)]"
+      }
+    }
+    return path
+  }
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
   /// The one value the text holds, with nothing but whitespace around it.
   mutating func document() throws(CanonicalError) -> JSONValue {
     skipWhitespace()
-    let value = try value(path: "", depth: 0)
+    let value = try value(depth: 0)
     skipWhitespace()
     guard index == bytes.count else { throw syntax("more after the value") }
     return value
@@ -46,11 +67,11 @@ struct JSONParser {
     }
   }
 
-  private mutating func value(path: String, depth: Int) throws(CanonicalError) -> JSONValue {
+  private mutating func value(depth: Int) throws(CanonicalError) -> JSONValue {
     guard let byte = next else { throw syntax("a value was expected") }
     switch byte {
-    case UInt8(ascii: "{"): return try object(path: path, depth: depth + 1)
-    case UInt8(ascii: "["): return try array(path: path, depth: depth + 1)
+    case UInt8(ascii: "{"): return try object(depth: depth + 1)
+    case UInt8(ascii: "["): return try array(depth: depth + 1)
     case UInt8(ascii: "\""): return .string(try string())
     case UInt8(ascii: "t"):
       try expect("true")
@@ -61,14 +82,14 @@ struct JSONParser {
     case UInt8(ascii: "n"):
       try expect("null")
       return .null
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .integer(try number(path: path))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .integer(try number())
     default: throw syntax("unexpected character")
     }
   }
 
-  private mutating func object(path: String, depth: Int) throws(CanonicalError) -> JSONValue {
+  private mutating func object(depth: Int) throws(CanonicalError) -> JSONValue {
     guard depth <= Self.maxDepth else {
-      throw CanonicalError(path: path, reason: Self.deeperThanMax)
+      throw CanonicalError(path: path(), reason: Self.deeperThanMax)
     }
     index += 1
     var members: [String: JSONValue] = [:]
@@ -81,18 +102,21 @@ struct JSONParser {
       skipWhitespace()
       guard next == UInt8(ascii: "\"") else { throw syntax("a key (a string) was expected") }
       let key = try string()
-      let inner = path.isEmpty ? key : "\(path).\(key)"
       // Keys are ASCII: names, ids, ingredients and idempotency keys. Swift
       // compares strings by canonical equivalence, code points would not.
       guard key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
-        throw CanonicalError(path: inner, reason: Self.keysArePrintable)
+        throw CanonicalError(path: path(then: .key(key)), reason: Self.keysArePrintable)
       }
-      guard members[key] == nil else { throw CanonicalError(path: inner, reason: "the key appears twice") }
+      guard members[key] == nil else {
+        throw CanonicalError(path: path(then: .key(key)), reason: "the key appears twice")
+      }
       skipWhitespace()
       guard next == UInt8(ascii: ":") else { throw syntax("':' was expected") }
       index += 1
       skipWhitespace()
-      members[key] = try value(path: inner, depth: depth)
+      trail.append(.key(key))
+      members[key] = try value(depth: depth)
+      trail.removeLast()
       skipWhitespace()
       switch next {
       case UInt8(ascii: ","): index += 1
@@ -104,9 +128,9 @@ struct JSONParser {
     }
   }
 
-  private mutating func array(path: String, depth: Int) throws(CanonicalError) -> JSONValue {
+  private mutating func array(depth: Int) throws(CanonicalError) -> JSONValue {
     guard depth <= Self.maxDepth else {
-      throw CanonicalError(path: path, reason: Self.deeperThanMax)
+      throw CanonicalError(path: path(), reason: Self.deeperThanMax)
     }
     index += 1
     var elements: [JSONValue] = []
@@ -117,7 +141,9 @@ struct JSONParser {
     }
     while true {
       skipWhitespace()
-      elements.append(try value(path: "\(path)[\(elements.count)]", depth: depth))
+      trail.append(.index(elements.count))
+      elements.append(try value(depth: depth))
+      trail.removeLast()
       skipWhitespace()
       switch next {
       case UInt8(ascii: ","): index += 1
@@ -130,7 +156,7 @@ struct JSONParser {
   }
 
   /// A whole number: `0`, or digits not starting with 0, after an optional `-`.
-  private mutating func number(path: String) throws(CanonicalError) -> Int {
+  private mutating func number() throws(CanonicalError) -> Int {
     let start = index
     if next == UInt8(ascii: "-") { index += 1 }
     let digitsStart = index
@@ -138,12 +164,14 @@ struct JSONParser {
     let digits = bytes[digitsStart..<index]
     guard !digits.isEmpty else { throw syntax("a digit was expected") }
     if let byte = next, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-      throw CanonicalError(path: path, reason: Self.numbersAreWhole)
+      throw CanonicalError(path: path(), reason: Self.numbersAreWhole)
     }
     guard digits.count == 1 || digits.first != UInt8(ascii: "0") else { throw syntax("a number starts with 0") }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    guard text != "-0" else { throw CanonicalError(path: path, reason: Self.zeroIsZero) }
-    guard let number = Int(text) else { throw CanonicalError(path: path, reason: "the number \(text) is too large") }
+    guard text != "-0" else { throw CanonicalError(path: path(), reason: Self.zeroIsZero) }
+    guard let number = Int(text) else {
+      throw CanonicalError(path: path(), reason: "the number \(text) is too large")
+    }
     return number
   }
 
