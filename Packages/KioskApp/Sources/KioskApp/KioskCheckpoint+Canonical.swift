@@ -65,22 +65,43 @@ extension KioskCheckpoint {
     return spliced
   }
 
-  /// Reads a checkpoint of format 4: the tabs by hand when they are as
-  /// written, the rest (or all, when they are not) by the strict parser.
+  /// Reads a checkpoint of format 4: the tabs and the undo history by hand
+  /// when they are as written, the rest (or all, when they are not) by the
+  /// strict parser.
   static func readCanonical(_ bytes: ArraySlice<UInt8>) throws(CanonicalError) -> KioskCheckpoint {
-    let found = occurrences(of: Array(#""tabs":{"nextID":"#.utf8), in: bytes)
-    if found.count == 1, let at = found.first {
+    let found = occurrences(of: [Array(#""tabs":{"nextID":"#.utf8), Array(#""undo":["#.utf8)], in: bytes)
+    // What was read by hand, and the bytes it stands in for, in the order they come.
+    var tabs: TabsState?
+    var undo: [UndoHistory.Entry]?
+    var cuts: [(range: Range<Int>, placeholder: String)] = []
+    if found[0].count == 1, let at = found[0].first {
       var reader = JournalJSONReader(bytes, at: at + 7)  // after `"tabs":`
-      if let tabs = reader.canonicalTabs() {
-        var light = Array(bytes[..<(at + 7)])
-        light.append(contentsOf: #"{"nextID":1,"open":{},"settled":{"count":0,"total":0}}"#.utf8)
-        light.append(contentsOf: bytes[reader.index...])
-        var checkpoint = try KioskCheckpoint(canonical: JSONCursor(try JSONValue.parse(light)))
-        checkpoint.state.tabs = tabs
-        return checkpoint
+      if let read = reader.canonicalTabs() {
+        tabs = read
+        cuts.append(((at + 7)..<reader.index, #"{"nextID":1,"open":{},"settled":{"count":0,"total":0}}"#))
       }
     }
-    return try KioskCheckpoint(canonical: JSONCursor(try JSONValue.parse(bytes)))
+    if found[1].count == 1, let at = found[1].first {
+      var reader = JournalJSONReader(bytes, at: at + 7)  // after `"undo":`
+      if let read = reader.canonicalUndoEntries() {
+        undo = read
+        cuts.append(((at + 7)..<reader.index, "[]"))
+      }
+    }
+    guard !cuts.isEmpty else { return try KioskCheckpoint(canonical: JSONCursor(try JSONValue.parse(bytes))) }
+    var light: [UInt8] = []
+    light.reserveCapacity(bytes.count)
+    var from = bytes.startIndex
+    for cut in cuts.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+      light.append(contentsOf: bytes[from..<cut.range.lowerBound])
+      light.append(contentsOf: cut.placeholder.utf8)
+      from = cut.range.upperBound
+    }
+    light.append(contentsOf: bytes[from...])
+    var checkpoint = try KioskCheckpoint(canonical: JSONCursor(try JSONValue.parse(light)))
+    if let tabs { checkpoint.state.tabs = tabs }
+    if let undo { checkpoint.undo = undo }
+    return checkpoint
   }
 
   /// Reads the canonical form, checking it as the replay lane checks its state.

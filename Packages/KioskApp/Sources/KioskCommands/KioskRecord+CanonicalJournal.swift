@@ -201,6 +201,88 @@ extension JournalJSONReader {
     return record
   }
 
+  /// An undo history as a checkpoint in canonical form holds it,
+  /// `[{"record":…,"step":…},…]`, each record and inverse as their canonical
+  /// forms write them; nil on anything else (the parser's then). Accepts only
+  /// what the strict parser accepts, with the same value.
+  package mutating func canonicalUndoEntries() -> [UndoHistory.Entry]? {
+    guard literal("[") else { return nil }
+    var entries: [UndoHistory.Entry] = []
+    if literal("]") { return entries }
+    repeat {
+      guard literal("{\"record\":"), let record = canonicalRecord(), literal(",\"step\":"),
+        let step = canonicalUndoStep(), literal("}")
+      else { return nil }
+      entries.append(UndoHistory.Entry(record: record, step: step))
+    } while literal(",")
+    guard literal("]") else { return nil }
+    return entries
+  }
+
+  /// An inverse, `{"<case>":{…}}`, as its canonical form writes it.
+  private mutating func canonicalUndoStep() -> UndoStep? {
+    guard literal("{\"") else { return nil }
+    let step: UndoStep?
+    if literal("closeTab\":{") {
+      guard key("previousNextID"), let previous = canonicalID(), nextKey("tab"), let tab = canonicalID() else {
+        return nil
+      }
+      step = .closeTab(Tab.ID(raw: tab), previousNextID: previous)
+    } else if literal("dropLastLine\":{") {
+      guard key("tab"), let tab = canonicalID() else { return nil }
+      step = .dropLastLine(Tab.ID(raw: tab))
+    } else if literal("insertLine\":{") {
+      guard key("at"), let at = int(), (0...Tab.maxLines).contains(at), nextKey("item"), let item = canonicalID(),
+        nextKey("tab"), let tab = canonicalID()
+      else { return nil }
+      step = .insertLine(Item.ID(raw: item), at: at, tab: Tab.ID(raw: tab))
+    } else if literal("reopen\":{") {
+      guard key("contents"), let contents = canonicalTab(), nextKey("needs"), let needs = canonicalCounts(),
+        nextKey("tab"), let tab = canonicalID(), nextKey("total"), let total = canonicalMoney()
+      else { return nil }
+      step = .reopen(Tab.ID(raw: tab), tab: contents, total: total, needs: needs)
+    } else if literal("unrestock\":{") {
+      guard key("count"), let count = int(), UndoStep.countRange.contains(count), nextKey("ingredient"),
+        let name = string(), let ingredient = Ingredient(rawValue: name)
+      else { return nil }
+      step = .unrestock(ingredient, count: count)
+    } else {
+      return nil
+    }
+    guard literal("}}") else { return nil }
+    return step
+  }
+
+  /// A tab, `{"customer":"…","lines":[I,…]}`, at most `Tab.maxLines` lines.
+  private mutating func canonicalTab() -> Tab? {
+    guard literal("{"), key("customer"), let customer = string(), nextKey("lines"), literal("[") else { return nil }
+    var lines: [Item.ID] = []
+    if !literal("]") {
+      repeat {
+        guard let id = canonicalID() else { return nil }
+        lines.append(Item.ID(raw: id))
+      } while literal(",")
+      guard literal("]") else { return nil }
+    }
+    guard lines.count <= Tab.maxLines, literal("}") else { return nil }
+    return Tab(customer: customer, lines: lines)
+  }
+
+  /// Ingredient counts, `{"beans":2,…}`, each from 0 to `StockState.maxUnits`, no ingredient twice.
+  private mutating func canonicalCounts() -> [Ingredient: Int]? {
+    guard literal("{") else { return nil }
+    var counts: [Ingredient: Int] = [:]
+    if literal("}") { return counts }
+    repeat {
+      guard let name = string(), let ingredient = Ingredient(rawValue: name), counts[ingredient] == nil, literal(":"),
+        let count = int(), (0...StockState.maxUnits).contains(count)
+      else { return nil }
+      counts[ingredient] = count
+    } while literal(",")
+    guard literal("}") else { return nil }
+    return counts
+  }
+
   /// `"item":I,"tab":T`.
   private mutating func canonicalItemAndTab() -> (Item.ID, Tab.ID)? {
     guard key("item"), let item = canonicalID(), nextKey("tab"), let tab = canonicalID() else { return nil }

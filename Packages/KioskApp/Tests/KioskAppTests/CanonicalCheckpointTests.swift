@@ -29,6 +29,14 @@ func everyCheckpointInAFormat3JournalIsItsCanonicalText(seed: UInt64) async thro
     #expect(try KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(payload))) == read)
     // Written again, the same bytes.
     #expect(try JournalJSONWriter.bytes(of: read, version: 3) == Array(payload))
+    // The undo history is read by hand, not by the parser: a checkpoint's longest part after the tabs.
+    let undoKey = Array(#""undo":["#.utf8)
+    let undoAt = try #require(payload.indices.first { payload[$0...].starts(with: undoKey) })
+    var reader = JournalJSONReader(payload, at: undoAt + 7)
+    #expect(reader.canonicalUndoEntries() == read.undo, "seed \(seed), record \(index)")
+    // An undo history in another spelling (a space in a step) is the parser's, to the same value.
+    let spacedStep = text.replacingOccurrences(of: #""step":{"#, with: #""step": {"#)
+    #expect(try KioskCheckpoint.decoded(from: Array(spacedStep.utf8)[...], version: 3, decoder: JSONDecoder()) == read)
     // Bytes in another spelling (a space in the tabs) are the parser's, to the same value.
     let spaced = text.replacingOccurrences(of: #""open":{"#, with: #""open": {"#)
     #expect(try KioskCheckpoint.decoded(from: Array(spaced.utf8)[...], version: 3, decoder: JSONDecoder()) == read)
@@ -112,6 +120,43 @@ private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoin
     let strict = try? KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(bytes)))
     let read = try? KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
     #expect(read == strict, "\(String(decoding: bytes[tabsAt...].prefix(120), as: UTF8.self))")
+    if read != nil { taken += 1 }
+  }
+  #expect(taken > 50)
+}
+
+/// Damaged bytes in the undo history (an entry of every kind): what the
+/// hand reader of the undo history takes, the parser takes too, as the same checkpoint.
+@Test func theUndoHistorysHandReaderTakesNothingTheParserRefuses() throws {
+  var random = SeededGenerator(seed: 45)
+  var given = checkpoint(tabs: [1, 2])
+  given.undo += [
+    UndoHistory.Entry(
+      record: .opened(tab: Tab.ID(raw: 2), customer: "Bo"), step: .closeTab(Tab.ID(raw: 2), previousNextID: 2)),
+    UndoHistory.Entry(record: .added(item: Item.ID(raw: 1), tab: Tab.ID(raw: 2)), step: .dropLastLine(Tab.ID(raw: 2))),
+    UndoHistory.Entry(
+      record: .removed(item: Item.ID(raw: 1), tab: Tab.ID(raw: 1)),
+      step: .insertLine(Item.ID(raw: 1), at: 0, tab: Tab.ID(raw: 1))),
+    UndoHistory.Entry(record: .restocked(ingredient: .milk, count: 3), step: .unrestock(.milk, count: 3)),
+  ]
+  let original = try JournalJSONWriter.bytes(of: given, version: 3)
+  let undoKey = Array(#""undo":["#.utf8)
+  let undoAt = try #require(original.indices.first { original[$0...].starts(with: undoKey) })
+  var reader = JournalJSONReader(original[...], at: undoAt + 7)
+  #expect(reader.canonicalUndoEntries() == given.undo, "every kind of entry is read by hand")
+  let replacements = Array("0-19\"\\/,:{}[]n ".utf8) + [0x01, 0xC3]
+  var taken = 0
+  for _ in 0..<3_000 {
+    var bytes = original
+    let at = Int.random(in: (undoAt + 7)..<(bytes.count - 1), using: &random)
+    switch Int.random(in: 0..<3, using: &random) {
+    case 0: bytes[at] = replacements.randomElement(using: &random)!
+    case 1: bytes.insert(replacements.randomElement(using: &random)!, at: at)
+    default: bytes.remove(at: at)
+    }
+    let strict = try? KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(bytes)))
+    let read = try? KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
+    #expect(read == strict, "\(String(decoding: bytes[(undoAt + 7)...].prefix(160), as: UTF8.self))")
     if read != nil { taken += 1 }
   }
   #expect(taken > 50)
