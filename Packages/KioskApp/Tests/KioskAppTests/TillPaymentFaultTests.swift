@@ -1,3 +1,4 @@
+import Clock
 import DurableStore
 import Foundation
 import Journal
@@ -5,6 +6,7 @@ import KioskCommands
 import Payment
 import Tabs
 import Testing
+import VirtualTime
 
 @testable import KioskApp
 
@@ -225,12 +227,16 @@ func anUndoOfASettleCutShortAtAnyStepIsReconciledWithoutRefundingTwice(fault: Pa
 
 /// A payment's request cancelled while the processor has not answered (the
 /// till shutting down): the command ends with `tornDown`, its intent open
-/// for the next till.
+/// for the next till. On virtual time, so the attempt cannot time out first.
 @MainActor
 @Test func aPaymentCancelledBeforeItsAnswerEndsTornDownAndStaysOpen() async throws {
   let journal = try TemporaryJournal()
   do {
-    let (till, ada) = try await adaWithALatte(journal, fault: .processorTimesOut)
+    let silent = EffectEnvironment(
+      clock: VirtualClock(TestClock()), jitter: .none, policy: .standard, network: .silent)
+    let till = try await journal.openTill(effects: silent)
+    let ada = try await till.openTab(for: "Ada")
+    try await till.add(latte, to: ada)
     let settling = Task { @MainActor in try await till.settle(ada) }
     while try till.view(withLedger: false).openIntents.isEmpty { await Task.yield() }
     await till.store.cancelAll()
