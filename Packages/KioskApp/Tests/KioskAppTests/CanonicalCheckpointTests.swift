@@ -100,18 +100,20 @@ private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoin
   #expect(try KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder()) == written)
 }
 
-/// Damaged bytes after the checkpoint's format: what the hand reader of the
-/// tabs takes, the parser takes too, as the same checkpoint.
-@Test func theCheckpointsHandReaderTakesNothingTheParserRefuses() throws {
-  var random = SeededGenerator(seed: 44)
-  let original = try JournalJSONWriter.bytes(of: checkpoint(tabs: Array(1...6)), version: 3)
-  let tabsAt = try #require(String(decoding: original, as: UTF8.self).range(of: #""tabs":"#)).lowerBound.utf16Offset(
-    in: String(decoding: original, as: UTF8.self))
+/// Damages `copies` copies of the checkpoint `original`, each one byte
+/// changed, inserted or removed at a place drawn from `at(count)`, and
+/// expects the checkpoint's reader to read each as the strict parser does
+/// (the bytes from the first place `at` allows, `shown` of them, name a
+/// failure); returns how many were read at all.
+private func damagedCopiesReadAsTheParserReadsThem(
+  _ original: [UInt8], at places: (Int) -> Range<Int>, copies: Int, shown: Int, random: inout SeededGenerator
+) -> Int {
   let replacements = Array("0-19\"\\/,:{}[]n ".utf8) + [0x01, 0xC3]
   var taken = 0
-  for _ in 0..<5_000 {
+  for _ in 0..<copies {
     var bytes = original
-    let at = Int.random(in: tabsAt..<min(bytes.count, tabsAt + 200), using: &random)
+    let range = places(bytes.count)
+    let at = Int.random(in: range, using: &random)
     switch Int.random(in: 0..<3, using: &random) {
     case 0: bytes[at] = replacements.randomElement(using: &random)!
     case 1: bytes.insert(replacements.randomElement(using: &random)!, at: at)
@@ -119,9 +121,21 @@ private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoin
     }
     let strict = try? KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(bytes)))
     let read = try? KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
-    #expect(read == strict, "\(String(decoding: bytes[tabsAt...].prefix(120), as: UTF8.self))")
+    #expect(read == strict, "\(String(decoding: bytes[range.lowerBound...].prefix(shown), as: UTF8.self))")
     if read != nil { taken += 1 }
   }
+  return taken
+}
+
+/// Damaged bytes after the checkpoint's format: what the hand reader of the
+/// tabs takes, the parser takes too, as the same checkpoint.
+@Test func theCheckpointsHandReaderTakesNothingTheParserRefuses() throws {
+  var random = SeededGenerator(seed: 44)
+  let original = try JournalJSONWriter.bytes(of: checkpoint(tabs: Array(1...6)), version: 3)
+  let tabsAt = try #require(String(decoding: original, as: UTF8.self).range(of: #""tabs":"#)).lowerBound.utf16Offset(
+    in: String(decoding: original, as: UTF8.self))
+  let taken = damagedCopiesReadAsTheParserReadsThem(
+    original, at: { tabsAt..<min($0, tabsAt + 200) }, copies: 5_000, shown: 120, random: &random)
   #expect(taken > 50)
 }
 
@@ -144,21 +158,8 @@ private func checkpoint(tabs ids: [Int], price: Decimal = 4.5) -> KioskCheckpoin
   let undoAt = try #require(original.indices.first { original[$0...].starts(with: undoKey) })
   var reader = JournalJSONReader(original[...], at: undoAt + 7)
   #expect(reader.canonicalUndoEntries() == given.undo, "every kind of entry is read by hand")
-  let replacements = Array("0-19\"\\/,:{}[]n ".utf8) + [0x01, 0xC3]
-  var taken = 0
-  for _ in 0..<3_000 {
-    var bytes = original
-    let at = Int.random(in: (undoAt + 7)..<(bytes.count - 1), using: &random)
-    switch Int.random(in: 0..<3, using: &random) {
-    case 0: bytes[at] = replacements.randomElement(using: &random)!
-    case 1: bytes.insert(replacements.randomElement(using: &random)!, at: at)
-    default: bytes.remove(at: at)
-    }
-    let strict = try? KioskCheckpoint(canonical: JSONCursor(JSONValue.parse(bytes)))
-    let read = try? KioskCheckpoint.decoded(from: bytes[...], version: 3, decoder: JSONDecoder())
-    #expect(read == strict, "\(String(decoding: bytes[(undoAt + 7)...].prefix(160), as: UTF8.self))")
-    if read != nil { taken += 1 }
-  }
+  let taken = damagedCopiesReadAsTheParserReadsThem(
+    original, at: { (undoAt + 7)..<($0 - 1) }, copies: 3_000, shown: 160, random: &random)
   #expect(taken > 50)
 }
 
