@@ -82,7 +82,9 @@ public final class TillShell {
   /// what that resolved is kept.
   func prepareToWrite() async throws {
     try store.checkpointIfDue()
-    try await awaitReconciliation(of: store.reconcileOpenIntents())
+    let reopened = store.reconcileOpenIntents()
+    // Before every command: no call to wait through when no intent is open.
+    if !reopened.isEmpty { try await awaitReconciliation(of: reopened) }
     reconciledBeforeCommand = reconciled.count
   }
 

@@ -3,12 +3,14 @@
 #else
   import Foundation
 #endif
+// `@preconcurrency`: the shell flushes C's `stdout`, a global the C library
+// declares mutable; here only the main actor touches it.
 #if canImport(Glibc)
-  import Glibc
+  @preconcurrency import Glibc
 #elseif canImport(Musl)
-  import Musl
+  @preconcurrency import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  @preconcurrency import Darwin
 #endif
 
 /// `kiosk shell`: one writer for the whole session, commands from standard
@@ -57,7 +59,8 @@ struct ShellSession {
           print("error: \(failure.message.replacing("\n", with: " | "))")
         }
       }
-      fflush(nil)
+      // Standard output alone: standard error is unbuffered, and flushing every stream walks them all.
+      fflush(stdout)
     }
     return nil
   }

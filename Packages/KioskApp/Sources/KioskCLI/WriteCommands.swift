@@ -59,15 +59,22 @@ enum WriteCommands {
     var tab: Int
     var customer: String
     var text: [String] { [shellLine] }
-    // Built in one buffer, not interpolated: the shell prints one of these per open.
+    // Its bytes copied into the string's one allocation, not appended or
+    // interpolated: the shell prints one of these per open.
     var shellLine: String {
+      var customer = customer
       let number = String(tab)
-      var line = "opened tab #"
-      line.reserveCapacity(line.utf8.count + number.utf8.count + 5 + customer.utf8.count)
-      line += number
-      line += " for "
-      line += customer
-      return line
+      return customer.withUTF8 { name in
+        let prefix = "opened tab #".utf8
+        let middle = " for ".utf8
+        let count = prefix.count + number.utf8.count + middle.count + name.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+          var end = buffer.initialize(fromContentsOf: prefix)
+          end = buffer[end...].initialize(fromContentsOf: number.utf8)
+          end = buffer[end...].initialize(fromContentsOf: middle)
+          return buffer[end...].initialize(fromContentsOf: name)
+        }
+      }
     }
   }
 

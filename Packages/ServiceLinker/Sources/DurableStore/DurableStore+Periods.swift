@@ -37,7 +37,7 @@ extension DurableStore {
   /// each step unless `checkpointsAfterSteps` is off: an app may call it
   /// before its next command instead, so that a checkpoint is always followed
   /// by a record.
-  @discardableResult
+  @inlinable @discardableResult
   public func checkpointIfDue() throws(DurableStoreError) -> Bool {
     guard journal.bytesSinceCheckpoint >= options.checkpointBytes || checkpointRecordsDue else { return false }
     try checkpoint()
@@ -46,7 +46,7 @@ extension DurableStore {
 
   /// Whether `checkpointRecords` records, and as many bytes as the last
   /// checkpoint's, follow it.
-  private var checkpointRecordsDue: Bool {
+  @usableFromInline var checkpointRecordsDue: Bool {
     guard let records = options.checkpointRecords else { return false }
     let last = journal.lastCheckpoint
     return journal.lastSequence - (last?.sequence ?? 0) >= UInt64(max(records, 1))

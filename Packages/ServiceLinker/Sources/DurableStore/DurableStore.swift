@@ -37,8 +37,17 @@ public final class DurableStore<Model: DurableFeature> {
 
   // The hot path (`send`, `commit`) is `@inlinable`, so an app's build
   // specializes it for its own feature: these are what it touches.
+  //
+  //
+  // Three that a step touches are not checked for exclusive access at run
+  // time (`swift_beginAccess`, about 75 instructions each time): the store is
+  // `@MainActor`, and no code but the store's own runs while one of them is
+  // being read or modified (the journal's append, the record buffer's swap,
+  // the halted flag), so no second access can overlap one. The ledger stays
+  // checked: the feature's `step` runs inside its modification, and a step
+  // that reached back into the store would trap rather than read it half-done.
   @usableFromInline var ledger: DurableLedger<Model>
-  @usableFromInline var journal: DurableJournal
+  @exclusivity(unchecked) @usableFromInline var journal: DurableJournal
   @usableFromInline let options: DurableStoreOptions
   /// The append that failed, after which the store refuses every step
   /// (`failedEarlier`) until it is opened again: the cause an app reports.
@@ -46,10 +55,10 @@ public final class DurableStore<Model: DurableFeature> {
     didSet { halted = stoppedAt != nil || failure != nil }
   }
   /// Whether a seam stopped the store or a write failed: the one flag every step reads.
-  @usableFromInline var halted = false
+  @exclusivity(unchecked) @usableFromInline var halted = false
   /// The last record's bytes, kept so the next step writes into the same
   /// storage rather than allocating and freeing a buffer every step.
-  @usableFromInline var recordBuffer: [UInt8] = []
+  @exclusivity(unchecked) @usableFromInline var recordBuffer: [UInt8] = []
   @usableFromInline var work = WorkInFlight<Model.Action>()
   private var intentsInFlight: [IntentKey: Task<IntentClosed<Model>?, Never>] = [:]
 
@@ -360,10 +369,15 @@ public final class DurableStore<Model: DurableFeature> {
   /// Starts asking the service again about every open intent no request is
   /// in flight for (one left open unanswered, `EffectPolicy.leavesUnansweredOpen`),
   /// as opening the store does: wait for each with `outcome(of:)`. Returns their keys.
-  @discardableResult
+  @inlinable @discardableResult
   public func reconcileOpenIntents() -> [IntentKey] {
-    // Before every command of an app that asks: nothing built when no intent is open.
+    // Before every command of an app that asks: inlined, so that the usual
+    // answer (no intent open) costs the app's build no generic call.
     guard !halted, !ledger.open.isEmpty else { return [] }
+    return reconcileEachOpenIntent()
+  }
+
+  @usableFromInline func reconcileEachOpenIntent() -> [IntentKey] {
     var keys: [IntentKey] = []
     // A closure, not a key path: a key path into a generic type is resolved again at each call.
     for intent in ledger.open where intentsInFlight[intent.key] == nil {
