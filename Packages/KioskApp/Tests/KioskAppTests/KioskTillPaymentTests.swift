@@ -1,3 +1,4 @@
+import Clock
 import DurableStore
 import Foundation
 import Journal
@@ -462,4 +463,36 @@ func aDayWithPaymentsGoesOnOnTheStoreAndBackInTheTillInEitherFormat(version: UIn
   #expect(journal.bytes == before)
   // Its own journal opens beside it.
   _ = try DurableStore<KioskTill>.openTill(at: other.path)
+}
+
+/// Money moved on a day, in each format's bytes: a charge, its refund by an
+/// undo, and a second charge, written through the till as `kiosk` runs it, on
+/// a stopped clock. The journal's and the ledger's salts are drawn when each
+/// is made, so keys and references are pinned without them.
+@MainActor
+@Test(arguments: [JournalFormat.encoderVersion, JournalFormat.canonicalVersion])
+func aDayOfChargesAndARefundJournalsTheGoldenPaymentBytes(version: UInt16) async throws {
+  let journal = try TemporaryJournal()
+  let stopped = EffectEnvironment(
+    clock: FixedClock(frozenNow: Date(timeIntervalSince1970: 1_796_000_000)), jitter: .none,
+    policy: .singleAttempt, network: .direct)
+  var till: TillShell? = try await journal.openTill(newFileVersion: version, effects: stopped)
+  let ada = try #require(try await till?.openTab(for: "Ada"))
+  try await till?.add(latte, to: ada)
+  try await till?.add(espresso, to: ada)
+  _ = try await till?.settle(ada)
+  let undone = try #require(try await till?.undo())
+  #expect(undone.refund != nil, "a settle is undone by a refund")
+  let grace = try #require(try await till?.openTab(for: "Grace"))
+  try await till?.add(latte, to: grace)
+  _ = try await till?.settle(grace)
+  let salt = try #require(till?.store.salt)
+  till = nil
+
+  let records = try journal.recordPayloads()
+  #expect(records.count == 12)
+  try expectGoldenDay(records, version: version, named: "payments") { text in
+    text.replacing(IdempotencyKey.prefix(journalSalt: salt), with: "k_<salt>_")
+      .replacing(/(ch|re)_[0-9a-f]{8}_/) { "\($0.output.1)_<ledger>_" }
+  }
 }

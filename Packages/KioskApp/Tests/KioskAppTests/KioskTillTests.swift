@@ -120,12 +120,13 @@ func aDayTheStoreGoesOnWithOpensInTheTillAndGoesOnThere(version: UInt16) async t
 /// has always held for that day (checked against `KioskShell`, which wrote them
 /// before the till ran on the store). Re-record after an intended change of
 /// format with `KIOSK_RECORD=1 make test`, and review the diff.
-private func expectGoldenDay(_ payloads: [[UInt8]], version: UInt16, sourceLocation: SourceLocation = #_sourceLocation)
-  throws
-{
+func expectGoldenDay(
+  _ payloads: [[UInt8]], version: UInt16, named name: String = "day",
+  normalized: (String) -> String = { $0 }, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
   let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Golden/day-v\(version).records")
-  let text = payloads.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined()
+    .appendingPathComponent("Golden/\(name)-v\(version).records")
+  let text = normalized(payloads.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined())
   if ProcessInfo.processInfo.environment["KIOSK_RECORD"] == "1" {
     try Data(text.utf8).write(to: golden)
   }
