@@ -10,6 +10,13 @@ import Tabs
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Why the till did not do what it was sent, in its own words: a step it
 /// refused, or a payment given up for a reason that is no decline.
@@ -52,7 +59,8 @@ extension DurableStore where Model == KioskTill {
     try DurableJournal.waitForLock(path: path, lockWait: options.lockWait)
     // An empty file is a journal not begun yet, as a missing one is. Read as
     // the kiosk reads it: a day that cannot be opened is refused in its words.
-    let exists = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) > 0
+    var status = stat()
+    let exists = stat(path, &status) == 0 && status.st_size > 0
     let day = try exists ? DayOnDisk(try DurableJournal.read(path: path)) : nil
     try refuseArchived(day, at: path)
     let start = day?.contents.checkpoint?.ledgerStart
@@ -114,7 +122,7 @@ extension DurableStore where Model == KioskTill {
   private static func refuseArchived(_ day: DayOnDisk?, at path: String) throws {
     let number = day?.contents.day ?? 1
     if case .dayClosed(let closed, let archive)? = day?.contents.records.last,
-      archive == URL(fileURLWithPath: path).lastPathComponent
+      archive == PathNames.lastComponent(of: path)
     {
       throw TillError.closedDay(day: closed, path: path)
     }

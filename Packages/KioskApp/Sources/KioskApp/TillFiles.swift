@@ -23,16 +23,15 @@ public enum TillFiles {
   /// A link to a file not made yet is followed too, so the journal is created
   /// where the link points, not refused as a file that both is and is not there.
   public static func resolve(_ path: String) -> String {
-    var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+    var absolute = PathNames.standardized(path)
     if let real = realPath(absolute) { return real }
     for _ in 0..<32 {  // as many links as the system itself follows
-      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: absolute) else { break }
-      let folder = URL(fileURLWithPath: absolute).deletingLastPathComponent()
-      absolute = URL(fileURLWithPath: destination, relativeTo: folder).standardizedFileURL.path
+      guard let destination = linkDestination(absolute) else { break }
+      absolute = PathNames.standardized(
+        destination.hasPrefix("/") ? destination : PathNames.joining(PathNames.folder(of: absolute), destination))
     }
-    let url = URL(fileURLWithPath: absolute)
-    if let folder = realPath(url.deletingLastPathComponent().path) {
-      return URL(fileURLWithPath: folder).appendingPathComponent(url.lastPathComponent).path
+    if let folder = realPath(PathNames.folder(of: absolute)) {
+      return PathNames.joining(folder, PathNames.lastComponent(of: absolute))
     }
     return absolute
   }
@@ -64,6 +63,14 @@ public enum TillFiles {
     guard descriptor >= 0 else { return }
     fsync(descriptor)
     close(descriptor)
+  }
+
+  /// Where the symbolic link at `path` points, as written in it; nil when `path` is no link.
+  private static func linkDestination(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+    let count = readlink(path, &buffer, buffer.count)
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private static func realPath(_ path: String) -> String? {

@@ -40,7 +40,7 @@ final class CommandContext {
     let given = options.journalPath
     options.journalPath = TillFiles.resolve(given)
     options.processorPath = options.processorPath.map(TillFiles.resolve)
-    let besideTheLink = URL(fileURLWithPath: LocalProcessor.defaultPath(besideJournal: given)).standardizedFileURL.path
+    let besideTheLink = PathNames.standardized(LocalProcessor.defaultPath(besideJournal: given))
     ledgerBesideTheLink =
       options.processorPath == nil && besideTheLink != options.ledgerPath
         && TillFiles.resolve(besideTheLink) != options.ledgerPath ? besideTheLink : nil
@@ -134,9 +134,7 @@ final class CommandContext {
 
   /// The journal and the ledger are two files: one path for both is a usage error.
   private func checkPaths() throws(KioskFailure) {
-    let journal = URL(fileURLWithPath: options.journalPath).standardizedFileURL.resolvingSymlinksInPath().path
-    let ledger = URL(fileURLWithPath: options.ledgerPath).standardizedFileURL.resolvingSymlinksInPath().path
-    guard journal != ledger else {
+    guard TillFiles.resolve(options.journalPath) != TillFiles.resolve(options.ledgerPath) else {
       throw .usage(
         "the processor ledger cannot be the journal itself ('\(options.ledgerPath)'); give --processor another path")
     }

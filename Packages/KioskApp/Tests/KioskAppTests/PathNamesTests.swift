@@ -33,3 +33,13 @@ private let paths = [
   }
   #expect(PathNames.folder(of: "kiosk.journal") == "")
 }
+
+@Test func aStandardizedPathIsURLsStandardizedFilePath() {
+  let cases = paths + ["/a/./b/../c", "/..", "/../a", "a/../../b", "/a//b///c/", ".", "..", "/a/b/..", "/a/b/."]
+  for path in cases where !path.isEmpty {
+    #expect(
+      PathNames.standardized(path) == URL(fileURLWithPath: path).standardizedFileURL.path, "'\(path)'")
+  }
+  #expect(PathNames.standardized("") == FileManager.default.currentDirectoryPath)
+  #expect(PathNames.standardized("/a/b/../../..") == "/", "`..` at the root stays there")
+}
