@@ -48,16 +48,18 @@ private let paths = [
   let made = FileManager.default.temporaryDirectory.appendingPathComponent("resolve-\(UUID().uuidString)").path
   try FileManager.default.createDirectory(atPath: made + "/sub", withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: made) }
-  let folder = try #require(realpath(made, nil).map { pointer in
-    defer { free(pointer) }
-    return String(cString: pointer)
-  })
+  let folder = try #require(
+    realpath(made, nil).map { pointer in
+      defer { free(pointer) }
+      return String(cString: pointer)
+    })
   FileManager.default.createFile(atPath: folder + "/kiosk.journal", contents: Data())
   try FileManager.default.createSymbolicLink(atPath: folder + "/via", withDestinationPath: folder)
-  try FileManager.default.createSymbolicLink(atPath: folder + "/new.journal", withDestinationPath: "sub/../later.journal")
+  try FileManager.default.createSymbolicLink(
+    atPath: folder + "/new.journal", withDestinationPath: "sub/../later.journal")
 
   #expect(TillFiles.resolve(folder + "/via/./sub/../kiosk.journal") == folder + "/kiosk.journal")
   #expect(TillFiles.resolve(folder + "/via/new.journal") == folder + "/later.journal", "the link is followed")
   #expect(TillFiles.resolve(folder + "/via/sub/not-yet.journal") == folder + "/sub/not-yet.journal")
-  #expect(TillFiles.resolve("/no-such-folder-\(UUID().uuidString)/a/../b") .hasSuffix("/b"))
+  #expect(TillFiles.resolve("/no-such-folder-\(UUID().uuidString)/a/../b").hasSuffix("/b"))
 }
