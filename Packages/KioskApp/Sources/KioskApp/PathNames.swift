@@ -16,8 +16,12 @@ public enum PathNames {
   /// repeated or trailing slashes taken out, on the text alone: no link is
   /// followed (`URL(fileURLWithPath:).standardizedFileURL.path`). `..` at
   /// the root stays at the root.
+  /// With no working directory (it was removed), a relative path stays
+  /// relative, cleaned the same way: the system then refuses it, rather than
+  /// the root standing in for the folder that is gone.
   public static func standardized(_ path: String) -> String {
-    let absolute = path.hasPrefix("/") ? path : joining(currentDirectory(), path)
+    let relative = !path.hasPrefix("/")
+    let absolute = relative ? currentDirectory().map { joining($0, path) } ?? path : path
     var parts: [Substring] = []
     for part in absolute.split(separator: "/") {
       if part == "." { continue }
@@ -27,12 +31,13 @@ public enum PathNames {
       }
       parts.append(part)
     }
-    return "/" + parts.joined(separator: "/")
+    let cleaned = parts.joined(separator: "/")
+    return absolute.hasPrefix("/") ? "/" + cleaned : cleaned.isEmpty ? "." : cleaned
   }
 
-  /// The process's working directory; `/` when it cannot be read (removed, say).
-  static func currentDirectory() -> String {
-    guard let directory = getcwd(nil, 0) else { return "/" }
+  /// The process's working directory; nil when it cannot be read (removed, say).
+  public static func currentDirectory() -> String? {
+    guard let directory = getcwd(nil, 0) else { return nil }
     defer { free(directory) }
     return String(cString: directory)
   }

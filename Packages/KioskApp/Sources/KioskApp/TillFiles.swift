@@ -17,21 +17,26 @@
 /// archives are all found beside that path. Two paths to one till so share
 /// one ledger (docs/journal.md, "One till, one set of files").
 public enum TillFiles {
-  /// `path` with every symbolic link followed and `.`/`..` removed: the file
+  /// `path` with every symbolic link followed, as the system follows them
+  /// (`..` after a linked folder is that folder's parent on disk): the file
   /// itself when it exists, else the resolved folder it would be created in
-  /// plus its name, else `path` made absolute.
-  /// A link to a file not made yet is followed too, so the journal is created
-  /// where the link points, not refused as a file that both is and is not there.
+  /// plus its name. A link to a file not made yet is followed too, so the
+  /// journal is created where the link points, not refused as a file that
+  /// both is and is not there. A path whose folder is not there (or that
+  /// names no file: `.`, `..`, a trailing slash) is returned made absolute and
+  /// otherwise as given, for the system to refuse in its own words; with no
+  /// working directory (removed), a relative path is returned as given.
   public static func resolve(_ path: String) -> String {
-    var absolute = PathNames.standardized(path)
-    if let real = realPath(absolute) { return real }
+    guard var absolute = path.hasPrefix("/") ? path : PathNames.currentDirectory().map({ PathNames.joining($0, path) })
+    else { return path }
     for _ in 0..<32 {  // as many links as the system itself follows
-      guard let destination = linkDestination(absolute) else { break }
-      absolute = PathNames.standardized(
-        destination.hasPrefix("/") ? destination : PathNames.joining(PathNames.folder(of: absolute), destination))
-    }
-    if let folder = realPath(PathNames.folder(of: absolute)) {
-      return PathNames.joining(folder, PathNames.lastComponent(of: absolute))
+      if let real = realPath(absolute) { return real }
+      let name = PathNames.lastComponent(of: absolute)
+      guard name != ".", name != "..", !absolute.hasSuffix("/"), let folder = realPath(PathNames.folder(of: absolute))
+      else { return absolute }
+      let file = PathNames.joining(folder, name)
+      guard let destination = linkDestination(file) else { return file }
+      absolute = destination.hasPrefix("/") ? destination : PathNames.joining(folder, destination)
     }
     return absolute
   }

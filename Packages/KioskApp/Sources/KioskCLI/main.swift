@@ -3,42 +3,28 @@
 #else
   import Foundation
 #endif
-// `@preconcurrency`: the environment is read from C's `environ`, a global
-// the C library declares mutable; nothing here writes it.
 #if canImport(Glibc)
-  @preconcurrency import Glibc
+  import Glibc
 #elseif canImport(Musl)
-  @preconcurrency import Musl
+  import Musl
 #elseif canImport(Darwin)
-  @preconcurrency import Darwin
+  import Darwin
 #endif
-
-/// The process's `KIOSK_*` variables, the only ones the kiosk reads, walked
-/// from C's `environ`: Foundation's `ProcessInfo.environment` builds a
-/// dictionary of every variable, a measurable part of a command's start.
-func kioskEnvironment() -> [String: String] {
-  var variables: [String: String] = [:]
-  var entry = environ
-  while let variable = entry.pointee {
-    if strncmp(variable, "KIOSK_", 6) == 0, let text = String(validatingCString: variable),
-      let equals = text.firstIndex(of: "=")
-    {
-      variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    entry += 1
-  }
-  return variables
-}
 
 // `kiosk`: run one command against the journal and exit with its status. The
 // top level is the main actor; a settle awaits its processor call, which runs
 // off it (docs/cli.md).
-let status: ExitCode
+StandardStreams.openClosedOnes()
+var status: ExitCode
 do throws(KioskFailure) {
-  status = await KioskProgram(arguments: try validatedArguments(), environment: kioskEnvironment())
+  status = await KioskProgram(arguments: try validatedArguments(), environment: try validatedEnvironment())
     .run()
 } catch {
   printError("kiosk: \(error.message)")
   status = error.code
+}
+if let lost = StandardStreams.flushOutput(), status == .success {
+  printError("kiosk: \(lost.message)")
+  status = lost.code
 }
 exit(status.rawValue)

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+// The journal's path as the system reads it: links followed where they
+// point, `..` after a linked folder included, and a path that cannot name a
+// journal refused in the journal's words before any ledger is made.
+
+@Test func dotDotAfterALinkedFolderIsThatFoldersParentOnDisk() throws {
+  let journal = try TemporaryJournal()
+  let folder = journal.folder.path
+  try FileManager.default.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
+  try FileManager.default.createSymbolicLink(atPath: folder + "/lnk", withDestinationPath: "a/b")
+  #expect(try KioskBinary(journal: folder + "/a/j")("open", "InA").status == 0)
+
+  // For the system, lnk/../j is a/j: the same till, and no till at ./j.
+  let board = try KioskBinary(journal: folder + "/lnk/../j")("board")
+  #expect(board.output.contains("InA"), "\(board.output)\(board.errors)")
+  #expect(!FileManager.default.fileExists(atPath: folder + "/j"))
+  let itself = try KioskBinary(journal: folder + "/a/j")("--processor", folder + "/lnk/../j", "open", "B")
+  #expect(itself.status == 64, "the ledger named as the journal itself: \(itself.errors)")
+}
+
+@Test func aJournalPathThatCannotNameOneIsRefusedBeforeAnyLedgerIsMade() throws {
+  let journal = try TemporaryJournal()
+  let folder = journal.folder.path
+  let missing = try KioskBinary(journal: folder + "/missing/j")("open", "X")
+  #expect(missing.status == 74)
+  #expect(missing.errors.contains("cannot open journal '\(folder)/missing/j'"), "\(missing.errors)")
+
+  try FileManager.default.createSymbolicLink(atPath: folder + "/l1", withDestinationPath: "l2")
+  try FileManager.default.createSymbolicLink(atPath: folder + "/l2", withDestinationPath: "l1")
+  let loop = try KioskBinary(journal: folder + "/l1")("open", "X")
+  #expect(loop.status == 74)
+  #expect(loop.errors.contains("cannot open journal"), "\(loop.errors)")
+  let made = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".processor") }
+  #expect(made.isEmpty, "no ledger beside a journal that cannot be: \(made)")
+}
