@@ -14,7 +14,7 @@
 #endif
 
 /// `kiosk shell`: one writer for the whole session, commands from standard
-/// input, one result line each. A refused command prints its error (text:
+/// input, one result line each (`history` and `help` print theirs in full). A refused command prints its error (text:
 /// `error: …` as its result line; `--json`: an error object on stderr) and the
 /// session goes on; a journal failure ends it with 74.
 @MainActor
