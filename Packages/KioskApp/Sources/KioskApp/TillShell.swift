@@ -20,10 +20,12 @@ public final class TillShell {
   /// The till on the store.
   public let store: DurableStore<KioskTill>
   /// What asking about open intents resolved since the till opened, oldest first.
-  public private(set) var reconciled: [IntentReconciliation] = []
+  // Read before every command: not checked for exclusive access at run time
+  // (the shell is `@MainActor`, and nothing runs inside its accesses).
+  @exclusivity(unchecked) public private(set) var reconciled: [IntentReconciliation] = []
   /// How many of `reconciled` came before the command now running: those
   /// after were resolved on its way in (when the till opened, or before it ran).
-  var reconciledBeforeCommand = 0
+  @exclusivity(unchecked) var reconciledBeforeCommand = 0
   /// The processor's movements settles and undos took as their outcomes
   /// since the till opened, instead of moving money again, oldest first.
   public private(set) var adoptions: [Adoption] = []

@@ -3,14 +3,12 @@
 #else
   import Foundation
 #endif
-// `@preconcurrency`: the shell flushes C's `stdout`, a global the C library
-// declares mutable; here only the main actor touches it.
 #if canImport(Glibc)
-  @preconcurrency import Glibc
+  import Glibc
 #elseif canImport(Musl)
-  @preconcurrency import Musl
+  import Musl
 #elseif canImport(Darwin)
-  @preconcurrency import Darwin
+  import Darwin
 #endif
 
 /// `kiosk shell`: one writer for the whole session, commands from standard
@@ -59,8 +57,7 @@ struct ShellSession {
           print("error: \(failure.message.replacing("\n", with: " | "))")
         }
       }
-      // Standard output alone: standard error is unbuffered, and flushing every stream walks them all.
-      fflush(stdout)
+      StandardStreams.flush()
     }
     return nil
   }

@@ -25,6 +25,11 @@ enum StandardStreams {
     }
   }
 
+  /// Flushes standard output, so that a shell's answer reaches its reader at
+  /// once: standard output alone, since standard error is unbuffered and
+  /// flushing every stream (`fflush(nil)`) walks them all.
+  static func flush() { fflush(stdout) }
+
   /// Flushes standard output; why, when what was printed could not all be
   /// written (a full disk, a closed pipe): the command ran, its answer is lost.
   static func flushOutput() -> KioskFailure? {
