@@ -178,7 +178,7 @@ let package = Package(
     // The composition root.
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands", "CanonicalJSON", "FeatureKit", "DurableStore"]
+      dependencies: ["KioskCommands", "JournalIO", "CanonicalJSON", "FeatureKit", "DurableStore"]
         + kioskDomains.map { .target(name: $0) },
       path: "Packages/KioskApp/Sources/KioskApp",
       swiftSettings: paymentFeatures + commandPathSettings

@@ -49,7 +49,7 @@ let package = Package(
     // of the framework's durable store (KioskTill), on the kiosk's own journal.
     .target(
       name: "KioskApp",
-      dependencies: ["KioskCommands"]
+      dependencies: ["KioskCommands", .product(name: "JournalIO", package: "Journal")]
         + ["CanonicalJSON", "FeatureKit", "DurableStore"].map { .product(name: $0, package: "ServiceLinker") }
         + domains.map { .product(name: $0, package: $0) },
       swiftSettings: features

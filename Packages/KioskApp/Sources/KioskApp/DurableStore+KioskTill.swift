@@ -1,6 +1,7 @@
 import Clock
 import DurableStore
 import Journal
+import JournalIO
 import KioskCommands
 import Payment
 import Tabs
@@ -127,7 +128,7 @@ extension DurableStore where Model == KioskTill {
     var folderStatus = stat()
     guard reason == ENOENT, stat(folder.isEmpty ? "." : folder, &folderStatus) == 0,
       folderStatus.st_mode & S_IFMT == S_IFDIR, folderStatus.st_nlink > 0  // not a folder since removed
-    else { throw TillError.journalPathUnusable(path: path, reason: String(cString: strerror(reason)).lowercased()) }
+    else { throw JournalError.cannotOpen(path: path, Errno(reason)) }
     return false
   }
 

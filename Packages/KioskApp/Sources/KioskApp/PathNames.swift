@@ -20,8 +20,7 @@ public enum PathNames {
   /// relative, cleaned the same way: the system then refuses it, rather than
   /// the root standing in for the folder that is gone.
   public static func standardized(_ path: String) -> String {
-    let relative = !path.hasPrefix("/")
-    let absolute = relative ? currentDirectory().map { joining($0, path) } ?? path : path
+    let absolute = absolute(path) ?? path
     var parts: [Substring] = []
     for part in absolute.split(separator: "/") {
       if part == "." { continue }
@@ -35,8 +34,14 @@ public enum PathNames {
     return absolute.hasPrefix("/") ? "/" + cleaned : cleaned.isEmpty ? "." : cleaned
   }
 
+  /// `path` against the working directory when it is relative; nil when the
+  /// working directory cannot be read (removed, say).
+  public static func absolute(_ path: String) -> String? {
+    path.hasPrefix("/") ? path : currentDirectory().map { joining($0, path) }
+  }
+
   /// The process's working directory; nil when it cannot be read (removed, say).
-  public static func currentDirectory() -> String? {
+  private static func currentDirectory() -> String? {
     guard let directory = getcwd(nil, 0) else { return nil }
     defer { free(directory) }
     return String(cString: directory)

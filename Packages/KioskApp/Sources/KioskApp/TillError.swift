@@ -52,13 +52,9 @@ public enum TillError: Error, Equatable, CustomStringConvertible {
   case amountInFractionsOfACent(amount: Decimal)
   /// A till's name must be 1 to 64 of `A-Z a-z 0-9 . _ -`.
   case invalidTillName(String)
-  /// The journal's path cannot name a journal: its folder is not there, its
-  /// links loop, its name is too long. Refused before the ledger beside it is touched.
-  case journalPathUnusable(path: String, reason: String)
 
   public var description: String {
     switch self {
-    case .journalPathUnusable(let path, let reason): "cannot open journal '\(path)': \(reason)"
     case .invalidTillName(let name):
       "a till's name is 1 to 64 of A-Z a-z 0-9 . _ -, not \(name.debugDescription)"
     case .amountInFractionsOfACent(let amount):

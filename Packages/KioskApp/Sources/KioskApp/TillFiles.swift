@@ -27,8 +27,7 @@ public enum TillFiles {
   /// otherwise as given, for the system to refuse in its own words; with no
   /// working directory (removed), a relative path is returned as given.
   public static func resolve(_ path: String) -> String {
-    guard var absolute = path.hasPrefix("/") ? path : PathNames.currentDirectory().map({ PathNames.joining($0, path) })
-    else { return path }
+    guard var absolute = PathNames.absolute(path) else { return path }
     for _ in 0..<32 {  // as many links as the system itself follows
       if let real = realPath(absolute) { return real }
       let name = PathNames.lastComponent(of: absolute)

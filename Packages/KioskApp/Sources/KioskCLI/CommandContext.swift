@@ -132,9 +132,10 @@ final class CommandContext {
         + "(the last is '\(newest.path)'); restore the live journal")
   }
 
-  /// The journal and the ledger are two files: one path for both is a usage error.
+  /// The journal and the ledger are two files: one path for both is a usage
+  /// error. Both were resolved when the context was made (`init`).
   private func checkPaths() throws(KioskFailure) {
-    guard TillFiles.resolve(options.journalPath) != TillFiles.resolve(options.ledgerPath) else {
+    guard options.journalPath != options.ledgerPath else {
       throw .usage(
         "the processor ledger cannot be the journal itself ('\(options.ledgerPath)'); give --processor another path")
     }

@@ -65,7 +65,7 @@ struct KioskFailure: Error, Equatable {
       case .tornDown: self.init(code: .software, message: error.description)
       case .noFreshKey, .ledgerMissing, .ledgerOfAnotherJournal, .closedDay, .archiveExists,
         .ledgerLacksKnownEntries, .ledgerUnreadable, .dayAlreadyArchived,
-        .ledgerNotTheDays, .ledgerMovedOn, .journalPathUnusable:
+        .ledgerNotTheDays, .ledgerMovedOn:
         self.init(code: .journal, message: error.description)
       }
     case let error as DurableStoreError:

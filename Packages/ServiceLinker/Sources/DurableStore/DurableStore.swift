@@ -38,7 +38,6 @@ public final class DurableStore<Model: DurableFeature> {
   // The hot path (`send`, `commit`) is `@inlinable`, so an app's build
   // specializes it for its own feature: these are what it touches.
   //
-  //
   // Three that a step touches are not checked for exclusive access at run
   // time (`swift_beginAccess`, about 75 instructions each time): the store is
   // `@MainActor`, and no code but the store's own runs while one of them is
