@@ -77,6 +77,41 @@ def pairs(first, second, count):
     return statistics.median(ratios), statistics.median(a) * 1e3, statistics.median(b) * 1e3
 
 
+def late_in_the_day(kiosk, stripped, work, env, records=998):
+    """`kiosk open` on a day whose journal holds `records` records since its
+    last checkpoint (just short of the till's default interval of 1,000, so the
+    probe's own open takes none: about the most a command replays), against
+    one on a day of two records: instructions from `main` on, and what each
+    replayed record adds. Each probe runs on a fresh copy of the day."""
+    day = os.path.join(work, "late")
+    shutil.rmtree(day, ignore_errors=True)
+    os.makedirs(day)
+    journal = os.path.join(day, "kiosk.journal")
+    # The first record initializes the day; each line adds one.
+    opens = "".join(f"open Guest{n}\n" for n in range(1, records))
+    done = run([kiosk, "--journal", journal, "shell"], env=env, stdin=opens.encode())
+    if done.returncode != 0:
+        raise SystemExit(f"startup: could not make the day: {done.stderr.decode()[-400:]}")
+    early = os.path.join(work, "early")
+    shutil.rmtree(early, ignore_errors=True)
+    os.makedirs(early)
+    run([kiosk, "--journal", os.path.join(early, "kiosk.journal"), "open", "Warm"], env=env)
+
+    def from_main(folder, name):
+        probe = os.path.join(work, f"probe-{name}")
+        shutil.rmtree(probe, ignore_errors=True)
+        shutil.copytree(folder, probe)
+        argv = [stripped, "--journal", os.path.join(probe, "kiosk.journal"), "open", "Ada"]
+        whole, before_main = instructions(argv, work, env, name)
+        return whole - before_main
+
+    small, large = from_main(early, "early"), from_main(day, "late")
+    per_record = (large - small) / (records - 2)
+    return (f"`kiosk open` late in a day, {records:,} records since its last checkpoint (what it replays): "
+            f"{large:,} instructions from `main` on, against {small:,} on a day of two records; "
+            f"{per_record:,.0f} per replayed record.")
+
+
 def main():
     kiosk, work = sys.argv[1], sys.argv[2]
     count = int(sys.argv[sys.argv.index("--pairs") + 1]) if "--pairs" in sys.argv else 40
@@ -113,6 +148,9 @@ def main():
         lines.append(f"| `{name}` | {objects} | " + " | ".join(cells) + " |")
     print("\n".join(lines))
     print()
+    if have_valgrind:
+        print(late_in_the_day(kiosk, stripped, work, env))
+        print()
 
     rows = ["| pair | ratio (median of pairs) | ms | ms |", "|---|---|---|---|"]
     version, ms_version, ms_hello = pairs(lambda: wall([kiosk, "--version"], env), lambda: wall([hello], env), count)

@@ -16,7 +16,9 @@ public enum KioskReplay {
   /// What replay carries from one record to the next besides the slices.
   public struct Progress: Sendable {
     /// What `undo` can revert.
-    public var history = UndoHistory()
+    /// (Set by each initializer, not by a default: the till's step hands its
+    /// own in, and a default would make a history only to drop it.)
+    public var history: UndoHistory
     /// Set by a `dayClosed` record; nothing may follow it.
     public var closedDay: (day: Int, archive: String)?
     /// When not nil, the settled-tabs entries the records replayed make, in
@@ -27,7 +29,13 @@ public enum KioskReplay {
     public var till: String?
 
     /// Nothing replayed yet.
-    public init() {}
+    public init() { history = UndoHistory() }
+
+    /// Carrying on with `history` (moved in, so a push changes it in place) for the till named `till`.
+    init(history: consuming UndoHistory, till: String?) {
+      self.history = history
+      self.till = till
+    }
 
     /// Carrying on from a checkpoint.
     public init(checkpoint: KioskCheckpoint) {

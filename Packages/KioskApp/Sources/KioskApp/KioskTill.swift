@@ -354,9 +354,11 @@ public enum KioskTill: DurableFeature {
       return Outcome(record: nil, reason: "a day is closed by closing the store's period")
     default: break
     }
-    var progress = KioskReplay.Progress()
-    progress.history = history
-    progress.till = state.till
+    // The history moves in and back out, never shared, so a push changes it
+    // in place: a copy of its 100 entries per record was most of replay's cost.
+    // A record that fails changes no history (every one checks before it writes).
+    var progress = KioskReplay.Progress(history: history.take(), till: state.till)
+    defer { history = progress.history.take() }
     progress.settledTabs = []
     do {
       // Its place in the journal only tells whether it is the first record.
@@ -364,7 +366,6 @@ public enum KioskTill: DurableFeature {
     } catch {
       return Outcome(record: nil, reason: error.reason)
     }
-    history = progress.history
     state.till = progress.till
     state.initialized = true
     if let made = progress.settledTabs, !made.isEmpty { state.settledSinceCheckpoint += made }
