@@ -16,10 +16,11 @@ import Tabs
 // gives, written here by hand for the records a command journals, since a
 // command's cost is mostly its record's encoding. The first record of a
 // journal and the close of a day, written once a day, go through
-// `JSONValue`. Reading is the same split: the records as written here are
-// read by hand, anything else by the strict parser, whose error names what is
-// wrong. `CanonicalJournalTests` compares both ways with `canonical` over
-// random records, and the hand reader with the parser over damaged bytes.
+// `JSONValue`. Reading is the same split: the records as written here, and
+// the first record (read by every command of a first day, twice), are read by
+// hand, anything else by the strict parser, whose error names what is wrong.
+// `CanonicalJournalTests` compares both ways with `canonical` over random
+// records, and the hand reader with the parser over damaged bytes.
 
 extension KioskRecord {
   /// Writes the record's canonical form; false, having written nothing, when
@@ -191,6 +192,11 @@ extension JournalJSONReader {
         return nil
       }
       record = .undone(refund: refund, key: key)
+    } else if literal("initialized\":{") {
+      guard key("menu"), let menu = canonicalMenu(), nextKey("stock"), let stock = canonicalCounts() else {
+        return nil
+      }
+      record = .initialized(menu: menu, stock: StockState(units: stock))
     } else if literal("paymentAbandoned\":{") {
       guard key("key"), let key = idempotencyKey(), nextKey("reason"), let reason = string() else { return nil }
       record = .paymentAbandoned(key: key, reason: reason)
@@ -268,14 +274,43 @@ extension JournalJSONReader {
     return Tab(customer: customer, lines: lines)
   }
 
-  /// Ingredient counts, `{"beans":2,…}`, each from 0 to `StockState.maxUnits`, no ingredient twice.
-  private mutating func canonicalCounts() -> [Ingredient: Int]? {
+  /// A menu, `{"<item id>":{"name":…,"price":…,"recipe":{…}},…}`, no id
+  /// twice; each price whole minor units, not negative, and each recipe's
+  /// counts from 0 to `Item.maxRecipeUnits`, as `MenuState(canonical:)` reads them.
+  private mutating func canonicalMenu() -> MenuState? {
+    guard literal("{") else { return nil }
+    var items: [Item.ID: Item] = [:]
+    if literal("}") { return MenuState(items: items) }
+    repeat {
+      guard let key = string(), let id = Self.idKey(key), items[Item.ID(raw: id)] == nil, literal(":{"),
+        self.key("name"), let name = string(), nextKey("price"), let price = canonicalMoney(), price >= 0,
+        nextKey("recipe"), let recipe = canonicalCounts(upTo: Item.maxRecipeUnits), literal("}")
+      else { return nil }
+      items[Item.ID(raw: id)] = Item(name: name, price: price, recipe: recipe)
+    } while literal(",")
+    guard literal("}") else { return nil }
+    return MenuState(items: items)
+  }
+
+  /// An id written as an object's key, as `JSONCursor.idKey` reads one:
+  /// `[1-9][0-9]{0,9}`, at most 1,000,000,000.
+  private static func idKey(_ key: String) -> Int? {
+    let digits = key.utf8
+    guard (1...10).contains(digits.count), digits.first != UInt8(ascii: "0"),
+      digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = Int(key),
+      id <= 1_000_000_000
+    else { return nil }
+    return id
+  }
+
+  /// Ingredient counts, `{"beans":2,…}`, each from 0 to `most`, no ingredient twice.
+  private mutating func canonicalCounts(upTo most: Int = StockState.maxUnits) -> [Ingredient: Int]? {
     guard literal("{") else { return nil }
     var counts: [Ingredient: Int] = [:]
     if literal("}") { return counts }
     repeat {
       guard let name = string(), let ingredient = Ingredient(rawValue: name), counts[ingredient] == nil, literal(":"),
-        let count = int(), (0...StockState.maxUnits).contains(count)
+        let count = int(), (0...most).contains(count)
       else { return nil }
       counts[ingredient] = count
     } while literal(",")

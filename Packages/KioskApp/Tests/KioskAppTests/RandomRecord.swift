@@ -26,6 +26,14 @@ struct RandomRecordValues {
 /// make (quotes, slashes, control characters, non-ASCII).
 func randomKioskRecord(_ random: inout SeededGenerator, _ values: RandomRecordValues) -> KioskRecord {
   func text() -> String { randomAwkwardText(&random) }
+  /// Some ingredients, each with a count up to `most`.
+  func counts(upTo most: Int) -> [Ingredient: Int] {
+    var counts: [Ingredient: Int] = [:]
+    for ingredient in Ingredient.allCases where Bool.random(using: &random) {
+      counts[ingredient] = Int.random(in: 0...most, using: &random)
+    }
+    return counts
+  }
   let tab = Tab.ID(raw: Int.random(in: values.tabs, using: &random))
   let key = IdempotencyKey(
     journalSalt: random.next(), sequence: UInt64.random(in: 1...9_999, using: &random), tab: tab.raw)
@@ -56,12 +64,13 @@ func randomKioskRecord(_ random: inout SeededGenerator, _ values: RandomRecordVa
     let items = (1...Int.random(in: 1...12, using: &random)).map { id in
       (
         Item.ID(raw: id),
-        Item(name: text(), price: values.money(&random), recipe: [.beans: Int.random(in: 0...3, using: &random)])
+        // A recipe takes at most 1,000 units of an ingredient, the stock holds at most `maxUnits`.
+        Item(name: text(), price: values.money(&random), recipe: counts(upTo: 1_000))
       )
     }
     return .initialized(
       menu: MenuState(items: Dictionary(uniqueKeysWithValues: items)),
-      stock: StockState(units: [.milk: Int.random(in: 0...StockState.maxUnits, using: &random)]))
+      stock: StockState(units: counts(upTo: StockState.maxUnits)))
   case 9: return .dayClosed(day: Int.random(in: 1...9_999, using: &random), archive: text())
   default: return .tillNamed(till: text())
   }
