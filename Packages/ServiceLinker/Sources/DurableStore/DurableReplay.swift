@@ -29,7 +29,7 @@ enum DurableReplay {
         if lost == .checkpoint, index > 0 { continue }
         throw .replay(sequence: sequence, reason: "it was lost to damage and repaired as a placeholder")
       }
-      let record: DurableRecord<Model>
+      var record: DurableRecord<Model>
       do { record = try Model.Format.readRecord(recovery.payload(index), version: recovery.version) } catch {
         throw .replay(sequence: sequence, reason: "\(error)")
       }
@@ -37,10 +37,12 @@ enum DurableReplay {
         throw .replay(
           sequence: sequence, reason: "it follows the end of period \(ended.period) (record \(ended.lastSequence))")
       }
-      var action = record.action
+      // Taken, not copied: in this generic code a copy of the feature's
+      // action goes through its value witnesses, for every record replayed.
+      var action = record.action.take()
       switch record.kind {
       case .periodClosed(let period, let archive):
-        guard period == ledger.period, record.action == nil, record.intents.isEmpty else {
+        guard period == ledger.period, action == nil, record.intents.isEmpty else {
           throw .replay(
             sequence: sequence,
             reason: "it ends period \(period) with an action or intents, or in period \(ledger.period)")
@@ -48,7 +50,7 @@ enum DurableReplay {
         ledger.ended = DurablePeriodLink(period: period, archive: archive, lastSequence: sequence)
         continue
       case .undone:
-        guard let top = ledger.undo.last, top == record.action else {
+        guard let top = ledger.undo.last, top == action else {
           throw .replay(sequence: sequence, reason: "it undoes a step the undo stack does not hold")
         }
       case .outcome(let key, let abandoned):
@@ -57,14 +59,14 @@ enum DurableReplay {
         }
         // A format may keep only the key and the reason of a request given
         // up: what it feeds back is the feature's to say again, as live.
-        if let abandoned, record.action == nil { action = Model.abandoned(intent.request, reason: abandoned) }
+        if let abandoned, action == nil { action = Model.abandoned(intent.request, reason: abandoned) }
       case .sent, .fedBack: break
       }
-      let applied = ledger.apply(record.kind, action, sequence: sequence, salt: salt, replaying: true)
+      var applied = ledger.apply(record.kind, action, sequence: sequence, salt: salt, replaying: true)
       if let clash = applied.clash {
         throw .replay(sequence: sequence, reason: "its intent's key \(clash) is already open")
       }
-      if let result = applied.result, let reason = Model.replayFailure(result.outcome) {
+      if let result = applied.result.take(), let reason = Model.replayFailure(result.outcome) {
         throw .replay(sequence: sequence, reason: reason)
       }
       guard applied.intents == record.intents else {
