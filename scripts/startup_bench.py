@@ -95,7 +95,9 @@ def late_in_the_day(kiosk, stripped, work, env, records=998):
     early = os.path.join(work, "early")
     shutil.rmtree(early, ignore_errors=True)
     os.makedirs(early)
-    run([kiosk, "--journal", os.path.join(early, "kiosk.journal"), "open", "Warm"], env=env)
+    done = run([kiosk, "--journal", os.path.join(early, "kiosk.journal"), "open", "Warm"], env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"startup: could not begin the early day: {done.stderr.decode()[-400:]}")
 
     def from_main(folder, name):
         probe = os.path.join(work, f"probe-{name}")

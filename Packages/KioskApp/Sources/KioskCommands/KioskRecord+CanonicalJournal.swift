@@ -238,7 +238,7 @@ extension JournalJSONReader {
       guard key("tab"), let tab = canonicalID() else { return nil }
       step = .dropLastLine(Tab.ID(raw: tab))
     } else if literal("insertLine\":{") {
-      guard key("at"), let at = int(), (0...Tab.maxLines).contains(at), nextKey("item"), let item = canonicalID(),
+      guard key("at"), let at = count(upTo: Tab.maxLines), nextKey("item"), let item = canonicalID(),
         nextKey("tab"), let tab = canonicalID()
       else { return nil }
       step = .insertLine(Item.ID(raw: item), at: at, tab: Tab.ID(raw: tab))
@@ -310,12 +310,21 @@ extension JournalJSONReader {
     if literal("}") { return counts }
     repeat {
       guard let name = string(), let ingredient = Ingredient(rawValue: name), counts[ingredient] == nil, literal(":"),
-        let count = int(), (0...most).contains(count)
+        let units = count(upTo: most)
       else { return nil }
-      counts[ingredient] = count
+      counts[ingredient] = units
     } while literal(",")
     guard literal("}") else { return nil }
     return counts
+  }
+
+  /// A count from 0 to `most`, written with no sign: `-0`, which `int()`
+  /// reads as 0, is no number the canonical form writes, and the parser refuses it.
+  private mutating func count(upTo most: Int) -> Int? {
+    guard index < bytes.endIndex, bytes[index] != UInt8(ascii: "-"), let count = int(), count <= most else {
+      return nil
+    }
+    return count
   }
 
   /// `"item":I,"tab":T`.
