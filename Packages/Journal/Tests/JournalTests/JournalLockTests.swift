@@ -94,3 +94,29 @@ import Testing
     _ = try DurableJournal(path: link)
   }
 }
+
+/// A journal in a box (`DurableJournalBox`, what a durable store keeps) is
+/// written through its pointer, and closed, its lock let go and the space
+/// written ahead cut, when the box is let go; a journal put in its place
+/// closes the one before.
+@Test func aBoxedJournalIsClosedWhenItsBoxIsLetGoOrItIsReplaced() throws {
+  let file = try JournalFile()
+  var box: DurableJournalBox? = DurableJournalBox(try DurableJournal(path: file.path))
+  try box?.journal.pointee.append(Array("boxed".utf8))
+  #expect(throws: JournalError.locked(path: file.path, holder: getpid())) {
+    _ = try DurableJournal(path: file.path, lockWait: .milliseconds(50))
+  }
+  box = nil
+  let reopened = try DurableJournal(path: file.path, lockWait: .zero)
+  #expect(reopened.recovery.payloads.map { String(decoding: $0, as: UTF8.self) } == ["boxed"])
+  #expect(reopened.size == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int))
+
+  let other = try JournalFile()
+  let replacing = DurableJournalBox(reopened)
+  replacing.replace(with: try DurableJournal(path: other.path))
+  _ = try DurableJournal(path: file.path, lockWait: .zero)
+  #expect(throws: JournalError.locked(path: other.path, holder: getpid())) {
+    _ = try DurableJournal(path: other.path, lockWait: .milliseconds(50))
+  }
+  _ = replacing
+}

@@ -20,8 +20,8 @@ extension DurableStore {
   /// Journals a checkpoint of the ledger, as the feature keeps it, and goes
   /// on from the state it kept.
   private func appendCheckpoint() throws(DurableStoreError) {
-    let kept = ledger.checkpointBytes(version: journal.version, environment: environment)
-    do throws(JournalError) { try journal.appendCheckpoint(kept.bytes) } catch { throw .journal(error) }
+    let kept = ledger.checkpointBytes(version: journal.pointee.version, environment: environment)
+    do throws(JournalError) { try journal.pointee.appendCheckpoint(kept.bytes) } catch { throw .journal(error) }
     ledger.state = kept.state
   }
 
@@ -39,7 +39,7 @@ extension DurableStore {
   /// by a record.
   @inlinable @discardableResult
   public func checkpointIfDue() throws(DurableStoreError) -> Bool {
-    guard journal.bytesSinceCheckpoint >= options.checkpointBytes || checkpointRecordsDue else { return false }
+    guard journal.pointee.bytesSinceCheckpoint >= options.checkpointBytes || checkpointRecordsDue else { return false }
     try checkpoint()
     return true
   }
@@ -48,9 +48,9 @@ extension DurableStore {
   /// checkpoint's, follow it.
   @usableFromInline var checkpointRecordsDue: Bool {
     guard let records = options.checkpointRecords else { return false }
-    let last = journal.lastCheckpoint
-    return journal.lastSequence - (last?.sequence ?? 0) >= UInt64(max(records, 1))
-      && journal.bytesSinceCheckpoint >= (last?.size ?? 0)
+    let last = journal.pointee.lastCheckpoint
+    return journal.pointee.lastSequence - (last?.sequence ?? 0) >= UInt64(max(records, 1))
+      && journal.pointee.bytesSinceCheckpoint >= (last?.size ?? 0)
   }
 
   /// Closes the current period (a day, a month) into a read-only archive at
@@ -90,7 +90,7 @@ extension DurableStore {
     try guarded { () throws(DurableStoreError) in
       if Model.Format.checkpointsPeriodEnd { try appendCheckpoint() }
       try appendRecord(.periodClosed(period: period, archive: archivePath), nil, [], result: nil)
-      ledger.ended = DurablePeriodLink(period: period, archive: archivePath, lastSequence: journal.lastSequence)
+      ledger.ended = DurablePeriodLink(period: period, archive: archivePath, lastSequence: journal.pointee.lastSequence)
       try seam(.periodEnded)
     }
     try finishClosingPeriod()
@@ -114,7 +114,7 @@ extension DurableStore {
       var nextJournal = try writeNextPeriod(next, at: nextPath)
       try seam(.periodNextWritten)
       // An archive ends with its last record: the zeros written ahead go first.
-      do throws(JournalError) { try journal.cutSpaceAhead() } catch { throw .journal(error) }
+      do throws(JournalError) { try journal.pointee.cutSpaceAhead() } catch { throw .journal(error) }
       if let reason = DurablePeriods.addArchiveName(archive, to: path) {
         throw .archiveFailed(
           path: ended.archive, reason: "\(reason); once it can be, opening the store again finishes the close")
@@ -125,7 +125,7 @@ extension DurableStore {
       for suffix in [".checkpoints"] + Model.Format.companionSuffixes { rename(path + suffix, archive + suffix) }
       do throws(JournalError) { try nextJournal.rename(to: path) } catch { throw .journal(error) }
       chmod(archive, 0o444)
-      journal = nextJournal
+      journalBox.replace(with: nextJournal)
     }
     ledger = next
   }

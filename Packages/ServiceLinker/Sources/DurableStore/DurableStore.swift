@@ -38,15 +38,20 @@ public final class DurableStore<Model: DurableFeature> {
   // The hot path (`send`, `commit`) is `@inlinable`, so an app's build
   // specializes it for its own feature: these are what it touches.
   //
-  // Three that a step touches are not checked for exclusive access at run
-  // time (`swift_beginAccess`, about 75 instructions each time): the store is
-  // `@MainActor`, and no code but the store's own runs while one of them is
-  // being read or modified (the journal's append, the record buffer's swap,
-  // the halted flag), so no second access can overlap one. The ledger stays
-  // checked: the feature's `step` runs inside its modification, and a step
-  // that reached back into the store would trap rather than read it half-done.
+  // What a step touches is not checked for exclusive access at run time
+  // (`swift_beginAccess`, about 75 instructions each time), but for the
+  // ledger: the store is `@MainActor`, and no code but the store's own runs
+  // while the journal (reached through its box's pointer), the record
+  // buffer or the halted flag is being read or modified, so no second access
+  // can overlap one. The ledger stays checked: the feature's `step` runs
+  // inside its modification, and a step that reached back into the store
+  // would trap rather than read it half-done.
   @usableFromInline var ledger: DurableLedger<Model>
-  @exclusivity(unchecked) @usableFromInline var journal: DurableJournal
+  /// The journal, in a box of the journal's module (`DurableJournalBox`):
+  /// letting the store go closes it there, without making its type by name.
+  @usableFromInline let journalBox: DurableJournalBox
+  /// The journal, where its box keeps it for as long as the store lives.
+  @inlinable var journal: UnsafeMutablePointer<DurableJournal> { journalBox.journal }
   @usableFromInline let options: DurableStoreOptions
   /// The append that failed, after which the store refuses every step
   /// (`failedEarlier`) until it is opened again: the cause an app reports.
@@ -65,9 +70,9 @@ public final class DurableStore<Model: DurableFeature> {
   public var state: Model.State { ledger.state }
   /// The journal's salt, which every intent key of this period is made from
   /// (`DurableFeature.key(for:salt:sequence:index:)`).
-  public var salt: UInt64 { journal.salt }
+  public var salt: UInt64 { journal.pointee.salt }
   /// What opening the current journal found: a torn tail dropped, and where it was saved.
-  public var recovery: JournalRecovery { journal.recovery }
+  public var recovery: JournalRecovery { journal.pointee.recovery }
   /// Intents journaled and not yet closed, in the order they were opened.
   public var openIntents: [Intent<Model.Request>] { ledger.open }
   /// Whether `undo` has a step to undo.
@@ -83,7 +88,7 @@ public final class DurableStore<Model: DurableFeature> {
   /// the journal's next record: an app that closes periods on request can
   /// tell a close asked for again from a new one (`nil` otherwise).
   public var closeFinishedOnOpen: DurablePeriodLink? {
-    guard let finishedClose, journal.lastSequence == finishedClose.sequence else { return nil }
+    guard let finishedClose, journal.pointee.lastSequence == finishedClose.sequence else { return nil }
     return finishedClose.link
   }
   /// What `closeFinishedOnOpen` reports, and the journal's last record then
@@ -97,7 +102,7 @@ public final class DurableStore<Model: DurableFeature> {
     clock: any Clock<Duration>, options: DurableStoreOptions
   ) {
     self.path = path
-    self.journal = journal
+    self.journalBox = DurableJournalBox(journal)
     self.ledger = ledger
     self.environment = environment
     self.clock = clock
@@ -137,7 +142,7 @@ public final class DurableStore<Model: DurableFeature> {
     // A journal that ends with its period's end is a close cut short: finished now.
     let cutShort = store.ledger.ended
     try store.finishClosingPeriod()
-    store.finishedClose = cutShort.map { ($0, store.journal.lastSequence) }
+    store.finishedClose = cutShort.map { ($0, store.journal.pointee.lastSequence) }
     // A crash between a close's rename and its `chmod` left the archive writable.
     if let previous = store.ledger.previous {
       chmod(DurablePeriods.resolve(previous.archive, besideJournal: path), 0o444)
@@ -182,7 +187,7 @@ public final class DurableStore<Model: DurableFeature> {
   ) throws(DurableStoreError) -> StepResult<Model.Effect, Model.Outcome>? {
     try checkRunning()
     // The next record's sequence number and the journal's salt, in one read.
-    let next = journal.endAnchor
+    let next = journal.pointee.endAnchor
     let sequence = next.sequence
     // From here the state in memory is ahead of the journal until the record
     // is synced; if it cannot be, the store refuses everything (`failedEarlier`).
@@ -215,10 +220,10 @@ public final class DurableStore<Model: DurableFeature> {
     result: StepResult<Model.Effect, Model.Outcome>?
   ) throws(DurableStoreError) {
     var framed = takeRecordBuffer()
-    Model.Format.writeRecord(kind, action, intents, result: result, version: journal.version, to: &framed)
+    Model.Format.writeRecord(kind, action, intents, result: result, version: journal.pointee.version, to: &framed)
     // A format appends after the frame: one that replaced it would have its record's first bytes overwritten.
     if !Self.frameIsReserved(framed) { Self.frameOverwritten() }
-    do throws(JournalError) { try journal.append(framed: &framed) } catch { throw .journal(error) }
+    do throws(JournalError) { try journal.pointee.append(framed: &framed) } catch { throw .journal(error) }
     if framed.capacity <= Self.keptRecordCapacity { recordBuffer = framed }
   }
 
