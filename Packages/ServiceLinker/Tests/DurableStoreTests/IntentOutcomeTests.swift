@@ -51,27 +51,7 @@ enum TerseTeaFormat: DurableFormat {
   }
 }
 
-/// Tea as a later version of the app might give a charge up: feeding nothing back.
-enum ForgivingTea: TeaVariant {
-  static func abandoned(_ request: Request, reason: String) -> Action? { nil }
-}
-
 @MainActor @Suite struct IntentOutcomeTests {
-  @Test func aGivenUpOutcomeIsReplayedWithTheActionItsRecordHolds() async throws {
-    let till = try Till()
-    till.cards.hang(true)
-    var store: DurableStore<Tea>? = try till.open()
-    try store?.send(.order("pu-erh"))
-    await till.advanceWhileIntentsAreOpen(in: store)
-    await store?.finish()
-    #expect(store?.state.refunded == ["pu-erh"], "Tea feeds a refund back when it gives a charge up")
-    store = nil
-    // The journal says what was fed back; what the feature's code says now is asked only of a record that does not.
-    let reopened = try till.open(as: ForgivingTea.self)
-    #expect(reopened.state.refunded == ["pu-erh"])
-    #expect(reopened.openIntents.isEmpty)
-  }
-
   @Test func outcomeOfAnIntentWaitsForItAndSaysHowItClosed() async throws {
     let till = try Till()
     let store = try till.open()
