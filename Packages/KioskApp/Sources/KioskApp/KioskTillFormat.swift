@@ -75,12 +75,7 @@ public enum KioskTillFormat: DurableFormat {
   }
 
   public static func readRecord(_ payload: ArraySlice<UInt8>, version: UInt16) throws -> DurableRecord<KioskTill> {
-    // A journal of format 3 needs no decoder: made and let go for each
-    // record, one cost replay about 950 instructions a record.
-    let record =
-      version >= JournalFormat.canonicalVersion
-      ? try KioskRecord.readCanonical(payload)
-      : try KioskRecord.decoded(from: payload, version: version, decoder: JSONDecoder())
+    let record = try KioskRecord.decoded(from: payload, version: version)
     switch record {
     case .dayClosed(let day, let archive):
       return DurableRecord(kind: .periodClosed(period: day - 1, archive: archive), action: nil, intents: [])

@@ -282,7 +282,7 @@ extension JournalJSONReader {
     var items: [Item.ID: Item] = [:]
     if literal("}") { return MenuState(items: items) }
     repeat {
-      guard let key = string(), let id = Self.idKey(key), items[Item.ID(raw: id)] == nil, literal(":{"),
+      guard let key = string(), let id = JSONCursor.idKey(key), items[Item.ID(raw: id)] == nil, literal(":{"),
         self.key("name"), let name = string(), nextKey("price"), let price = canonicalMoney(), price >= 0,
         nextKey("recipe"), let recipe = canonicalCounts(upTo: Item.maxRecipeUnits), literal("}")
       else { return nil }
@@ -290,17 +290,6 @@ extension JournalJSONReader {
     } while literal(",")
     guard literal("}") else { return nil }
     return MenuState(items: items)
-  }
-
-  /// An id written as an object's key, as `JSONCursor.idKey` reads one:
-  /// `[1-9][0-9]{0,9}`, at most 1,000,000,000.
-  private static func idKey(_ key: String) -> Int? {
-    let digits = key.utf8
-    guard (1...10).contains(digits.count), digits.first != UInt8(ascii: "0"),
-      digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let id = Int(key),
-      id <= 1_000_000_000
-    else { return nil }
-    return id
   }
 
   /// Ingredient counts, `{"beans":2,…}`, each from 0 to `most`, no ingredient twice.

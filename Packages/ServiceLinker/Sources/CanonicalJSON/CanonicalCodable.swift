@@ -107,15 +107,22 @@ public enum CanonicalDate {
 extension JSONCursor {
   /// An id written as an object key (`"12"`), as the canonical form keys its dictionaries by ids.
   public static func idKey(_ key: String, at cursor: JSONCursor) throws(CanonicalError) -> Int {
+    guard let number = idKey(key) else {
+      throw cursor.fail("expected an id from 1 to 1000000000 as the key, found '\(key)'")
+    }
+    return number
+  }
+
+  /// The id an object key writes (`"12"`), as `idKey(_:at:)` reads it; nil
+  /// when it is none: what a reader by hand checks before taking one.
+  public static func idKey(_ key: String) -> Int? {
     // `[1-9][0-9]{0,9}`, byte by byte: a regex literal is compiled on every call, and
     // this runs once for every item and open tab a checkpoint holds.
     let bytes = key.utf8
     guard (1...10).contains(bytes.count), bytes.first != UInt8(ascii: "0"),
       bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(key),
       number <= 1_000_000_000
-    else {
-      throw cursor.fail("expected an id from 1 to 1000000000 as the key, found '\(key)'")
-    }
+    else { return nil }
     return number
   }
 }
