@@ -54,6 +54,8 @@ extension DurableStore where Model == KioskTill {
     at path: String, ledger: String? = nil, fault: ProcessorFault? = nil, clock: any KioskClock = SystemClock(),
     options: DurableStoreOptions = DurableStoreOptions(), line: ProcessorLine = ProcessorLine()
   ) throws -> DurableStore<KioskTill> {
+    // A till that opens can always close its day: its files fit beside it.
+    try refuseNameWithoutRoom(at: path, keeping: TillFiles.suffixesBesideJournal)
     let ledgerPath = ledger ?? LocalProcessor.defaultPath(besideJournal: path)
     // The journal's lock first: a till held by another writer is reported as
     // such, not as its ledger's lock.

@@ -17,6 +17,14 @@
 /// archives are all found beside that path. Two paths to one till so share
 /// one ledger (docs/journal.md, "One till, one set of files").
 public enum TillFiles {
+  /// The longest suffixes of the files the kiosk keeps beside its journal
+  /// (the store's own aside): a closed day's checkpoint index, an archive
+  /// set aside, and the ledger's copy when repaired (up to the ninth). A
+  /// journal whose name leaves no room for them is refused before anything
+  /// is written (`DurableStore.refuseNameWithoutRoom`): 234 bytes at most
+  /// where a folder takes names of 255.
+  public static let suffixesBesideJournal = [".day-0001.checkpoints", ".day-0001.set-aside", ".processor.corrupt.9"]
+
   /// `path` with every symbolic link followed, as the system follows them
   /// (`..` after a linked folder is that folder's parent on disk): the file
   /// itself when it exists, else the resolved folder it would be created in

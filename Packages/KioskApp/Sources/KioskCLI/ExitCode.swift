@@ -72,7 +72,8 @@ struct KioskFailure: Error, Equatable {
       switch error {
       case .intentsOpen: self.init(code: .domain, message: error.description)
       case .notSendable: self.init(code: .software, message: error.description)
-      case .journal, .replay, .unsupportedVersion, .stopped, .failedEarlier, .archiveExists, .archiveFailed, .archive:
+      case .journal, .replay, .unsupportedVersion, .stopped, .failedEarlier, .archiveExists, .archiveFailed, .archive,
+        .nameWithoutRoom:
         self.init(code: .journal, message: error.description)
       }
     case let refusal as TillRefusal: self.init(code: .domain, message: refusal.description)

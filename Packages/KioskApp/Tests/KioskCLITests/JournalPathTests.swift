@@ -35,3 +35,26 @@ import Testing
   let made = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".processor") }
   #expect(made.isEmpty, "no ledger beside a journal that cannot be: \(made)")
 }
+
+@Test func aJournalNameWithNoRoomForTheTillsFilesIsRefusedAndTheLongestThatFitsClosesItsDay() throws {
+  let journal = try TemporaryJournal()
+  let folder = journal.folder.path
+  // 255 bytes a name, less `.day-0001.checkpoints` (21), a closed day's index: 234 fit, 235 do not.
+  let longest = folder + "/" + String(repeating: "j", count: 234)
+  let kiosk = KioskBinary(journal: longest)
+  #expect(try kiosk("open", "Ann").status == 0)
+  #expect(try kiosk("add", "1", "Latte").status == 0)
+  #expect(try kiosk("settle", "1").status == 0)
+  let closed = try kiosk("close-day")
+  #expect(closed.status == 0, "\(closed.errors)")
+  #expect(FileManager.default.fileExists(atPath: longest + ".day-0001"))
+  #expect(try kiosk("open", "Bob").status == 0)
+  let verified = try kiosk("verify", "--all")
+  #expect(verified.status == 0, "\(verified.errors)")
+
+  let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+  let tooLong = try KioskBinary(journal: folder + "/" + String(repeating: "k", count: 235))("open", "Cy")
+  #expect(tooLong.status == 74)
+  #expect(tooLong.errors.contains("is 235 bytes") && tooLong.errors.contains("(NAME.day-0001.checkpoints)"))
+  #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "nothing was written")
+}

@@ -83,7 +83,9 @@ extension DurableStore {
     else {
       throw .archiveExists(path: archivePath)
     }
-    if let reason = DurablePeriods.cannotArchive(at: archive, journal: path) {
+    if let reason = DurablePeriods.cannotArchive(
+      at: archive, journal: path, companions: Model.Format.companionSuffixes)
+    {
       throw .archiveFailed(path: archivePath, reason: reason + "; nothing was written and the period goes on")
     }
     let period = ledger.period
@@ -287,8 +289,9 @@ enum DurablePeriods {
   /// Why the journal at `journal` could not be given the name `archive`,
   /// checked before its period's end is journaled: the archive's folder is
   /// missing, not writable, on another file system, or takes no hard link
-  /// (a probe is linked there and removed).
-  static func cannotArchive(at archive: String, journal: String) -> String? {
+  /// (a probe is linked there and removed), or the archive's name leaves no
+  /// room for the files that go with it (its checkpoint index, `companions`).
+  static func cannotArchive(at archive: String, journal: String, companions: [String] = []) -> String? {
     let folder = folder(of: archive)
     var folderStatus = stat()
     var journalStatus = stat()
@@ -299,6 +302,13 @@ enum DurablePeriods {
     guard stat(journal, &journalStatus) == 0, journalStatus.st_dev == folderStatus.st_dev else {
       return "its folder \(folder) is on another file system than the journal"
     }
+    if let roomless = nameWithoutRoom(archive, among: [".checkpoints"] + companions) {
+      return "its \(roomless.whole ? "path" : "name") is \(roomless.bytes) bytes, and the files that go with it "
+        + "have \(roomless.whole ? "paths" : "names") up to \(roomless.longest.utf8.count) bytes longer "
+        + "(\(roomless.whole ? "PATH" : "NAME")\(roomless.longest)), over the \(roomless.limit) bytes "
+        + (roomless.whole ? "the system takes for a path" : "its folder takes for a name")
+    }
+    // The room left for ".checkpoints" holds this name too.
     let probe = archive + ".link-probe"
     unlink(probe)
     guard link(journal, probe) == 0 else {
@@ -306,6 +316,24 @@ enum DurablePeriods {
     }
     unlink(probe)
     return nil
+  }
+
+  /// The longest of `suffixes`, when `path` with it is a name longer than
+  /// its folder takes (`NAME_MAX`), or a path longer than the system takes
+  /// (`PATH_MAX`): which (`whole`, the path), its length and that limit.
+  /// Nil when every one fits; a folder that is not there is not asked.
+  static func nameWithoutRoom(_ path: String, among suffixes: [String])
+    -> (whole: Bool, bytes: Int, longest: String, limit: Int)?
+  {
+    guard let longest = suffixes.max(by: { $0.utf8.count < $1.utf8.count }) else { return nil }
+    let extra = longest.utf8.count
+    // PATH_MAX counts the terminating zero.
+    let pathLimit = Int(PATH_MAX) - 1
+    if path.utf8.count + extra > pathLimit { return (true, path.utf8.count, longest, pathLimit) }
+    let limit = pathconf(folder(of: path), Int32(_PC_NAME_MAX))
+    let bytes = path.utf8.reversed().prefix { $0 != UInt8(ascii: "/") }.count
+    guard limit > 0, bytes + extra > limit else { return nil }
+    return (false, bytes, longest, limit)
   }
 
   /// Removes a journal and its checkpoint index when the journal is there:

@@ -120,6 +120,7 @@ public final class DurableStore<Model: DurableFeature> {
     at path: String, initial: Model.State, environment: Model.Environment,
     clock: any Clock<Duration> = ContinuousClock(), options: DurableStoreOptions = DurableStoreOptions()
   ) throws(DurableStoreError) -> DurableStore<Model> {
+    try refuseNameWithoutRoom(at: path)
     try DurablePeriods.finishInterruptedClose(of: path, lockWait: options.lockWait)
     // Before the journal is opened to write, which may mend its tail: a
     // journal of a version the format does not read is left exactly as it is.

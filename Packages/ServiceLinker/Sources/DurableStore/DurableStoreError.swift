@@ -34,6 +34,11 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
   /// The action is the store's own (an outcome fed back, a record read
   /// back), not one the app sends (`DurableFeature.isSendable`).
   case notSendable(String)
+  /// The name of the file at `path` (with `whole`, the path itself),
+  /// `bytes` long, leaves no room for the files kept beside it: the longest,
+  /// `path` + `longest`, would be over the `limit` bytes its folder takes
+  /// for a name (the system, for a path). Nothing was written.
+  case nameWithoutRoom(path: String, whole: Bool, bytes: Int, longest: String, limit: Int)
 
   public var description: String {
     switch self {
@@ -51,6 +56,11 @@ public enum DurableStoreError: Error, Equatable, Sendable, CustomStringConvertib
         + "wait for their requests, or open the store again to ask about them"
     case .archive(let path): "\(path) is a closed period's archive, not a live journal; open the live one"
     case .notSendable(let name): "'\(name)' is the store's own step, fed back or read back, not one to send"
+    case .nameWithoutRoom(let path, let whole, let bytes, let longest, let limit):
+      "the \(whole ? "path" : "name") of \(path) is \(bytes) bytes, and the files kept beside it have "
+        + "\(whole ? "paths" : "names") up to \(longest.utf8.count) bytes longer (\(whole ? "PATH" : "NAME")\(longest)), "
+        + "over the \(limit) bytes \(whole ? "the system takes for a path" : "its folder takes for a name"): "
+        + "choose one of at most \(limit - longest.utf8.count) bytes; nothing was written"
     }
   }
 }
