@@ -5,7 +5,12 @@ import Payment
 import Stock
 import Tabs
 
-/// The production world: the one value that holds every slice and resource.
+/// Every slice and resource in one value: the slices, the local processor
+/// with its durable ledger, and a journal, as the integration tests compose
+/// the domains (`KioskWorldTests`). `kiosk` itself builds no `KioskWorld`:
+/// it steps over `ReplayWorld`, the slices alone, inside the durable store
+/// (`KioskTill`), which holds the journal and reaches the processor through
+/// journaled intents.
 ///
 /// Its capabilities and links are generated from codegen.yaml into
 /// `Generated/KioskApp/KioskWorld+Links.swift`: that file is the link map.
