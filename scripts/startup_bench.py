@@ -77,41 +77,36 @@ def pairs(first, second, count):
     return statistics.median(ratios), statistics.median(a) * 1e3, statistics.median(b) * 1e3
 
 
-def late_in_the_day(kiosk, stripped, work, env, records=998):
-    """`kiosk open` on a day whose journal holds `records` records since its
-    last checkpoint (just short of the till's default interval of 1,000, so the
-    probe's own open takes none: about the most a command replays), against
-    one on a day of two records: instructions from `main` on, and what each
-    replayed record adds. Each probe runs on a fresh copy of the day."""
-    day = os.path.join(work, "late")
+def a_day_as_processes(kiosk, stripped, work, env, tabs=250, every=20):
+    """A day of commands each run as a process of its own, as a till run
+    from a script does: two restocks, then `tabs` tabs opened, given two
+    items and settled, one after another. Every `every`-th command runs
+    under callgrind (the stripped binary): instructions from `main` on, their
+    mean and most, against the day's first command. Each command replays
+    what follows the day's last checkpoint, so the most is the command that
+    replayed the most (and the one that then took a checkpoint)."""
+    day = os.path.join(work, "day")
     shutil.rmtree(day, ignore_errors=True)
     os.makedirs(day)
-    journal = os.path.join(day, "kiosk.journal")
-    # The first record initializes the day; each line adds one.
-    opens = "".join(f"open Guest{n}\n" for n in range(1, records))
-    done = run([kiosk, "--journal", journal, "shell"], env=env, stdin=opens.encode())
-    if done.returncode != 0:
-        raise SystemExit(f"startup: could not make the day: {done.stderr.decode()[-400:]}")
-    early = os.path.join(work, "early")
-    shutil.rmtree(early, ignore_errors=True)
-    os.makedirs(early)
-    done = run([kiosk, "--journal", os.path.join(early, "kiosk.journal"), "open", "Warm"], env=env)
-    if done.returncode != 0:
-        raise SystemExit(f"startup: could not begin the early day: {done.stderr.decode()[-400:]}")
-
-    def from_main(folder, name):
-        probe = os.path.join(work, f"probe-{name}")
-        shutil.rmtree(probe, ignore_errors=True)
-        shutil.copytree(folder, probe)
-        argv = [stripped, "--journal", os.path.join(probe, "kiosk.journal"), "open", "Ada"]
-        whole, before_main = instructions(argv, work, env, name)
-        return whole - before_main
-
-    small, large = from_main(early, "early"), from_main(day, "late")
-    per_record = (large - small) / (records - 2)
-    return (f"`kiosk open` late in a day, {records:,} records since its last checkpoint (what it replays): "
-            f"{large:,} instructions from `main` on, against {small:,} on a day of two records; "
-            f"{per_record:,.0f} per replayed record.")
+    day_env = {**env, "KIOSK_JOURNAL": os.path.join(day, "kiosk.journal")}
+    commands = [["restock", "beans", "1000"], ["restock", "cup", "1000"]]
+    for tab in range(1, tabs + 1):
+        commands += [["open", f"Guest{tab}"], ["add", str(tab), "Espresso"], ["add", str(tab), "Cold Brew"],
+                     ["settle", str(tab)]]
+    measured = []
+    for number, arguments in enumerate(commands):
+        if number % every == 0:
+            whole, before_main = instructions([stripped, *arguments], work, day_env, "day")
+            measured.append(whole - before_main)
+        else:
+            done = run([kiosk, *arguments], env=day_env)
+            if done.returncode != 0:
+                raise SystemExit(f"startup: {' '.join(arguments)} failed: {done.stderr.decode()[-400:]}")
+    first, mean, most = measured[0], sum(measured) / len(measured), max(measured)
+    return (f"A day as processes: {len(commands):,} commands (two restocks, then {tabs} tabs opened, given two "
+            f"items and settled), each `kiosk` a process of its own; every {every}th measured, instructions from "
+            f"`main` on: mean {mean:,.0f}, most {most:,}, against {first:,} for the day's first: "
+            f"mean ÷ first {mean / first:.2f}, most ÷ first {most / first:.2f}.")
 
 
 def main():
@@ -151,7 +146,7 @@ def main():
     print("\n".join(lines))
     print()
     if have_valgrind:
-        print(late_in_the_day(kiosk, stripped, work, env))
+        print(a_day_as_processes(kiosk, stripped, work, env))
         print()
 
     rows = ["| pair | ratio (median of pairs) | ms | ms |", "|---|---|---|---|"]

@@ -33,6 +33,11 @@ public final class TillShell {
   public let journalRecovery: JournalRecovery
   /// Records between checkpoints, at least: replay on open stays short.
   public static let defaultCheckpointInterval = 1_000
+  /// Records a command's open may replay before the command checkpoints
+  /// first (with at least as many bytes as the last checkpoint): each
+  /// `kiosk` command is a process that replays what follows the last
+  /// checkpoint, while a `kiosk shell` session replays once.
+  public static let replayedCheckpointInterval = 100
 
   private init(store: DurableStore<KioskTill>) {
     self.store = store
@@ -44,7 +49,9 @@ public final class TillShell {
   /// new journal with the default menu and stock, and asks the processor
   /// about every intent left open, waiting for its answers (`reconciled`).
   /// Payments run under `effects`' retry policy, over its network; a
-  /// checkpoint follows every `checkpointEvery` records (and each MiB).
+  /// checkpoint follows every `checkpointEvery` records (and each MiB), and
+  /// comes first when opening replayed `replayedCheckpointInterval` (or
+  /// `checkpointEvery`, when fewer).
   public static func open(
     journal: String, ledger: String? = nil, lockWait: Duration = DurableJournal.defaultLockWait,
     fault: ProcessorFault? = nil, effects: EffectEnvironment = .live,
@@ -63,6 +70,7 @@ public final class TillShell {
   ) async throws -> TillShell {
     var options = DurableStoreOptions(lockWait: lockWait, effectPolicy: KioskTill.effectPolicy(effects.policy))
     options.checkpointRecords = checkpointEvery
+    options.checkpointRecordsReplayed = min(checkpointEvery, replayedCheckpointInterval)
     options.crashSeam = crashSeam
     // Before a command, as the kiosk writes them: a checkpoint is always followed by a record.
     options.checkpointsAfterSteps = false

@@ -26,6 +26,29 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
   /// What a key of the till moves money for, whatever its sequence: the
   /// journal's salt and the tab, `k_<salt>_t<tab>`. Nil for a key of any other form.
   public var subject: String? {
+    let bytes = raw.utf8
+    // A ledger holds one key per movement, and every writer reads it whole:
+    // a key of ASCII (as the till makes them) is taken apart byte by byte.
+    // Any other is taken apart as text, where a part's length is in
+    // characters (`\r\n` is one).
+    guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return subjectOfText }
+    let underscore = UInt8(ascii: "_")
+    guard let first = bytes.firstIndex(of: underscore), bytes.first == UInt8(ascii: "k"),
+      bytes.distance(from: bytes.startIndex, to: first) == 1,
+      let second = bytes[bytes.index(after: first)...].firstIndex(of: underscore),
+      bytes.distance(from: first, to: second) == 17,
+      let third = bytes[bytes.index(after: second)...].firstIndex(of: underscore),
+      !bytes[bytes.index(after: third)...].contains(underscore)
+    else { return nil }
+    let tab = raw[raw.index(after: third)...]
+    guard Int(raw[raw.index(after: second)..<third]) != nil, tab.utf8.first == UInt8(ascii: "t"),
+      Int(tab.dropFirst()) != nil
+    else { return nil }
+    return String(raw[..<second]) + "_" + String(tab)
+  }
+
+  /// `subject`, with the key taken apart as text.
+  var subjectOfText: String? {
     let parts = raw.split(separator: "_", omittingEmptySubsequences: false)
     guard parts.count == 4, parts[0] == "k", parts[1].count == 16, parts[3].hasPrefix("t"),
       Int(parts[2]) != nil, Int(parts[3].dropFirst()) != nil

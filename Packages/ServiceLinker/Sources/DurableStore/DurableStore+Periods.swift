@@ -23,6 +23,7 @@ extension DurableStore {
     let kept = ledger.checkpointBytes(version: journal.pointee.version, environment: environment)
     do throws(JournalError) { try journal.pointee.appendCheckpoint(kept.bytes) } catch { throw .journal(error) }
     ledger.state = kept.state
+    checkpointDueAfterReplay = false
   }
 
   /// Writes a checkpoint when the journal has grown `checkpointBytes` past the
@@ -45,9 +46,16 @@ extension DurableStore {
   }
 
   /// Whether `checkpointRecords` records, and as many bytes as the last
-  /// checkpoint's, follow it.
+  /// checkpoint's, follow it; or opening replayed `checkpointRecordsReplayed`.
   @usableFromInline var checkpointRecordsDue: Bool {
+    if checkpointDueAfterReplay { return true }
     guard let records = options.checkpointRecords else { return false }
+    return recordsSinceCheckpoint(atLeast: records)
+  }
+
+  /// Whether `records` records (one at least), and as many bytes as the last
+  /// checkpoint's, follow it.
+  func recordsSinceCheckpoint(atLeast records: Int) -> Bool {
     let last = journal.pointee.lastCheckpoint
     return journal.pointee.lastSequence - (last?.sequence ?? 0) >= UInt64(max(records, 1))
       && journal.pointee.bytesSinceCheckpoint >= (last?.size ?? 0)
@@ -130,6 +138,8 @@ extension DurableStore {
       journalBox.replace(with: nextJournal)
     }
     ledger = next
+    // The next period opens with a checkpoint: nothing to replay.
+    checkpointDueAfterReplay = false
   }
 
   /// The next period's journal at `nextPath`, holding one checkpoint: `next`,

@@ -64,6 +64,9 @@ public final class DurableStore<Model: DurableFeature> {
   /// storage rather than allocating and freeing a buffer every step.
   @exclusivity(unchecked) @usableFromInline var recordBuffer: [UInt8] = []
   @usableFromInline var work = WorkInFlight<Model.Action>()
+  /// Whether opening replayed enough records for a checkpoint to be due
+  /// (`checkpointRecordsReplayed`), until one is written.
+  @exclusivity(unchecked) var checkpointDueAfterReplay = false
   private var intentsInFlight: [IntentKey: Task<IntentClosed<Model>?, Never>] = [:]
 
   /// The state after the last acknowledged step.
@@ -144,6 +147,9 @@ public final class DurableStore<Model: DurableFeature> {
     let cutShort = store.ledger.ended
     try store.finishClosingPeriod()
     store.finishedClose = cutShort.map { ($0, store.journal.pointee.lastSequence) }
+    if let replayed = options.checkpointRecordsReplayed {
+      store.checkpointDueAfterReplay = store.recordsSinceCheckpoint(atLeast: replayed)
+    }
     // A crash between a close's rename and its `chmod` left the archive writable.
     if let previous = store.ledger.previous {
       chmod(DurablePeriods.resolve(previous.archive, besideJournal: path), 0o444)

@@ -11,6 +11,14 @@ public struct DurableStoreOptions: Sendable {
   /// checkpoints cost at most about as much again as the records they
   /// follow, whatever the state's size); nil for none but `checkpointBytes`.
   public var checkpointRecords: Int?
+  /// A checkpoint is also due once opening replayed this many records, and
+  /// at least as many bytes of them as the last checkpoint had: written by
+  /// the next `checkpointIfDue()` (or after the next step). For an app that
+  /// runs each command in a process of its own, each of which replays what
+  /// follows the last checkpoint, so that none replays many more than this,
+  /// while a process that stays open keeps to `checkpointRecords`. Nil (the
+  /// default) for none.
+  public var checkpointRecordsReplayed: Int?
   /// Whether the store writes a due checkpoint right after the step that
   /// made it due (the default), or only when the app asks
   /// (`DurableStore.checkpointIfDue()`), as before its next command.

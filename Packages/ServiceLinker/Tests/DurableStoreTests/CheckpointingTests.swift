@@ -118,6 +118,64 @@ enum MeteredFormat: CanonicalVariantFormat {
     #expect(store.state.meterAtCheckpoint == 2)
   }
 
+  /// Opens the store as a process of its own would, runs `body` on it, and lets it go.
+  @discardableResult
+  func inOneProcess<Result>(
+    _ options: DurableStoreOptions, _ body: (DurableStore<Metered>) throws -> Result
+  ) throws -> Result {
+    try body(try open(options: options))
+  }
+
+  @Test func anOpenThatReplayedEnoughRecordsCheckpointsBeforeItsNextStepAndOnlyThen() throws {
+    var options = DurableStoreOptions()
+    options.checkpointRecords = 1_000
+    options.checkpointRecordsReplayed = 4
+    options.checkpointsAfterSteps = false
+    for reading in 1...4 {
+      meter.reading = reading
+      try inOneProcess(options) { store in
+        #expect(try !store.checkpointIfDue(), "open \(reading) replayed \(reading - 1) records")
+        try store.send(.add(1))
+      }
+    }
+    meter.reading = 5
+    try inOneProcess(options) { store in
+      #expect(try store.checkpointIfDue(), "the fifth open replayed four")
+      #expect(store.state.meterAtCheckpoint == 5)
+      #expect(try !store.checkpointIfDue(), "written: due no more")
+      try store.send(.add(1))
+    }
+    // One record since the checkpoint.
+    #expect(try !inOneProcess(options) { try $0.checkpointIfDue() })
+
+    // Without the option, the journal replays on: only the thousand records would do.
+    options.checkpointRecordsReplayed = nil
+    for _ in 1...5 { try inOneProcess(options) { try $0.send(.add(1)) } }
+    #expect(try !inOneProcess(options) { try $0.checkpointIfDue() })
+    #expect(try inOneProcess(options) { $0.state } == Metered.State(count: 10, meterAtCheckpoint: 5))
+  }
+
+  @Test func anOpenThatReplayedFewerBytesThanTheLastCheckpointTakesNone() async throws {
+    let till = try Till()
+    till.options.checkpointRecordsReplayed = 2
+    till.options.checkpointsAfterSteps = false
+    var store: DurableStore<Tea>? = try till.open()
+    // A checkpoint of forty long orders holds more bytes than two short ones.
+    for order in 1...40 { try store?.send(.order(String(repeating: "sencha ", count: 20) + "\(order)")) }
+    try store?.checkpoint()
+    try store?.send(.order("bancha"))
+    try store?.send(.order("hojicha"))
+    await store?.finish()
+    store = nil
+    store = try till.open()
+    #expect(try store?.checkpointIfDue() == false, "two orders, fewer bytes than the checkpoint")
+    for order in 1...40 { try store?.send(.order(String(repeating: "gyokuro ", count: 20) + "\(order)")) }
+    await store?.finish()
+    store = nil
+    store = try till.open()
+    #expect(try store?.checkpointIfDue() == true)
+  }
+
   @Test func aCheckpointKeepsWhatTheEnvironmentKnowsAndTheStoreGoesOnFromIt() throws {
     var store: DurableStore<Metered>? = try open()
     try store?.send(.add(2))
