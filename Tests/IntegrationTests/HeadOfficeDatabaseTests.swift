@@ -135,3 +135,13 @@ func killingTheServerMidShipmentStoresTheDayWholeExactlyOnce(delay microseconds:
   try server.start()
   #expect(try world.daysAtHeadOffice(of: "north") == [1: "5eed0001", 2: "5eed0002"])
 }
+
+/// What the server says aside is kept on the connection, not printed: libpq's
+/// own processor would write it into the middle of a command's output.
+@Test func aServersNoticesAreKeptOnTheConnectionNotPrinted() throws {
+  let (server, name) = try database()
+  let connection = try PostgresConnection(server.conninfo(database: name))
+  try connection.execute("DO $$ BEGIN RAISE WARNING 'opened tab #9 for Eve'; END $$")
+  try connection.execute("DO $$ BEGIN RAISE NOTICE E'two\\nlines'; END $$")
+  #expect(connection.notices == ["WARNING:  opened tab #9 for Eve", "NOTICE:  two lines"])
+}

@@ -40,3 +40,8 @@ typedef __typeof__(PQsocket) *PQsocketFunction;
 typedef __typeof__(PQgetCancel) *PQgetCancelFunction;
 typedef __typeof__(PQcancel) *PQcancelFunction;
 typedef __typeof__(PQfreeCancel) *PQfreeCancelFunction;
+// The connection string read before connecting, and the server's notices kept, not printed.
+typedef __typeof__(PQconninfoParse) *PQconninfoParseFunction;
+typedef __typeof__(PQconninfoFree) *PQconninfoFreeFunction;
+typedef __typeof__(PQfreemem) *PQfreememFunction;
+typedef __typeof__(PQsetNoticeProcessor) *PQsetNoticeProcessorFunction;

@@ -2,6 +2,9 @@
 public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible {
   /// No head office is configured where one was asked for.
   case notConfigured
+  /// The connection string is wrong (`reason`): one libpq cannot read, or
+  /// one that would wait without end. Found before connecting.
+  case misconfigured(String)
   /// The head office did not answer (down, unreachable, the connection dropped):
   /// nothing was stored, so the request may be sent again.
   case unreachable(String)
@@ -17,6 +20,7 @@ public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible
   public var description: String {
     switch self {
     case .notConfigured: "no head office is configured"
+    case .misconfigured(let reason): "the head office's connection string is wrong: \(reason)"
     case .unreachable(let reason): "the head office is unreachable: \(reason)"
     case .conflict(let till, let day, let held, let shipped):
       "the head office holds day \(day) of till '\(till)' with digest \(held), not \(shipped): "

@@ -47,6 +47,10 @@ struct LibPQ: @unchecked Sendable {
   let getCancel: PQgetCancelFunction
   let cancel: PQcancelFunction
   let freeCancel: PQfreeCancelFunction
+  let conninfoParse: PQconninfoParseFunction
+  let conninfoFree: PQconninfoFreeFunction
+  let freemem: PQfreememFunction
+  let setNoticeProcessor: PQsetNoticeProcessorFunction
 
   /// The library names tried, in order: the ABI this code was written for, then the development link.
   static let names = ["libpq.so.5", "libpq.so", "libpq.5.dylib", "libpq.dylib"]
@@ -106,7 +110,11 @@ struct LibPQ: @unchecked Sendable {
         socket: function("PQsocket", as: PQsocketFunction.self),
         getCancel: function("PQgetCancel", as: PQgetCancelFunction.self),
         cancel: function("PQcancel", as: PQcancelFunction.self),
-        freeCancel: function("PQfreeCancel", as: PQfreeCancelFunction.self))
+        freeCancel: function("PQfreeCancel", as: PQfreeCancelFunction.self),
+        conninfoParse: function("PQconninfoParse", as: PQconninfoParseFunction.self),
+        conninfoFree: function("PQconninfoFree", as: PQconninfoFreeFunction.self),
+        freemem: function("PQfreemem", as: PQfreememFunction.self),
+        setNoticeProcessor: function("PQsetNoticeProcessor", as: PQsetNoticeProcessorFunction.self))
       if let library { return .success(library) }
       reasons.append("\(name) lacks \(missing.joined(separator: ", "))")
       dlclose(handle)
@@ -131,12 +139,15 @@ extension LibPQ {
     connectdbParams: PQconnectdbParamsFunction?, setnonblocking: PQsetnonblockingFunction?,
     sendQueryParams: PQsendQueryParamsFunction?, flush: PQflushFunction?, isBusy: PQisBusyFunction?,
     consumeInput: PQconsumeInputFunction?, socket: PQsocketFunction?, getCancel: PQgetCancelFunction?,
-    cancel: PQcancelFunction?, freeCancel: PQfreeCancelFunction?
+    cancel: PQcancelFunction?, freeCancel: PQfreeCancelFunction?, conninfoParse: PQconninfoParseFunction?,
+    conninfoFree: PQconninfoFreeFunction?, freemem: PQfreememFunction?,
+    setNoticeProcessor: PQsetNoticeProcessorFunction?
   ) {
     guard let connectdb, let status, let errorMessage, let finish, let execParams, let exec, let resultStatus,
       let resultErrorMessage, let resultErrorField, let clear, let ntuples, let nfields, let getisnull, let getvalue,
       let putCopyData, let putCopyEnd, let getResult, let connectdbParams, let setnonblocking, let sendQueryParams,
-      let flush, let isBusy, let consumeInput, let socket, let getCancel, let cancel, let freeCancel
+      let flush, let isBusy, let consumeInput, let socket, let getCancel, let cancel, let freeCancel,
+      let conninfoParse, let conninfoFree, let freemem, let setNoticeProcessor
     else { return nil }
     self.init(
       connectdb: connectdb, status: status, errorMessage: errorMessage, finish: finish, execParams: execParams,
@@ -145,6 +156,7 @@ extension LibPQ {
       getvalue: getvalue, putCopyData: putCopyData, putCopyEnd: putCopyEnd, getResult: getResult,
       connectdbParams: connectdbParams, setnonblocking: setnonblocking, sendQueryParams: sendQueryParams, flush: flush,
       isBusy: isBusy, consumeInput: consumeInput, socket: socket, getCancel: getCancel, cancel: cancel,
-      freeCancel: freeCancel)
+      freeCancel: freeCancel, conninfoParse: conninfoParse, conninfoFree: conninfoFree, freemem: freemem,
+      setNoticeProcessor: setNoticeProcessor)
   }
 }

@@ -26,12 +26,16 @@ public final class PostgresConnection {
     /// Whether the server did not answer within the deadline: the request was
     /// cancelled and the connection given up, and it is not tried again at once.
     public var timedOut = false
+    /// Whether the connection string is at fault, found before connecting:
+    /// one libpq cannot read, or one that would wait without end.
+    public var misconfigured = false
 
     /// A failure with libpq's or the server's message.
-    public init(message: String, state: String?, timedOut: Bool = false) {
+    public init(message: String, state: String?, timedOut: Bool = false, misconfigured: Bool = false) {
       self.message = message
       self.state = state
       self.timedOut = timedOut
+      self.misconfigured = misconfigured
     }
 
     public var description: String { message }
@@ -73,12 +77,20 @@ public final class PostgresConnection {
   public let deadlines: Deadlines
   /// Set when a deadline expired: the connection is given up, whatever libpq thinks of it.
   private var abandoned = false
+  /// What the server said aside (`NOTICE`, `WARNING`), kept rather than
+  /// printed: libpq's own processor writes it to standard error, into the
+  /// middle of a command's output and its JSON.
+  private let noticesKept = Notices()
+
+  /// The server's notices since the connection opened, oldest first, each on one line.
+  public var notices: [String] { noticesKept.lines }
 
   /// Connects with a libpq connection string (`host=/tmp/pg dbname=hq user=kiosk`, or a
   /// `postgresql://` URI), loading libpq first if this is the process's first connection.
   /// `Deadlines.connectionDefaults` come first; the string's own parameters override them.
   public init(_ conninfo: String, deadlines: Deadlines = .standard) throws(Failure) {
     let pq = try LibPQ.shared.get()
+    try Self.checkConfiguration(conninfo, pq: pq)
     let parameters = Deadlines.connectionDefaults + [("dbname", conninfo)]
     let keywords = parameters.map { strdup($0.0) }
     let values = parameters.map { strdup($0.1) }
@@ -97,6 +109,46 @@ public final class PostgresConnection {
     self.handle = handle
     self.pq = pq
     self.deadlines = deadlines
+    _ = pq.setNoticeProcessor(
+      handle,
+      { box, message in
+        guard let box, let message else { return }
+        Unmanaged<Notices>.fromOpaque(box).takeUnretainedValue().lines.append(
+          PostgresConnection.oneLine(String(cString: message)))
+      }, Unmanaged.passUnretained(noticesKept).toOpaque())
+  }
+
+  /// Refuses, before connecting, a connection string libpq cannot read, and
+  /// one whose `connect_timeout` is not 1 to 3600 seconds: libpq waits
+  /// without end for 0, a negative or an empty one, and a head office that
+  /// does not answer must not hold the till.
+  private static func checkConfiguration(_ conninfo: String, pq: LibPQ) throws(Failure) {
+    var error: UnsafeMutablePointer<CChar>?
+    guard let options = pq.conninfoParse(conninfo, &error) else {
+      let reason = error.map { oneLine(String(cString: $0)) } ?? "out of memory"
+      if let error { pq.freemem(error) }
+      throw Failure(message: "the connection string cannot be read: \(reason)", state: nil, misconfigured: true)
+    }
+    defer { pq.conninfoFree(options) }
+    var option = options
+    while let keyword = option.pointee.keyword {
+      if String(cString: keyword) == "connect_timeout", let value = option.pointee.val {
+        let text = String(cString: value)
+        let seconds = Int(text.trimmingCharacters(in: .whitespaces))
+        guard let seconds, (1...3_600).contains(seconds) else {
+          let fault =
+            switch seconds {
+            case nil: "is no number of seconds"
+            case let seconds? where seconds <= 0: "would wait for the head office without end"
+            default: "would wait for the head office too long"
+            }
+          throw Failure(
+            message: "connect_timeout=\(text) in the connection string \(fault): give it 1 to 3600 seconds, "
+              + "or leave it out (10)", state: nil, misconfigured: true)
+        }
+      }
+      option += 1
+    }
   }
 
   deinit { pq.finish(handle) }
@@ -329,9 +381,14 @@ public final class PostgresConnection {
   }
 
   /// libpq's messages end with a newline and may span lines: one line for ours.
-  private static func oneLine(_ message: String) -> String {
+  fileprivate static func oneLine(_ message: String) -> String {
     message.split(whereSeparator: \.isNewline).map { line in
       String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }.joined(separator: " ")
   }
+}
+
+/// The notices a connection's server sent, kept by libpq's notice processor.
+private final class Notices {
+  var lines: [String] = []
 }

@@ -199,7 +199,7 @@ public struct PostgresHeadOffice: HeadOfficeService {
     do {
       opened = try PostgresConnection(conninfo, deadlines: deadlines)
     } catch {
-      throw .unreachable(error.message)
+      throw error.misconfigured ? .misconfigured(error.message) : .unreachable(error.message)
     }
     do {
       // Text is UTF-8 whatever the server's default (a server that cannot hold it refuses rather than garbles);

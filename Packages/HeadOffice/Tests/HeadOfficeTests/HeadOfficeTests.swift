@@ -117,3 +117,36 @@ func tillDay(_ till: String = "north", day: Int = 1, digest: String = "0a1b2c3d"
   #expect(throws: HeadOfficeError.self) { try world.renameAtHeadOffice(till: "west", to: "north") }
   #expect(try world.daysAtHeadOffice(of: "west") == [1: "77777777"])
 }
+
+/// A connection string libpq cannot read, or whose `connect_timeout` would
+/// wait without end (libpq's 0, a negative or an empty one), or past an
+/// hour, is the configuration's fault, refused before any connection is tried.
+@Test(arguments: [
+  ("host=127.0.0.1 port=1 dbname=hq connect_timeout=0", "connect_timeout=0 in the connection string would wait"),
+  ("postgresql://127.0.0.1:1/hq?connect_timeout=-3", "connect_timeout=-3 in the connection string would wait"),
+  ("host=127.0.0.1 port=1 connect_timeout=''", "connect_timeout= in the connection string is no number"),
+  ("host=127.0.0.1 port=1 connect_timeout=abc", "connect_timeout=abc in the connection string is no number"),
+  ("host=127.0.0.1 port=1 connect_timeout=3601", "connect_timeout=3601 in the connection string would wait"),
+  ("garbage===", "the connection string cannot be read: invalid connection option \"garbage\""),
+])
+func aConnectionStringThatWouldWaitWithoutEndOrCannotBeReadIsRefusedBeforeConnecting(
+  conninfo: String, reason: String
+) {
+  var world = DatabaseHeadOfficeWorld(headOfficeDatabase: PostgresHeadOffice(conninfo: conninfo))
+  #expect {
+    _ = try world.shipToHeadOffice(tillDay())
+  } throws: { error in
+    guard case .misconfigured(let message) = error as? HeadOfficeError else { return false }
+    return message.hasPrefix(reason)
+  }
+  // One second or an hour is the string's to say: connecting is tried, and nothing answers on port 1.
+  for seconds in [1, 3600] {
+    var bounded = DatabaseHeadOfficeWorld(
+      headOfficeDatabase: PostgresHeadOffice(conninfo: "host=127.0.0.1 port=1 dbname=hq connect_timeout=\(seconds)"))
+    #expect {
+      _ = try bounded.shipToHeadOffice(tillDay())
+    } throws: { error in
+      if case .unreachable = error as? HeadOfficeError { true } else { false }
+    }
+  }
+}

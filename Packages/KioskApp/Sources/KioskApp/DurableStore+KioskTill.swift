@@ -119,12 +119,15 @@ extension DurableStore where Model == KioskTill {
 
   /// Whether the journal at `path` holds anything: an empty file is a
   /// journal not begun yet, as a missing one is. A path that cannot name a
-  /// journal (its folder not there, a loop of links, a name too long) is
-  /// refused here, in the journal's words, before the ledger beside it is
-  /// opened or made.
+  /// journal (its folder not there, a loop of links, a name too long, a
+  /// FIFO or a folder where the journal belongs) is refused here, in the
+  /// journal's words, before the ledger beside it is opened or made.
   private static func journalHasBytes(at path: String) throws -> Bool {
     var status = stat()
-    if stat(path, &status) == 0 { return status.st_size > 0 }
+    if stat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFREG else { throw JournalError.notARegularFile(path: path) }
+      return status.st_size > 0
+    }
     let reason = errno
     let folder = PathNames.folder(of: path)
     var folderStatus = stat()

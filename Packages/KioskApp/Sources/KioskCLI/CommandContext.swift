@@ -100,6 +100,13 @@ final class CommandContext {
     throw .domain("\(reason): there is no till at '\(options.journalPath)' yet (open a tab to start one)")
   }
 
+  /// `refuseWithoutATill` for a command on tab `word`, once `word` is a tab
+  /// number: a malformed one is a usage error, till or not.
+  func refuseWithoutATill(tab word: String) throws(KioskFailure) {
+    _ = try WriteCommands.tabID(word)
+    try refuseWithoutATill("no tab \(word)")
+  }
+
   /// Refuses to go on without a journal (`close-day` never starts a new till).
   func requireJournal() throws {
     guard shell != nil || FileManager.default.fileExists(atPath: options.journalPath) else {
@@ -224,7 +231,8 @@ final class CommandContext {
 /// `1 byte`, `3 bytes`.
 func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
-/// One line on standard error.
+/// One line on standard error, its control characters escaped
+/// (`OneLine.escaped`): a message that quotes what the user typed stays one line.
 func printError(_ line: String) {
-  writeAll((line + "\n").utf8, to: STDERR_FILENO)
+  writeAll((OneLine.escaped(line) + "\n").utf8, to: STDERR_FILENO)
 }

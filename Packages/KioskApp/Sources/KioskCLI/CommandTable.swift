@@ -81,21 +81,21 @@ struct CommandSpec {
       name: "add", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "add an item, by number or by name (any case), to an unsettled tab", access: .writes,
       run: { context, words in
-        try context.refuseWithoutATill("no tab \(words[0])")
+        try context.refuseWithoutATill(tab: words[0])
         return try await WriteCommands.add(context.writer(), tab: words[0], item: words[1])
       }),
     CommandSpec(
       name: "remove", arguments: ["TAB", "ITEM"], lastTakesRest: true,
       summary: "take the last such item off an unsettled tab", access: .writes,
       run: { context, words in
-        try context.refuseWithoutATill("no tab \(words[0])")
+        try context.refuseWithoutATill(tab: words[0])
         return try await WriteCommands.remove(context.writer(), tab: words[0], item: words[1])
       }),
     CommandSpec(
       name: "settle", arguments: ["TAB"],
       summary: "charge the tab and print the receipt (the intent is journaled first)", access: .writes,
       run: { context, words in
-        try context.refuseWithoutATill("no tab \(words[0])")
+        try context.refuseWithoutATill(tab: words[0])
         return try await context.sayingAdoptions {
           try await WriteCommands.settle(await context.writer(), tab: words[0])
         }

@@ -3,6 +3,13 @@
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `kiosk demo`: a scripted session on a fresh temporary journal, showing every command.
 @MainActor
@@ -16,8 +23,14 @@ struct Demo {
   ]
 
   func run() async throws -> (any CommandOutput)? {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-demo-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let temporary = FileManager.default.temporaryDirectory
+    let folder = temporary.appendingPathComponent("kiosk-demo-\(UUID().uuidString)")
+    guard mkdir(folder.path, 0o700) == 0 else {
+      throw KioskFailure(
+        code: .journal,
+        message:
+          "the demo's journal cannot be made in '\(temporary.path)' ($TMPDIR): \(String(cString: strerror(errno)))")
+    }
     defer { try? FileManager.default.removeItem(at: folder) }
     var options = GlobalOptions()
     options.journalPath = folder.appendingPathComponent("kiosk.journal").path

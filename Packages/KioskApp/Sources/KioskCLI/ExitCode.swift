@@ -84,12 +84,14 @@ struct KioskFailure: Error, Equatable {
     }
   }
 
-  /// A sync that stopped: the head office's fault (69; a conflict is a refusal, 65) or a damaged archive (74),
+  /// A sync that stopped: the head office's fault (69; a conflict is a refusal, 65; a connection string
+  /// that is wrong, 64) or a damaged archive (74),
   /// with what was shipped first and what is still behind.
   private init(_ stopped: HeadOfficeSync.Stopped) {
     let code: ExitCode =
       switch stopped.headOffice {
       case .conflict, .nameTaken: .domain
+      case .misconfigured: .usage
       case .some: .headOfficeUnavailable
       case nil: .journal
       }

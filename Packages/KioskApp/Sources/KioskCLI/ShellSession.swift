@@ -54,7 +54,7 @@ struct ShellSession {
         if context.options.json {
           printError(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
         } else {
-          print("error: \(failure.message.replacing("\n", with: " | "))")
+          print("error: \(OneLine.escaped(failure.message.replacing("\n", with: " | ")))")
         }
       }
       StandardStreams.flush()

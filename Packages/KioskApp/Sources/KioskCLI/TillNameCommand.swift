@@ -63,6 +63,7 @@ enum TillNameCommand {
       switch error {
       case .nameTaken: throw KioskFailure(code: .domain, message: "\(error); the till is still '\(kept)'")
       case .notConfigured: throw KioskFailure.usage("\(error)")
+      case .misconfigured: throw KioskFailure.usage("\(error); the till is still '\(kept)'")
       default:
         throw KioskFailure(
           code: .headOfficeUnavailable, message: "\(error); the till is still '\(kept)' (run 'kiosk rename-till' again)"

@@ -13,7 +13,7 @@ import KioskReports
 //                           a replay of its records (digest, totals, sales, stock); list each disagreement
 //
 // The database is `$KIOSK_HEAD_OFFICE` (a libpq connection string). Exit status:
-// 0 done (verify: every day agrees), 64 usage, 65 verify found disagreements,
+// 0 done (verify: every day agrees), 64 usage (a connection string that is wrong too), 65 verify found disagreements,
 // 69 the head office did not answer, 70 an internal error, 73 the page could not be written.
 
 let usage =
@@ -61,7 +61,8 @@ do {
 } catch let error as ReportOptions.Refusal {
   fail(error.message, status: error.status)
 } catch let error as HeadOfficeError {
-  fail(error.description, status: error == .notConfigured ? 64 : 69)
+  let configuration = if case .misconfigured = error { true } else { error == .notConfigured }
+  fail(error.description, status: configuration ? 64 : 69)
 } catch {
   fail("\(error)", status: 70)
 }

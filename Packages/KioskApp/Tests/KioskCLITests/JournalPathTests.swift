@@ -32,6 +32,16 @@ import Testing
   let loop = try KioskBinary(journal: folder + "/l1")("open", "X")
   #expect(loop.status == 74)
   #expect(loop.errors.contains("cannot open journal"), "\(loop.errors)")
+  // A FIFO where the journal belongs (it stats as an empty file) and a folder.
+  #expect(mkfifo(folder + "/fifo", 0o644) == 0)
+  try FileManager.default.createDirectory(atPath: folder + "/folder", withIntermediateDirectories: false)
+  for name in ["fifo", "folder"] {
+    for command in [["open", "X"], ["restock", "milk", "1"]] {
+      let refused = try KioskBinary(journal: "").run(["--journal", folder + "/" + name] + command)
+      #expect(refused.status == 74)
+      #expect(refused.errors.contains("'\(folder)/\(name)' is not a regular file"), "\(refused.errors)")
+    }
+  }
   let made = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".processor") }
   #expect(made.isEmpty, "no ledger beside a journal that cannot be: \(made)")
 }

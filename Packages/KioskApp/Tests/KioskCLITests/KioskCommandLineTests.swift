@@ -270,6 +270,15 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(run.output.contains("verified "))
 }
 
+@Test func aDemoWhoseTemporaryFolderCannotTakeItsJournalSaysWhyInOneLine() throws {
+  let journal = try TemporaryJournal()
+  let file = journal.folder.path + "/a-file"
+  #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+  let run = try KioskBinary(journal: "/nonexistent").run(["demo"], environment: ["TMPDIR": file])
+  #expect(run.status == 74)
+  #expect(run.errors == "kiosk: the demo's journal cannot be made in '\(file)' ($TMPDIR): Not a directory\n")
+}
+
 /// Starts `kiosk shell`, feeds it restocks, kills it with SIGKILL after a
 /// random moment, and checks after every kill that the journal reopens and
 /// holds every command the kiosk acknowledged (printed), plus at most the one
@@ -348,4 +357,30 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
     #expect(verify.status == 0, "round \(round): \(verify.output)\(verify.errors)")
   }
   print("closes cut short by a kill and finished by the next writer: \(closesCutShort) of 12 rounds")
+}
+
+/// An error that quotes what was typed is one line, whatever was typed: a
+/// newline, an escape sequence or a NUL is written as an escape, so no line
+/// of the user's making (a forged `opened tab #9`) reaches the terminal.
+@Test func anErrorThatQuotesWhatWasTypedStaysOneLineWithItsControlCharactersEscaped() throws {
+  let journal = try TemporaryJournal()
+  let kiosk = KioskBinary(journal: journal.path)
+  let forged = try kiosk("bogus\nopened tab #9 for Eve")
+  #expect(forged.status == 64)
+  #expect(forged.errors == "kiosk: unknown command 'bogus\\nopened tab #9 for Eve'; run 'kiosk help'\n")
+  // With no till yet, a malformed tab number is still a usage error.
+  let colored = try kiosk("add", "1\u{1B}[31m", "latte")
+  #expect(colored.status == 64)
+  #expect(colored.errors == "kiosk: '1\\u{1B}[31m' is not a tab number\n", "\(colored.errors)")
+  #expect(!FileManager.default.fileExists(atPath: journal.path))
+  let separated = try kiosk("--bo\u{2028}gus", "board")
+  #expect(separated.errors == "kiosk: unknown option '--bo\\u{2028}gus'; run 'kiosk help'\n", "\(separated.errors)")
+
+  let shell = try kiosk("shell", input: "open Ada\n\u{0}\u{0}\nopen\tBo\u{7F}\n")
+  #expect(
+    shell.lines == ["opened tab #1 for Ada", "error: unknown command '\\u{0}\\u{0}'; run 'kiosk help'", shell.lines[2]])
+  #expect(!shell.lines[2].unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(shell.lines)")
+  // JSON escapes them itself, and is left as it is.
+  let json = try kiosk("--json", "bo\ngus")
+  #expect(json.errors == "{\"error\":\"unknown command 'bo\\ngus'; run 'kiosk help'\",\"exitCode\":64}\n")
 }
