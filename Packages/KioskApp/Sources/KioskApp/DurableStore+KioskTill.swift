@@ -62,7 +62,7 @@ extension DurableStore where Model == KioskTill {
     try DurableJournal.waitForLock(path: path, lockWait: options.lockWait)
     // An empty file is a journal not begun yet, as a missing one is. Read as
     // the kiosk reads it: a day that cannot be opened is refused in its words.
-    let exists = try journalHasBytes(at: path)
+    let exists = try TillFiles.journalHasBytes(at: path)
     let day = try exists ? DayOnDisk(try DurableJournal.read(path: path)) : nil
     try refuseArchived(day, at: path)
     let start = day?.contents.checkpoint?.ledgerStart
@@ -115,26 +115,6 @@ extension DurableStore where Model == KioskTill {
     // So that the next writer keeps the file instead of writing it again too.
     if rebuilt { try store.checkpoint() }
     return store
-  }
-
-  /// Whether the journal at `path` holds anything: an empty file is a
-  /// journal not begun yet, as a missing one is. A path that cannot name a
-  /// journal (its folder not there, a loop of links, a name too long, a
-  /// FIFO or a folder where the journal belongs) is refused here, in the
-  /// journal's words, before the ledger beside it is opened or made.
-  private static func journalHasBytes(at path: String) throws -> Bool {
-    var status = stat()
-    if stat(path, &status) == 0 {
-      guard status.st_mode & S_IFMT == S_IFREG else { throw JournalError.notARegularFile(path: path) }
-      return status.st_size > 0
-    }
-    let reason = errno
-    let folder = PathNames.folder(of: path)
-    var folderStatus = stat()
-    guard reason == ENOENT, stat(folder.isEmpty ? "." : folder, &folderStatus) == 0,
-      folderStatus.st_mode & S_IFMT == S_IFDIR, folderStatus.st_nlink > 0  // not a folder since removed
-    else { throw JournalError.cannotOpen(path: path, Errno(reason)) }
-    return false
   }
 
   /// Refuses a closed day's archive opened as the journal at `path`, and a

@@ -1,3 +1,6 @@
+import Journal
+import JournalIO
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -24,6 +27,27 @@ public enum TillFiles {
   /// is written (`DurableStore.refuseNameWithoutRoom`): 234 bytes at most
   /// where a folder takes names of 255.
   public static let suffixesBesideJournal = [".day-0001.checkpoints", ".day-0001.set-aside", ".processor.corrupt.9"]
+
+  /// Whether the journal at `path` holds anything: an empty file is a
+  /// journal not begun yet, as a missing one is. A path that cannot name a
+  /// journal (its folder not there, a loop of links, a name too long, a
+  /// FIFO or a folder where the journal belongs) is refused here, in the
+  /// journal's words, before the ledger beside it is opened or made, and
+  /// before a reader shows a new till where no till can be.
+  public static func journalHasBytes(at path: String) throws -> Bool {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFREG else { throw JournalError.notARegularFile(path: path) }
+      return status.st_size > 0
+    }
+    let reason = errno
+    let folder = PathNames.folder(of: path)
+    var folderStatus = stat()
+    guard reason == ENOENT, stat(folder.isEmpty ? "." : folder, &folderStatus) == 0,
+      folderStatus.st_mode & S_IFMT == S_IFDIR, folderStatus.st_nlink > 0  // not a folder since removed
+    else { throw JournalError.cannotOpen(path: path, Errno(reason)) }
+    return false
+  }
 
   /// `path` with every symbolic link followed, as the system follows them
   /// (`..` after a linked folder is that folder's parent on disk): the file

@@ -78,6 +78,7 @@ final class CommandContext {
       return view
     }
     try checkPaths()
+    try refuseUnnameableJournal()
     try refuseMissingLiveJournal(options.journalPath)
     if withLedger { try refuseLedgerLeftBesideTheLink() }
     let view = try KioskView.read(
@@ -96,6 +97,7 @@ final class CommandContext {
   /// says `reason`, exits 65, and leaves the folder as it was.
   func refuseWithoutATill(_ reason: String) throws(KioskFailure) {
     guard shell == nil, !FileManager.default.fileExists(atPath: options.journalPath) else { return }
+    try refuseUnnameableJournal()
     try refuseMissingLiveJournal(options.journalPath)
     throw .domain("\(reason): there is no till at '\(options.journalPath)' yet (open a tab to start one)")
   }
@@ -137,6 +139,13 @@ final class CommandContext {
       code: .journal,
       message: "the live journal '\(live)' is missing, but closed days are archived beside it "
         + "(the last is '\(newest.path)'); restore the live journal")
+  }
+
+  /// Refuses, as a writer would, a journal path that cannot name one (its
+  /// folder not there, a loop of links): no reader shows a new till there,
+  /// and no command advises opening a tab where none can be opened.
+  private func refuseUnnameableJournal() throws(KioskFailure) {
+    do { _ = try TillFiles.journalHasBytes(at: options.journalPath) } catch { throw KioskFailure(error) }
   }
 
   /// The journal and the ledger are two files: one path for both is a usage

@@ -32,6 +32,15 @@ import Testing
   let loop = try KioskBinary(journal: folder + "/l1")("open", "X")
   #expect(loop.status == 74)
   #expect(loop.errors.contains("cannot open journal"), "\(loop.errors)")
+  // Readers, and a command on a tab, say the same: no new till's menu where none can be, no advice to open a tab.
+  for path in [folder + "/missing/j", folder + "/l1"] {
+    for command in [["menu"], ["board"], ["reconcile"], ["add", "1", "latte"]] {
+      let refused = try KioskBinary(journal: "").run(["--journal", path] + command)
+      #expect(refused.status == 74, "\(command): \(refused.errors)")
+      #expect(refused.errors.hasPrefix("kiosk: cannot open journal '\(path)'"), "\(command): \(refused.errors)")
+    }
+  }
+
   // A FIFO where the journal belongs (it stats as an empty file) and a folder.
   #expect(mkfifo(folder + "/fifo", 0o644) == 0)
   try FileManager.default.createDirectory(atPath: folder + "/folder", withIntermediateDirectories: false)

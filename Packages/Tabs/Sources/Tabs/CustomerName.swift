@@ -25,7 +25,8 @@ public enum CustomerName {
     case tooManyBytes(Int)
     /// A control, format (bidirectional override, zero-width space) or line-breaking character.
     case controlCharacter(UInt32)
-    /// Only joiners and marks: it would print as nothing.
+    /// Only joiners, marks and blank letters (a Hangul filler, the blank
+    /// Braille pattern): it would print as nothing.
     case invisible
 
     /// The reason in words, about `what` ("a customer name").
@@ -36,7 +37,7 @@ public enum CustomerName {
       case .tooManyBytes(let count): "\(what) is \(count) bytes long in UTF-8; the limit is \(maxBytes)"
       case .controlCharacter(let value):
         "\(what) contains the control or format character U+\(String(value, radix: 16, uppercase: true))"
-      case .invisible: "\(what) has no visible character (only joiners or combining marks)"
+      case .invisible: "\(what) has no visible character (only joiners, combining marks or blank letters)"
       }
     }
   }
@@ -169,6 +170,9 @@ public enum CustomerName {
 
   /// A scalar that prints as something: not a joiner, a mark or a space.
   private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+    // Blank letters: the Hangul fillers (ignorable by default, as variation
+    // selectors are) and the blank Braille pattern print as nothing.
+    if scalar.properties.isDefaultIgnorableCodePoint || scalar == "\u{2800}" { return false }
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .spacingMark, .enclosingMark, .spaceSeparator, .format: return false
     default: return scalar != "\u{200D}"

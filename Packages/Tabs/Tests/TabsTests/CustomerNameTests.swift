@@ -20,6 +20,9 @@ import Testing
   ("Ada🏴\u{E007F}", .controlCharacter(0xE007F)),
   ("\u{200D}", .invisible),
   ("\u{200D}\u{301}\u{301}", .invisible),
+  ("\u{3164}", .invisible),  // Hangul filler
+  ("\u{2800}\u{2800}", .invisible),  // blank Braille pattern
+  ("\u{115F}\u{FE0F}", .invisible),  // Hangul choseong filler, variation selector
   (String(repeating: "a", count: 65), .tooLong(characters: 65)),
   ("a" + String(repeating: "\u{301}", count: 300), .tooManyBytes(601)),
 ])
