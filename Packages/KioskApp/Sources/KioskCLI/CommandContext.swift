@@ -245,3 +245,8 @@ func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 func printError(_ line: String) {
   writeAll((OneLine.escaped(line) + "\n").utf8, to: STDERR_FILENO)
 }
+
+/// Text of the kiosk's own, lines and all (the usage), on standard error.
+func printText(_ text: String) {
+  writeAll((text + "\n").utf8, to: STDERR_FILENO)
+}

@@ -26,7 +26,16 @@ struct KioskProgram {
         return .success
       }
       guard let name = parsed.words.first else {
-        printError(json ? jsonLine(OwnCommands.HelpOutput.missingCommand) : CommandSpec.usageText)
+        // `kiosk --help` asks for the usage, as `kiosk help` does; bare `kiosk` is missing its command.
+        if parsed.options.help {
+          print(render(try OwnCommands.help(nil), json: json))
+          return .success
+        }
+        if json {
+          printError(jsonLine(OwnCommands.HelpOutput.missingCommand))
+        } else {
+          printText(CommandSpec.usageText)
+        }
         return .usage
       }
       let spec = try CommandSpec.named(name)

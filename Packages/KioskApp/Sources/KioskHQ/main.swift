@@ -25,7 +25,18 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 1, ["help", "--help", "-h"].contains(arguments[0]) {
+  print(usage)
+  exit(0)
+}
 guard let command = arguments.first, ["report", "verify"].contains(command) else { fail(usage, status: 64) }
+// The command line first: a mistake in it is named whatever the environment holds.
+let reportOptions = Result { try ReportOptions(Array(arguments.dropFirst())) }
+if command == "report", case .failure(let error) = reportOptions {
+  if let refusal = error as? ReportOptions.Refusal { fail(refusal.message, status: refusal.status) }
+  fail("\(error)", status: 70)
+}
+if command == "verify", arguments.count != 1 { fail(usage, status: 64) }
 guard let conninfo = ProcessInfo.processInfo.environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty else {
   fail("the head office's connection string goes in $KIOSK_HEAD_OFFICE", status: 64)
 }
@@ -39,7 +50,7 @@ var office = PostgresHeadOffice(conninfo: conninfo, deadlines: deadlines)
 do {
   switch command {
   case "report":
-    let options = try ReportOptions(Array(arguments.dropFirst()))
+    guard case .success(let options) = reportOptions else { fail(usage, status: 64) }
     let report = try office.chainReport(day: options.day)
     if let page = options.htmlFile {
       try ReportOptions.write(ChainReportPage(report: report, day: options.day).html, to: page)
@@ -50,7 +61,6 @@ do {
       for line in report.textLines { print(line) }
     }
   default:
-    guard arguments.count == 1 else { fail(usage, status: 64) }
     let mismatches = try office.verify(audit: HeadOfficeSync.audit)
     for mismatch in mismatches { print(mismatch.description) }
     guard mismatches.isEmpty else {

@@ -268,6 +268,28 @@ func kioskHQRefusesABadCommandLineWith64(arguments: [String]) throws {
   #expect(run.errors.hasPrefix("kiosk-hq: "))
 }
 
+/// A mistake on `kiosk-hq`'s command line is named whatever the environment
+/// holds; a connection string that is wrong is a usage error too (64), not a
+/// head office that did not answer (69); and help is asked for, not refused.
+@Test func kioskHQNamesAMistakeInItsCommandLineBeforeItsEnvironment() throws {
+  let executable = KioskBinary.url.deletingLastPathComponent().appendingPathComponent("kiosk-hq")
+  func run(_ arguments: [String], headOffice: String? = nil) throws -> KioskBinary.Run {
+    try KioskBinary(journal: "").run(
+      executable: executable, arguments, environment: ["KIOSK_HEAD_OFFICE": headOffice ?? ""])
+  }
+  #expect(try run(["report", "abc"]).errors == "kiosk-hq: DAY is a day's number, from 1, not 'abc'\n")
+  #expect(try run(["report", "1", "2"]).errors == "kiosk-hq: one DAY at most, not '2' too\n")
+  #expect(try run(["verify", "x"]).status == 64)
+  let wrong = try run(["report"], headOffice: "garbage===")
+  #expect(wrong.status == 64)
+  #expect(wrong.errors.contains("connection string is wrong"), "\(wrong.errors)")
+  for asked in ["help", "--help", "-h"] {
+    let help = try run([asked])
+    #expect(help.status == 0)
+    #expect(help.output.hasPrefix("usage: kiosk-hq report"))
+  }
+}
+
 @Test func aHeadOfficeThatLostItsDaysGetsThemAgainWhateverTheTillNoted() throws {
   let server = try ThrowawayPostgres.shared.get()
   let database = try server.freshDatabase()

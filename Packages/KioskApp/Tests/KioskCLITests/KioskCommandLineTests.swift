@@ -384,3 +384,21 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   let json = try kiosk("--json", "bo\ngus")
   #expect(json.errors == "{\"error\":\"unknown command 'bo\\ngus'; run 'kiosk help'\",\"exitCode\":64}\n")
 }
+
+/// `kiosk --help` and `kiosk -h` ask for the usage, as `kiosk help` does: on
+/// standard output, exit 0. Bare `kiosk` is missing its command: the same
+/// usage, lines and all, on standard error, exit 64.
+@Test func helpAsAnOptionPrintsTheUsageAndBareKioskIsAUsageError() throws {
+  let kiosk = KioskBinary(journal: "/nonexistent")
+  let help = try kiosk.run(["help"])
+  for asked in [["--help"], ["-h"]] {
+    let run = try kiosk.run(asked)
+    #expect(run.status == 0, "\(asked)")
+    #expect(run.output == help.output, "\(asked)")
+  }
+  let bare = try kiosk.run([])
+  #expect(bare.status == 64)
+  #expect(bare.output.isEmpty)
+  #expect(bare.errors == help.output)
+  #expect(bare.errors.split(separator: "\n").count > 20, "the usage keeps its lines")
+}
