@@ -59,8 +59,19 @@ extension KioskCheckpoint: JournalDecodable {
   /// journal of version 3, 3 and 2 (no `format`) in one of version 1 or 2.
   /// The field is read from the bytes as written, or by the decoder when they
   /// are not, so a checkpoint spelled otherwise is refused for what is wrong
-  /// with it, never misread as another format.
+  /// with it, never misread as another format. The bytes decoded last are
+  /// decoded once (`LastDecodedCheckpoint`).
   public static func decoded(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
+    -> KioskCheckpoint
+  {
+    if let checkpoint = LastDecodedCheckpoint.checkpoint(for: bytes, version: version) { return checkpoint }
+    let checkpoint = try decodedAfresh(from: bytes, version: version, decoder: decoder)
+    LastDecodedCheckpoint.keep(checkpoint, decodedFrom: bytes, version: version)
+    return checkpoint
+  }
+
+  /// `decoded(from:version:decoder:)`, from the bytes themselves.
+  static func decodedAfresh(from bytes: ArraySlice<UInt8>, version: UInt16, decoder: JSONDecoder) throws
     -> KioskCheckpoint
   {
     let canonicalJournal = version >= JournalFormat.canonicalVersion

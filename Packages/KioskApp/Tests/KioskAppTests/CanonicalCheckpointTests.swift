@@ -1,7 +1,6 @@
 import CanonicalJSON
 import Foundation
 import Journal
-import KioskApp
 import KioskCommands
 import Menu
 import Payment
@@ -9,6 +8,8 @@ import Stock
 import Tabs
 import Testing
 import _ServiceLinkerTestSupport
+
+@testable import KioskApp
 
 /// Every checkpoint of a random day in a journal of format 3 is the canonical
 /// text of the checkpoint it reads back as (format 4), by hand and by the parser.
@@ -213,4 +214,27 @@ private func reading(_ text: String, version: UInt16) -> String {
     reading(format3.replacingOccurrences(of: #""format":3,"#, with: ""), version: 3)
       == "a checkpoint of format 2 (no 'format' field) in a journal of version 3, which holds checkpoints of "
       + "formats 3 and 4")
+}
+
+/// The checkpoint decoded last is kept with its bytes: decoding the same bytes
+/// again gives what decoding them afresh gives, and other bytes, or the same
+/// bytes in a journal of another version, are decoded afresh.
+@MainActor @Test func aCheckpointDecodedAgainIsWhatItsBytesSayAndNoOtherBytesGetIt() async throws {
+  var payloads: [ArraySlice<UInt8>] = []
+  for seed in [UInt64(44), 45, 46] {
+    let recovery = try await randomDayWithCheckpoints(
+      seed: seed, customers: ["Ada", "Grace"], version: JournalFormat.canonicalVersion)
+    payloads += (0..<recovery.count).filter(recovery.isCheckpoint).map { recovery.payload($0) }
+  }
+  try #require(payloads.count >= 3)
+  #expect(Set(payloads.map(Array.init)).count == payloads.count, "every checkpoint's bytes differ")
+  for payload in payloads + payloads.reversed() + [payloads[0], payloads[0]] {
+    let afresh = try KioskCheckpoint.decodedAfresh(from: payload, version: 3, decoder: JSONDecoder())
+    #expect(try KioskCheckpoint.decoded(from: payload, version: 3, decoder: JSONDecoder()) == afresh)
+  }
+  // A checkpoint of format 4 in a journal of version 2 is refused, kept or not.
+  _ = try KioskCheckpoint.decoded(from: payloads[0], version: 3, decoder: JSONDecoder())
+  #expect(throws: (any Error).self) {
+    try KioskCheckpoint.decoded(from: payloads[0], version: 2, decoder: JSONDecoder())
+  }
 }

@@ -26,25 +26,68 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
   /// What a key of the till moves money for, whatever its sequence: the
   /// journal's salt and the tab, `k_<salt>_t<tab>`. Nil for a key of any other form.
   public var subject: String? {
-    let bytes = raw.utf8
     // A ledger holds one key per movement, and every writer reads it whole:
-    // a key of ASCII (as the till makes them) is taken apart byte by byte.
-    // Any other is taken apart as text, where a part's length is in
-    // characters (`\r\n` is one).
-    guard bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\r") }) else { return subjectOfText }
+    // a key of ASCII (as the till makes them) is taken apart byte by byte, in
+    // one pass. Any other is taken apart as text, where a part's length is
+    // in characters (`\r\n` is one).
+    switch raw.utf8.withContiguousStorageIfAvailable(Self.subjectOfBytes) {
+    case .subject(let bytes)?: String(decoding: bytes, as: UTF8.self)
+    case .none?: nil
+    case .notASCII?, nil: subjectOfText
+    }
+  }
+
+  /// What a key's bytes say of its subject.
+  private enum SubjectOfBytes {
+    /// The subject's bytes, `k_<salt>_t<tab>`.
+    case subject([UInt8])
+    /// A key of ASCII with no subject.
+    case none
+    /// A byte outside ASCII, or a carriage return: the text decides.
+    case notASCII
+  }
+
+  /// `subject` for a key of ASCII: `k`, `_`, 16 bytes, `_`, an `Int`, `_t`
+  /// and an `Int`, with no other `_`.
+  private static func subjectOfBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> SubjectOfBytes {
     let underscore = UInt8(ascii: "_")
-    guard let first = bytes.firstIndex(of: underscore), bytes.first == UInt8(ascii: "k"),
-      bytes.distance(from: bytes.startIndex, to: first) == 1,
-      let second = bytes[bytes.index(after: first)...].firstIndex(of: underscore),
-      bytes.distance(from: first, to: second) == 17,
-      let third = bytes[bytes.index(after: second)...].firstIndex(of: underscore),
-      !bytes[bytes.index(after: third)...].contains(underscore)
-    else { return nil }
-    let tab = raw[raw.index(after: third)...]
-    guard Int(raw[raw.index(after: second)..<third]) != nil, tab.utf8.first == UInt8(ascii: "t"),
-      Int(tab.dropFirst()) != nil
-    else { return nil }
-    return String(raw[..<second]) + "_" + String(tab)
+    var underscores: (Int, Int, Int) = (-1, -1, -1)
+    var count = 0
+    for (offset, byte) in bytes.enumerated() {
+      guard byte < 0x80, byte != UInt8(ascii: "\r") else { return .notASCII }
+      guard byte == underscore else { continue }
+      switch count {
+      case 0: underscores.0 = offset
+      case 1: underscores.1 = offset
+      case 2: underscores.2 = offset
+      default: break
+      }
+      count += 1
+    }
+    let (first, second, third) = underscores
+    guard count == 3, first == 1, bytes[0] == UInt8(ascii: "k"), second == 18, third + 1 < bytes.count,
+      bytes[third + 1] == UInt8(ascii: "t"), isInt(bytes[(second + 1)..<third]), isInt(bytes[(third + 2)...])
+    else { return .none }
+    return .subject(Array(bytes[..<second]) + [underscore] + Array(bytes[(third + 1)...]))
+  }
+
+  /// Whether `Int(text)` reads `bytes`: a sign or none, then digits, within `Int`'s range.
+  private static func isInt(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    var digits = bytes
+    let negative = digits.first == UInt8(ascii: "-")
+    if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+    guard !digits.isEmpty else { return false }
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+      let digit = Int(byte - UInt8(ascii: "0"))
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) =
+        negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      guard !overflowed, !overflowedAgain else { return false }
+      value = next
+    }
+    return true
   }
 
   /// `subject`, with the key taken apart as text.

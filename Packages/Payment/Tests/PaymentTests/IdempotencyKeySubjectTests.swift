@@ -25,8 +25,13 @@ import Testing
     for saltPart in [
       salt, String(salt.dropLast()), salt + "0", String(salt.dropLast()) + "é", "\r\n" + salt.dropFirst(),
     ] {
-      for sequence in ["1", "42", "-0", "+3", "", "x", "99999999999999999999"] {
-        for tab in ["t1", "t", "1", "t+2", "té", "t1_", "t-9223372036854775808"] {
+      for sequence in [
+        "1", "42", "-0", "+3", "", "x", "99999999999999999999", "-9223372036854775808", "-9223372036854775809",
+      ] {
+        for tab in [
+          "t1", "t", "1", "t+2", "té", "t1_", "t-9223372036854775808", "t9223372036854775807", "t9223372036854775808",
+          "t-9223372036854775809",
+        ] {
           for separator in ["_", "__"] {
             let key = IdempotencyKey([head, saltPart, sequence, tab].joined(separator: separator))
             #expect(key.subject == key.subjectOfText, "\(key.raw.debugDescription)")
@@ -36,9 +41,10 @@ import Testing
       }
     }
   }
-  // Head `k`, one `_`, four sequences and three tabs, with three salts of 16
-  // characters: the salt itself, and two that end in `é` or begin with `\r\n`.
-  #expect(agreed == 36)
+  // Head `k`, one `_`, five sequences and four tabs (an `Int` each, its
+  // least and greatest included), with three salts of 16 characters: the salt
+  // itself, and two that end in `é` or begin with `\r\n`.
+  #expect(agreed == 60)
 
   var random = SystemRandomNumberGenerator()
   let pieces = ["k", "_", "t", "0", "1", "9", "a", "f", "-", "+", "\r\n", "\r", "é", " ", "k_\(salt)_", "_t"]
