@@ -134,7 +134,9 @@ public final class PostgresConnection {
     while let keyword = option.pointee.keyword {
       if String(cString: keyword) == "connect_timeout", let value = option.pointee.val {
         let text = String(cString: value)
-        let seconds = Int(text.trimmingCharacters(in: .whitespaces))
+        // libpq reads the number past spaces around it (C's `isspace`).
+        let spaces: Set<Character> = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"]
+        let seconds = Int(String(text.drop(while: spaces.contains).reversed().drop(while: spaces.contains).reversed()))
         guard let seconds, (1...3_600).contains(seconds) else {
           let fault =
             switch seconds {

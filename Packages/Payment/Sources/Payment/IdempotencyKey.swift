@@ -32,7 +32,7 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
     // in characters (`\r\n` is one).
     switch raw.utf8.withContiguousStorageIfAvailable(Self.subjectOfBytes) {
     case .subject(let bytes)?: String(decoding: bytes, as: UTF8.self)
-    case .none?: nil
+    case .noSubject?: nil
     case .notASCII?, nil: subjectOfText
     }
   }
@@ -42,7 +42,7 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
     /// The subject's bytes, `k_<salt>_t<tab>`.
     case subject([UInt8])
     /// A key of ASCII with no subject.
-    case none
+    case noSubject
     /// A byte outside ASCII, or a carriage return: the text decides.
     case notASCII
   }
@@ -67,7 +67,7 @@ public struct IdempotencyKey: Hashable, Codable, Sendable, CustomStringConvertib
     let (first, second, third) = underscores
     guard count == 3, first == 1, bytes[0] == UInt8(ascii: "k"), second == 18, third + 1 < bytes.count,
       bytes[third + 1] == UInt8(ascii: "t"), isInt(bytes[(second + 1)..<third]), isInt(bytes[(third + 2)...])
-    else { return .none }
+    else { return .noSubject }
     return .subject(Array(bytes[..<second]) + [underscore] + Array(bytes[(third + 1)...]))
   }
 
