@@ -123,6 +123,10 @@ public final class PostgresConnection {
   /// without end for 0, a negative or an empty one, and a head office that
   /// does not answer must not hold the till.
   private static func checkConfiguration(_ conninfo: String, pq: LibPQ) throws(Failure) {
+    // libpq takes a string with no `=` that is no URI as a database's name
+    // alone (`hq`), which sets no connect_timeout: the default's stands.
+    let uri = conninfo.hasPrefix("postgresql://") || conninfo.hasPrefix("postgres://")
+    guard uri || conninfo.contains("=") else { return }
     var error: UnsafeMutablePointer<CChar>?
     guard let options = pq.conninfoParse(conninfo, &error) else {
       let reason = error.map { oneLine(String(cString: $0)) } ?? "out of memory"
@@ -134,9 +138,10 @@ public final class PostgresConnection {
     while let keyword = option.pointee.keyword {
       if String(cString: keyword) == "connect_timeout", let value = option.pointee.val {
         let text = String(cString: value)
-        // libpq reads the number past spaces around it (C's `isspace`).
-        let spaces: Set<Character> = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"]
-        let seconds = Int(String(text.drop(while: spaces.contains).reversed().drop(while: spaces.contains).reversed()))
+        // libpq reads the number past spaces around it (C's `isspace`), byte by byte.
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        let digits = text.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        let seconds = Int(String(decoding: digits, as: UTF8.self))
         guard let seconds, (1...3_600).contains(seconds) else {
           let fault =
             switch seconds {

@@ -139,10 +139,15 @@ func aConnectionStringThatWouldWaitWithoutEndOrCannotBeReadIsRefusedBeforeConnec
     guard case .misconfigured(let message) = error as? HeadOfficeError else { return false }
     return message.hasPrefix(reason)
   }
-  // One second or an hour is the string's to say: connecting is tried, and nothing answers on port 1.
-  for seconds in [1, 3600] {
-    var bounded = DatabaseHeadOfficeWorld(
-      headOfficeDatabase: PostgresHeadOffice(conninfo: "host=127.0.0.1 port=1 dbname=hq connect_timeout=\(seconds)"))
+  // One second or an hour is the string's to say (spaces around it, as libpq
+  // reads them, `\r\n` included), and so is a database's name alone, which
+  // sets none: connecting is tried, and nothing answers on port 1.
+  for conninfo in [
+    "host=127.0.0.1 port=1 dbname=hq connect_timeout=1", "host=127.0.0.1 port=1 connect_timeout=3600",
+    "host=127.0.0.1 port=1 connect_timeout=' 5\r\n'", "postgresql://127.0.0.1:1/hq?connect_timeout=5%0D%0A",
+    "hq-\(UUID().uuidString)",
+  ] {
+    var bounded = DatabaseHeadOfficeWorld(headOfficeDatabase: PostgresHeadOffice(conninfo: conninfo))
     #expect {
       _ = try bounded.shipToHeadOffice(tillDay())
     } throws: { error in

@@ -21,12 +21,18 @@ import JournalIO
 /// one ledger (docs/journal.md, "One till, one set of files").
 public enum TillFiles {
   /// The longest suffixes of the files the kiosk keeps beside its journal
-  /// (the store's own aside): a closed day's checkpoint index, an archive
-  /// set aside, and the ledger's copy when repaired (up to the ninth). A
-  /// journal whose name leaves no room for them is refused before anything
-  /// is written (`DurableStore.refuseNameWithoutRoom`): 234 bytes at most
-  /// where a folder takes names of 255.
-  public static let suffixesBesideJournal = [".day-0001.checkpoints", ".day-0001.set-aside", ".processor.corrupt.9"]
+  /// (the store's own aside), at their longest: a closed day's checkpoint
+  /// index, an archive set aside, the copy `heal` writes of an archive through
+  /// `replace` (a process number has at most seven digits), the sync's notes
+  /// written the same way, and the ledger's copies of a torn tail or a
+  /// damaged file. A journal whose name leaves no room for them is refused
+  /// before anything is written (`DurableStore.refuseNameWithoutRoom`): 220
+  /// bytes at most where a folder takes names of 255.
+  public static let suffixesBesideJournal = [
+    ".day-0001.checkpoints", ".day-0001.set-aside", ".day-0001.heal-4194304.next-4194304",
+    ".sync-status.next-4194304", ".head-office.next-4194304", ".processor.torn-tail.99999",
+    ".processor.corrupt.99999",
+  ]
 
   /// Whether the journal at `path` holds anything: an empty file is a
   /// journal not begun yet, as a missing one is. A path that cannot name a

@@ -72,7 +72,8 @@ public final class TillShell {
     options.checkpointRecords = checkpointEvery
     options.checkpointRecordsReplayed = min(checkpointEvery, replayedCheckpointInterval)
     options.crashSeam = crashSeam
-    // Before a command, as the kiosk writes them: a checkpoint is always followed by a record.
+    // Before a command, as the kiosk writes them: a checkpoint comes before the record of the
+    // command that made it due (none, when the kiosk refuses the command: it then ends the journal).
     options.checkpointsAfterSteps = false
     options.jitter = effects.jitter.next
     let store = try DurableStore<KioskTill>.openTill(

@@ -191,7 +191,7 @@ final class CommandContext {
     }
     for item in shell.reconciled {
       let output = ReconciliationOutput(item)
-      printError(options.json ? jsonLine(output) : "kiosk: \(output.line)")
+      if options.json { printText(jsonLine(output)) } else { printError("kiosk: \(output.line)") }
     }
     self.shell = shell
     return shell
@@ -233,20 +233,22 @@ final class CommandContext {
 
   /// A warning on stderr: a line, or `{"warning": …}` with `--json`.
   func warn(_ text: String) {
-    printError(options.json ? jsonLine(WarningOutput(warning: text)) : "kiosk: warning: \(text)")
+    if options.json { printText(jsonLine(WarningOutput(warning: text))) } else { printError("kiosk: warning: \(text)") }
   }
 }
 
 /// `1 byte`, `3 bytes`.
 func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
-/// One line on standard error, its control characters escaped
-/// (`OneLine.escaped`): a message that quotes what the user typed stays one line.
+/// One line of text on standard error, its control and format characters
+/// escaped (`OneLine.escaped`): a message that quotes what the user typed
+/// stays one line. A JSON line goes through `printText`: JSON escapes what it must.
 func printError(_ line: String) {
   writeAll((OneLine.escaped(line) + "\n").utf8, to: STDERR_FILENO)
 }
 
-/// Text of the kiosk's own, lines and all (the usage), on standard error.
+/// Text as written on standard error: the kiosk's own, lines and all (the
+/// usage), or a JSON line.
 func printText(_ text: String) {
   writeAll((text + "\n").utf8, to: STDERR_FILENO)
 }

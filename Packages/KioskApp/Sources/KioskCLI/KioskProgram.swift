@@ -32,7 +32,7 @@ struct KioskProgram {
           return .success
         }
         if json {
-          printError(jsonLine(OwnCommands.HelpOutput.missingCommand))
+          printText(jsonLine(OwnCommands.HelpOutput.missingCommand))
         } else {
           printText(CommandSpec.usageText)
         }
@@ -54,10 +54,11 @@ struct KioskProgram {
     } catch {
       if let withOutput = error as? OutputFailure { print(render(withOutput.output, json: json)) }
       let failure = KioskFailure(error)
-      printError(
-        json
-          ? jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue))
-          : "kiosk: \(failure.message)")
+      if json {
+        printText(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
+      } else {
+        printError("kiosk: \(failure.message)")
+      }
       return failure.code
     }
   }

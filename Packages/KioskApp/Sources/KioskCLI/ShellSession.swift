@@ -1,3 +1,5 @@
+import KioskApp
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -52,7 +54,7 @@ struct ShellSession {
         let failure = KioskFailure(error)
         if failure.code == .journal || failure.code == .software { throw failure }
         if context.options.json {
-          printError(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
+          printText(jsonLine(ErrorOutput(error: failure.message, exitCode: failure.code.rawValue)))
         } else {
           print("error: \(OneLine.escaped(failure.message.replacing("\n", with: " | ")))")
         }

@@ -20,7 +20,7 @@ let usage =
   "usage: kiosk-hq report [DAY] [--json | --html FILE] | kiosk-hq verify   (the database: $KIOSK_HEAD_OFFICE)"
 
 func fail(_ message: String, status: Int32) -> Never {
-  FileHandle.standardError.write(Data("kiosk-hq: \(message)\n".utf8))
+  FileHandle.standardError.write(Data("kiosk-hq: \(OneLine.escaped(message))\n".utf8))
   exit(status)
 }
 

@@ -380,9 +380,15 @@ func everyRefusalExitsWithItsCodeAndLeavesTheJournalAsItWas(
   #expect(
     shell.lines == ["opened tab #1 for Ada", "error: unknown command '\\u{0}\\u{0}'; run 'kiosk help'", shell.lines[2]])
   #expect(!shell.lines[2].unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(shell.lines)")
-  // JSON escapes them itself, and is left as it is.
+  // A bidirectional override is written as an escape too: it would reorder the line.
+  let reordered = try kiosk("bo\u{202E}gus")
+  #expect(reordered.errors == "kiosk: unknown command 'bo\\u{202E}gus'; run 'kiosk help'\n")
+  // JSON escapes what it must itself, and its lines are left as they are, valid JSON.
   let json = try kiosk("--json", "bo\ngus")
   #expect(json.errors == "{\"error\":\"unknown command 'bo\\ngus'; run 'kiosk help'\",\"exitCode\":64}\n")
+  let jsonReordered = try kiosk("--json", "bo\u{202E}\u{2028}gus")
+  let object = try JSONSerialization.jsonObject(with: Data(jsonReordered.errors.utf8)) as? [String: Any]
+  #expect(object?["error"] as? String == "unknown command 'bo\u{202E}\u{2028}gus'; run 'kiosk help'")
 }
 
 /// `kiosk --help` and `kiosk -h` ask for the usage, as `kiosk help` does: on

@@ -6,10 +6,10 @@
 
 extension DurableStore {
   /// The suffixes of the files a store may keep beside its journal: the
-  /// next period's checkpoint index, a copy of a damaged journal (up to the
-  /// ninth), a journal being restored, and its format's companions.
+  /// next period's checkpoint index, copies of a torn tail or a damaged
+  /// journal, a journal being restored, and its format's companions.
   nonisolated static var ownSuffixes: [String] {
-    [".next.checkpoints", ".corrupt.9", ".restoring"] + Model.Format.companionSuffixes
+    [".next.checkpoints", ".torn-tail.99999", ".corrupt.99999", ".restoring"] + Model.Format.companionSuffixes
   }
 
   /// Refuses a journal at `path` whose name (or whole path) leaves no room,

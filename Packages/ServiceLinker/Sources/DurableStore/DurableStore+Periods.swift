@@ -34,10 +34,10 @@ extension DurableStore {
   }
 
   /// Writes a checkpoint when one is due (`checkpointBytes`,
-  /// `checkpointRecords`); true when it wrote one. The store calls it after
-  /// each step unless `checkpointsAfterSteps` is off: an app may call it
-  /// before its next command instead, so that a checkpoint is always followed
-  /// by a record.
+  /// `checkpointRecords`, `checkpointRecordsReplayed`); true when it wrote
+  /// one. The store calls it after each step unless `checkpointsAfterSteps`
+  /// is off: an app may call it before its next command instead, so that a
+  /// checkpoint comes before the record of the command that made it due.
   @inlinable @discardableResult
   public func checkpointIfDue() throws(DurableStoreError) -> Bool {
     guard journal.pointee.bytesSinceCheckpoint >= options.checkpointBytes || checkpointRecordsDue else { return false }
