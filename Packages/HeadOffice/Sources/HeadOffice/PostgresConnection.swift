@@ -126,7 +126,8 @@ public final class PostgresConnection {
     // libpq takes a string with no `=` that is no URI as a database's name
     // alone (`hq`), which sets no connect_timeout: the default's stands.
     let uri = conninfo.hasPrefix("postgresql://") || conninfo.hasPrefix("postgres://")
-    guard uri || conninfo.contains("=") else { return }
+    // Bytes, not `contains("=")`: a String's `contains` of a string is Foundation's, and links all of it.
+    guard uri || conninfo.utf8.contains(UInt8(ascii: "=")) else { return }
     var error: UnsafeMutablePointer<CChar>?
     guard let options = pq.conninfoParse(conninfo, &error) else {
       let reason = error.map { oneLine(String(cString: $0)) } ?? "out of memory"
