@@ -17,6 +17,16 @@ public enum HeadOfficeError: Error, Equatable, Sendable, CustomStringConvertible
   /// The head office refused the request for another reason.
   case refused(String)
 
+  /// Whether the fault is the configuration's (no connection string, or a
+  /// wrong one), found before any connection: a usage error, not a head
+  /// office that did not answer.
+  public var isConfiguration: Bool {
+    switch self {
+    case .notConfigured, .misconfigured: true
+    default: false
+    }
+  }
+
   public var description: String {
     switch self {
     case .notConfigured: "no head office is configured"

@@ -55,8 +55,8 @@ enum HealCommand {
       }
       held = found
     } catch let error as HeadOfficeError {
-      let code: ExitCode = if case .misconfigured = error { .usage } else { .headOfficeUnavailable }
-      throw KioskFailure(code: code, message: "\(error); nothing was written")
+      throw KioskFailure(
+        code: error.isConfiguration ? .usage : .headOfficeUnavailable, message: "\(error); nothing was written")
     }
     let healing: HeadOfficeSync.Healing
     do {

@@ -31,11 +31,8 @@ if arguments.count == 1, ["help", "--help", "-h"].contains(arguments[0]) {
 }
 guard let command = arguments.first, ["report", "verify"].contains(command) else { fail(usage, status: 64) }
 // The command line first: a mistake in it is named whatever the environment holds.
-let reportOptions = Result { try ReportOptions(Array(arguments.dropFirst())) }
-if command == "report", case .failure(let error) = reportOptions {
-  if let refusal = error as? ReportOptions.Refusal { fail(refusal.message, status: refusal.status) }
-  fail("\(error)", status: 70)
-}
+let reportOptions = Result { () throws(ReportOptions.Refusal) in try ReportOptions(Array(arguments.dropFirst())) }
+if command == "report", case .failure(let refusal) = reportOptions { fail(refusal.message, status: refusal.status) }
 if command == "verify", arguments.count != 1 { fail(usage, status: 64) }
 guard let conninfo = ProcessInfo.processInfo.environment["KIOSK_HEAD_OFFICE"], !conninfo.isEmpty else {
   fail("the head office's connection string goes in $KIOSK_HEAD_OFFICE", status: 64)
@@ -71,8 +68,7 @@ do {
 } catch let error as ReportOptions.Refusal {
   fail(error.message, status: error.status)
 } catch let error as HeadOfficeError {
-  let configuration = if case .misconfigured = error { true } else { error == .notConfigured }
-  fail(error.description, status: configuration ? 64 : 69)
+  fail(error.description, status: error.isConfiguration ? 64 : 69)
 } catch {
   fail("\(error)", status: 70)
 }
